@@ -1,0 +1,23 @@
+// Jest runs in native ESM mode because NestJS 12 ships as ES modules only.
+// @swc/jest compiles TypeScript with legacy decorators and decorator metadata, as tsc does.
+export default {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/src', '<rootDir>/projections', '<rootDir>/contract', '<rootDir>/e2e'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          target: 'es2022',
+        },
+        module: { type: 'es6' },
+      },
+    ],
+  },
+  testTimeout: 60000,
+};

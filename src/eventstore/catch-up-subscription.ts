@@ -1,0 +1,75 @@
+import type { EventHandler, RecordedEvent, Subscription } from './event-store.port.js';
+
+export interface CatchUpSource {
+  readAll(fromPosition: bigint, limit: number): Promise<RecordedEvent[]>;
+  /** Calls `listener` after every local append; returns the function that stops listening. */
+  onAppended(listener: () => void): () => void;
+}
+
+const BATCH = 500;
+
+/**
+ * Reads from a position to the end, then waits for news: a local append wakes it at once,
+ * and a poll picks up appends made by other processes sharing the store.
+ */
+export class CatchUpSubscription implements Subscription {
+  private stopped = false;
+  private signalled = false;
+  private wake: (() => void) | null = null;
+  private readonly done: Promise<void>;
+  private readonly unlisten: () => void;
+
+  constructor(
+    private readonly source: CatchUpSource,
+    private next: bigint,
+    private readonly handler: EventHandler,
+    private readonly onError: (error: unknown) => void,
+    private readonly pollIntervalMs: number,
+  ) {
+    this.unlisten = source.onAppended(() => this.signal());
+    this.done = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.signal();
+    this.unlisten();
+    await this.done;
+  }
+
+  private signal(): void {
+    this.signalled = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        this.signalled = false;
+        const batch = await this.source.readAll(this.next, BATCH);
+        for (const event of batch) {
+          if (this.stopped) return;
+          await this.handler(event);
+          this.next = event.position + 1n;
+        }
+        if (batch.length < BATCH && !this.signalled && !this.stopped) await this.idle();
+      }
+    } catch (error) {
+      this.stopped = true;
+      this.unlisten();
+      this.onError(error);
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(finish, this.pollIntervalMs);
+      this.wake = finish;
+    });
+  }
+}

@@ -1,0 +1,39 @@
+/** Who or what caused an event. `system` is the service itself (runner, projections, start-up). */
+export type ActorKind = 'user' | 'agent' | 'system' | 'anonymous';
+
+export type AuthMethod = 'session' | 'token' | 'system' | 'none';
+
+export interface EventActor {
+  principalId: string | null;
+  kind: ActorKind;
+  role: string | null;
+}
+
+/**
+ * Metadata carried by every event. It is the audit trail: who, with which credential,
+ * from where, inside which request, caused by what.
+ */
+export interface EventMetadata {
+  actor: EventActor;
+  authMethod: AuthMethod;
+  tokenId: string | null;
+  requestId: string | null;
+  correlationId: string | null;
+  causationId: string | null;
+  clientAddress: string | null;
+}
+
+export const SYSTEM_ACTOR: EventActor = { principalId: null, kind: 'system', role: null };
+
+export function systemMetadata(overrides: Partial<EventMetadata> = {}): EventMetadata {
+  return {
+    actor: SYSTEM_ACTOR,
+    authMethod: 'system',
+    tokenId: null,
+    requestId: null,
+    correlationId: null,
+    causationId: null,
+    clientAddress: null,
+    ...overrides,
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { describeEventStoreContract } from '../testing/event-store.contract-suite.js';
+import { testEvent } from '../testing/test-events.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+function tempFile(): { file: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-es-'));
+  return { dir, file: join(dir, 'events.sqlite') };
+}
+
+describeEventStoreContract('sqlite', async () => {
+  const { dir, file } = tempFile();
+  let store = new SqliteEventStore(file, { pollIntervalMs: 20 });
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = new SqliteEventStore(file, { pollIntervalMs: 20 });
+      return store;
+    },
+    dispose: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  it('runs with WAL and synchronous=FULL', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore(file);
+    await store.append('s', [testEvent('A')], 'any');
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('assigns dense global positions starting at 1', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore(file);
+    await store.append('a', [testEvent('A'), testEvent('B')], 'any');
+    await expect(store.append('a', [testEvent('X')], 'no_stream')).rejects.toThrow();
+    await store.append('b', [testEvent('C')], 'any');
+    const positions = (await store.readAll(0n, 10)).map((e) => e.position);
+    expect(positions).toEqual([1n, 2n, 3n]);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers to a subscriber appends made by another connection to the same file', async () => {
+    const { dir, file } = tempFile();
+    const reader = new SqliteEventStore(file, { pollIntervalMs: 10 });
+    const writer = new SqliteEventStore(file);
+    const got = new Promise<string>((resolve) => {
+      const sub = reader.subscribe(1n, (event) => {
+        void sub.stop();
+        resolve(event.type);
+      });
+    });
+    await writer.append('s', [testEvent('FromElsewhere')], 'any');
+    expect(await got).toBe('FromElsewhere');
+    await writer.close();
+    await reader.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

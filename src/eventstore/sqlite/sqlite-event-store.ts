@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import Database from 'better-sqlite3';
+import { systemClock, type Clock } from '../../common/clock.js';
+import { CatchUpSubscription } from '../catch-up-subscription.js';
+import type {
+  AppendResult,
+  EventHandler,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadStreamOptions,
+  RecordedEvent,
+  Subscription,
+} from '../event-store.port.js';
+import type { EventMetadata } from '../event-metadata.js';
+import { validateAppend, validateReadLimit } from '../append-validation.js';
+import {
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+} from '../wrong-expected-revision.error.js';
+import { EVENT_STORE_SCHEMA } from './sqlite-event-store.schema.js';
+
+export interface SqliteEventStoreOptions {
+  clock?: Clock;
+  /** How often an idle subscription looks for appends made by other processes. */
+  pollIntervalMs?: number;
+}
+
+interface EventRow {
+  position: bigint;
+  id: string;
+  stream: string;
+  revision: bigint;
+  type: string;
+  schema_version: bigint;
+  recorded_at: string;
+  data: string;
+  metadata: string;
+}
+
+const SELECT_COLUMNS =
+  'position, id, stream, revision, type, schema_version, recorded_at, data, metadata';
+
+/** Embedded event store: one SQLite file, WAL journal, fsync on every commit. */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly appended = new EventEmitter();
+  private readonly clock: Clock;
+  private readonly pollIntervalMs: number;
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly statements;
+  private readonly appendTransaction: Database.Transaction<
+    (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
+  >;
+
+  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.appended.setMaxListeners(0);
+    this.db = new Database(file);
+    // WAL + synchronous=FULL: a commit returns only after the WAL is fsynced,
+    // so an acknowledged append survives a crash of the process or the machine.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 10000');
+    this.db.exec(EVENT_STORE_SCHEMA);
+    this.db.defaultSafeIntegers(true);
+    this.statements = {
+      streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
+        'SELECT MAX(revision) AS revision FROM events WHERE stream = ?',
+      ),
+      head: this.db.prepare<[], { position: bigint | null }>(
+        'SELECT MAX(position) AS position FROM events',
+      ),
+      insert: this.db.prepare(
+        `INSERT INTO events (${SELECT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      readStream: this.db.prepare<[string, bigint, bigint], EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events WHERE stream = ? AND revision >= ?
+         ORDER BY revision LIMIT ?`,
+      ),
+      readAll: this.db.prepare<[bigint, number], EventRow>(
+        `SELECT ${SELECT_COLUMNS} FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
+      ),
+    };
+    this.appendTransaction = this.db.transaction((stream, events, expected) =>
+      this.writeEvents(stream, events, expected),
+    );
+  }
+
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    try {
+      validateAppend(stream, events, expected);
+      const result = this.appendTransaction.immediate(stream, events, expected);
+      this.appended.emit('appended');
+      return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(translateSqliteError(error));
+    }
+  }
+
+  readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0n;
+    const limit = BigInt(options.limit ?? Number.MAX_SAFE_INTEGER);
+    return Promise.resolve(this.statements.readStream.all(stream, from, limit).map(toRecorded));
+  }
+
+  readAll(fromPosition: bigint, limit: number): Promise<RecordedEvent[]> {
+    validateReadLimit(limit);
+    return Promise.resolve(this.statements.readAll.all(fromPosition, limit).map(toRecorded));
+  }
+
+  headPosition(): Promise<bigint> {
+    return Promise.resolve(this.statements.head.get()?.position ?? 0n);
+  }
+
+  subscribe(
+    fromPosition: bigint,
+    handler: EventHandler,
+    onError: (error: unknown) => void = () => undefined,
+  ): Subscription {
+    const source = {
+      readAll: (from: bigint, limit: number) => this.readAll(from, limit),
+      onAppended: (listener: () => void) => {
+        this.appended.on('appended', listener);
+        return () => this.appended.off('appended', listener);
+      },
+    };
+    const subscription = new CatchUpSubscription(
+      source,
+      fromPosition,
+      handler,
+      onError,
+      this.pollIntervalMs,
+    );
+    this.subscriptions.add(subscription);
+    return {
+      stop: async () => {
+        this.subscriptions.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  }
+
+  isReady(): Promise<boolean> {
+    try {
+      this.statements.head.get();
+      return Promise.resolve(true);
+    } catch {
+      return Promise.resolve(false);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.db.open) this.db.close();
+  }
+
+  private writeEvents(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+    const current = this.statements.streamRevision.get(stream)?.revision ?? null;
+    checkExpected(stream, expected, current);
+    const head = this.statements.head.get()?.position ?? 0n;
+    const recordedAt = this.clock.now().toISOString();
+    let revision = current ?? -1n;
+    let position = head;
+    for (const event of events) {
+      revision += 1n;
+      position += 1n;
+      this.statements.insert.run(
+        position,
+        event.id ?? randomUUID(),
+        stream,
+        revision,
+        event.type,
+        event.schemaVersion,
+        recordedAt,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+      );
+    }
+    return { nextExpectedRevision: revision, firstPosition: head + 1n, lastPosition: position };
+  }
+}
+
+function checkExpected(stream: string, expected: ExpectedRevision, current: bigint | null): void {
+  const actual = current ?? 'no_stream';
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'bigint' && current === expected);
+  if (!ok) throw new WrongExpectedRevisionError(stream, expected, actual);
+}
+
+function translateSqliteError(error: unknown): unknown {
+  const unique =
+    error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  if (unique && error.message.includes('events.id')) return new DuplicateEventIdError();
+  return error;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    schemaVersion: Number(row.schema_version),
+    stream: row.stream,
+    revision: row.revision,
+    position: row.position,
+    recordedAt: row.recorded_at,
+    data: JSON.parse(row.data) as RecordedEvent['data'],
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+  };
+}
