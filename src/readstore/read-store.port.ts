@@ -1,0 +1,81 @@
+/** A read-model document. `id` is unique inside its collection. */
+export interface Doc {
+  id: string;
+  [field: string]: unknown;
+}
+
+export type Scalar = string | number | boolean | null;
+
+export interface FieldOperators {
+  $eq?: Scalar;
+  $in?: Scalar[];
+  $gt?: string | number;
+  $gte?: string | number;
+  $lt?: string | number;
+  $lte?: string | number;
+}
+
+/**
+ * The Mongo-shaped filter subset every adapter supports: a field (dotted paths reach into
+ * nested objects) equals a scalar, is `$in` a list, or lies in a `$gt/$gte/$lt/$lte` range.
+ * Conditions on several fields are ANDed. A missing field matches `null`.
+ */
+export type Filter = Record<string, Scalar | FieldOperators>;
+
+/** Sort keys in order of precedence; 1 ascending, -1 descending. Nulls sort first ascending. */
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  /** 1-1000; default 100. */
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Present when more documents match after this page. */
+  nextCursor: string | null;
+}
+
+export interface IndexSpec {
+  fields: string[];
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+export interface CollectionReader<T extends Doc = Doc> {
+  get(id: string): Promise<T | null>;
+  find(filter?: Filter, options?: FindOptions): Promise<Page<T>>;
+  count(filter?: Filter): Promise<number>;
+}
+
+export interface Collection<T extends Doc = Doc> extends CollectionReader<T> {
+  /** Inserts or replaces the document with this id. */
+  put(doc: T): Promise<void>;
+  delete(id: string): Promise<void>;
+  /** Removes every document (used when a projection rebuilds). */
+  clear(): Promise<void>;
+}
+
+export interface ReadStoreSession {
+  collection<T extends Doc = Doc>(name: string): Collection<T>;
+}
+
+export interface ReadStore extends ReadStoreSession {
+  /** Creates the collection and its indexes if they do not exist. */
+  ensureCollection(spec: CollectionSpec): Promise<void>;
+  /** Runs `work` so that all its writes commit together or not at all. */
+  transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R>;
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export const READ_STORE = Symbol('READ_STORE');
+
+export const MAX_FIND_LIMIT = 1000;
+export const DEFAULT_FIND_LIMIT = 100;

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { describeReadStoreContract } from '../testing/read-store.contract-suite.js';
+import { SqliteReadStore } from './sqlite-read-store.js';
+
+describeReadStoreContract('sqlite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-rs-'));
+  const file = join(dir, 'read.sqlite');
+  let store = new SqliteReadStore(file);
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = new SqliteReadStore(file);
+      return store;
+    },
+    dispose: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SqliteReadStore specifics', () => {
+  it('uses the declared expression index for a filtered, sorted query', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slipway-rs-'));
+    const file = join(dir, 'read.sqlite');
+    const store = new SqliteReadStore(file);
+    await store.ensureCollection({ name: 'things', indexes: [{ fields: ['team', 'size'] }] });
+    await store.collection('things').put({ id: 'a', team: 'x', size: 1 });
+    const db = new Database(file, { readonly: true });
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT doc FROM rm_things WHERE json_extract(doc, '$.team') = ?
+         ORDER BY json_extract(doc, '$.team') ASC, json_extract(doc, '$.size') ASC`,
+      )
+      .all('x') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('rm_things__team__size');
+    db.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,212 @@
+import Database from 'better-sqlite3';
+import { SerialQueue } from '../../common/serial-queue.js';
+import { encodeCursor, getPath } from '../cursor.js';
+import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.js';
+import {
+  DEFAULT_FIND_LIMIT,
+  MAX_FIND_LIMIT,
+  type Collection,
+  type CollectionSpec,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type Page,
+  type ReadStore,
+  type ReadStoreSession,
+} from '../read-store.port.js';
+import {
+  afterCursor,
+  buildWhere,
+  fieldExpr,
+  joinAnd,
+  orderBy,
+  sortKeys,
+  type SqlFragment,
+  type SqlValue,
+} from './sqlite-query-builder.js';
+
+const TABLE_PREFIX = 'rm_';
+const MAX_ID_LENGTH = 512;
+
+/**
+ * Read models in one SQLite file: a table per collection holding JSON documents, with
+ * expression indexes on the declared fields. Writes go through one connection, one
+ * transaction at a time; reads use a second connection and see only committed data.
+ */
+export class SqliteReadStore implements ReadStore {
+  private readonly writer: Database.Database;
+  private readonly reader: Database.Database;
+  private readonly queue = new SerialQueue();
+  private readonly known = new Set<string>();
+
+  constructor(file: string) {
+    this.writer = new Database(file);
+    this.writer.pragma('journal_mode = WAL');
+    // Read models are rebuildable and their checkpoint commits in the same transaction as
+    // their documents, so a power cut can only roll both back together: NORMAL is enough.
+    this.writer.pragma('synchronous = NORMAL');
+    this.writer.pragma('busy_timeout = 10000');
+    this.reader = new Database(file);
+    this.reader.pragma('busy_timeout = 10000');
+    const tables = this.writer
+      .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+      .all();
+    for (const { name } of tables) {
+      if (name.startsWith(TABLE_PREFIX)) this.known.add(name.slice(TABLE_PREFIX.length));
+    }
+  }
+
+  ensureCollection(spec: CollectionSpec): Promise<void> {
+    assertCollectionName(spec.name);
+    const table = TABLE_PREFIX + spec.name;
+    return this.queue.run(async () => {
+      this.writer.exec(
+        `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`,
+      );
+      for (const index of spec.indexes ?? []) {
+        if (index.fields.length === 0) throw new InvalidQueryError('an index needs fields');
+        const name = `${table}__${index.fields.join('__').replace(/\./g, '_')}`;
+        const columns = index.fields.map(fieldExpr).join(', ');
+        this.writer.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
+      }
+      this.known.add(spec.name);
+    });
+  }
+
+  collection<T extends Doc = Doc>(name: string): Collection<T> {
+    return new SqliteCollection<T>(this, name, this.reader, (write) =>
+      this.queue.run(async () => write(this.writer)),
+    );
+  }
+
+  transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R> {
+    return this.queue.run(async () => {
+      this.writer.exec('BEGIN IMMEDIATE');
+      const session: ReadStoreSession = {
+        collection: <T extends Doc>(name: string) =>
+          new SqliteCollection<T>(this, name, this.writer, async (write) => write(this.writer)),
+      };
+      try {
+        const result = await work(session);
+        this.writer.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
+        throw error;
+      }
+    });
+  }
+
+  isReady(): Promise<boolean> {
+    try {
+      this.reader.prepare('SELECT 1').get();
+      return Promise.resolve(true);
+    } catch {
+      return Promise.resolve(false);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.queue.run(async () => {
+      if (this.reader.open) this.reader.close();
+      if (this.writer.open) this.writer.close();
+    });
+  }
+
+  /** @internal */
+  tableFor(name: string, forWrite: boolean): string | null {
+    assertCollectionName(name);
+    if (this.known.has(name)) return TABLE_PREFIX + name;
+    if (forWrite) throw new InvalidQueryError(`collection "${name}" was never declared`);
+    return null;
+  }
+}
+
+const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement<SqlValue[]>>>();
+
+/** Prepared statements are reused per connection: queries repeat with the same shape. */
+function cached(db: Database.Database, sql: string): Database.Statement<SqlValue[]> {
+  let statements = statementCache.get(db);
+  if (!statements) statementCache.set(db, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size > 500) statements.clear();
+    statement = db.prepare<SqlValue[]>(sql);
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+type WriteRunner = (write: (db: Database.Database) => void) => Promise<void>;
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  constructor(
+    private readonly store: SqliteReadStore,
+    private readonly name: string,
+    private readonly readDb: Database.Database,
+    private readonly runWrite: WriteRunner,
+  ) {}
+
+  async get(id: string): Promise<T | null> {
+    const table = this.store.tableFor(this.name, false);
+    if (!table) return null;
+    const row = cached(this.readDb, `SELECT doc FROM ${table} WHERE id = ?`).get(id) as
+      | { doc: string }
+      | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<Page<T>> {
+    const limit = options.limit ?? DEFAULT_FIND_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_FIND_LIMIT) {
+      throw new InvalidQueryError(`limit must be an integer 1-${MAX_FIND_LIMIT}`);
+    }
+    const keys = sortKeys(options.sort);
+    const clauses: SqlFragment[] = [buildWhere(filter)];
+    if (options.cursor) clauses.push(afterCursor(keys, options.cursor));
+    const where = joinAnd(clauses);
+    const table = this.store.tableFor(this.name, false);
+    if (!table) return { items: [], nextCursor: null };
+    const sql = `SELECT doc FROM ${table} WHERE ${where.sql} ORDER BY ${orderBy(keys)} LIMIT ?`;
+    const rows = cached(this.readDb, sql).all(...where.params, limit + 1) as { doc: string }[];
+    const items = rows.slice(0, limit).map((r) => JSON.parse(r.doc) as T);
+    const last = items[items.length - 1];
+    const nextCursor =
+      rows.length > limit ? encodeCursor(keys.map((k) => getPath(last, k.path))) : null;
+    return { items, nextCursor };
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    const where = buildWhere(filter);
+    const table = this.store.tableFor(this.name, false);
+    if (!table) return 0;
+    const sql = `SELECT COUNT(*) AS n FROM ${table} WHERE ${where.sql}`;
+    const row = cached(this.readDb, sql).get(...where.params) as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  async put(doc: T): Promise<void> {
+    if (typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > MAX_ID_LENGTH) {
+      throw new InvalidQueryError(`document id must be 1-${MAX_ID_LENGTH} characters`);
+    }
+    const table = this.store.tableFor(this.name, true);
+    const json = JSON.stringify(doc);
+    await this.runWrite((db) => {
+      cached(db, `INSERT OR REPLACE INTO ${table} (id, doc) VALUES (?, ?)`).run(doc.id, json);
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    const table = this.store.tableFor(this.name, true);
+    await this.runWrite((db) => {
+      cached(db, `DELETE FROM ${table} WHERE id = ?`).run(id);
+    });
+  }
+
+  async clear(): Promise<void> {
+    const table = this.store.tableFor(this.name, true);
+    await this.runWrite((db) => {
+      cached(db, `DELETE FROM ${table}`).run();
+    });
+  }
+}
