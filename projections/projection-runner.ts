@@ -1,0 +1,293 @@
+import { AppError } from '../src/common/app-error.js';
+import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
+import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
+import {
+  CHECKPOINT_COLLECTION,
+  type Projection,
+  type ProjectionCheckpoint,
+} from './projection.js';
+
+export interface ProjectionRunnerOptions {
+  batchSize?: number;
+  /** How often an idle runner looks for events appended by other processes. */
+  pollIntervalMs?: number;
+  /** How long `waitFor` waits before giving up. */
+  waitTimeoutMs?: number;
+  /** First retry delay after a projection fails; doubles up to 30 s. */
+  retryDelayMs?: number;
+  onError?: (projection: string, error: unknown) => void;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  position: number;
+  status: 'running' | 'failing';
+  lastError: string | null;
+}
+
+interface State {
+  projection: Projection;
+  position: number;
+  lastError: string | null;
+  retryAt: number;
+  retryDelayMs: number;
+}
+
+interface Waiter {
+  position: number;
+  names: Set<string> | null;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Applies events in global order to every projection. Each batch commits a projection's
+ * documents together with its checkpoint, so a crash can never apply an event twice or skip
+ * one; `_position` on each document makes re-application a no-op even so.
+ */
+export class ProjectionRunner {
+  private readonly states = new Map<string, State>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly waitTimeoutMs: number;
+  private readonly retryDelayMs: number;
+  private stopped = true;
+  private signalled = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    projections: Projection[],
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.waitTimeoutMs = options.waitTimeoutMs ?? 10_000;
+    this.retryDelayMs = options.retryDelayMs ?? 250;
+    const owners = new Map<string, string>();
+    for (const projection of projections) {
+      if (this.states.has(projection.name)) {
+        throw new Error(`projection ${projection.name} is registered twice`);
+      }
+      for (const { name } of projection.collections) {
+        const owner = owners.get(name);
+        if (owner) throw new Error(`collection ${name} belongs to ${owner} and ${projection.name}`);
+        owners.set(name, projection.name);
+      }
+      this.states.set(projection.name, {
+        projection,
+        position: 0,
+        lastError: null,
+        retryAt: 0,
+        retryDelayMs: this.retryDelayMs,
+      });
+    }
+  }
+
+  /** Declares collections, rebuilds projections whose version changed, then starts applying. */
+  async start(): Promise<void> {
+    await this.store.ensureCollection({ name: CHECKPOINT_COLLECTION });
+    const checkpoints = this.store.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION);
+    for (const state of this.states.values()) {
+      const { projection } = state;
+      for (const spec of projection.collections) await this.store.ensureCollection(spec);
+      const checkpoint = await checkpoints.get(projection.name);
+      if (checkpoint && checkpoint.version === projection.version) {
+        state.position = checkpoint.position;
+      } else {
+        await this.store.transaction(async (session) => {
+          for (const spec of projection.collections) await session.collection(spec.name).clear();
+          await saveCheckpoint(session, projection, 0);
+        });
+        state.position = 0;
+      }
+    }
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.poke();
+    await this.loop;
+    for (const waiter of this.waiters) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
+    }
+    this.waiters.clear();
+  }
+
+  /**
+   * Resolves once the named projections (all when omitted) have applied every event up to
+   * `position`: what a command awaits so that its caller reads its own write.
+   */
+  waitFor(position: bigint, names?: string[]): Promise<void> {
+    const target = Number(position);
+    const selected = names ? new Set(names) : null;
+    if (this.reached(target, selected)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        position: target,
+        names: selected,
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.waiters.delete(waiter);
+          reject(
+            new AppError(
+              'SERVICE_UNAVAILABLE',
+              'The change was recorded but the read models have not caught up yet',
+              { position: target, projections: this.status() },
+            ),
+          );
+        }, this.waitTimeoutMs),
+      };
+      this.waiters.add(waiter);
+      this.poke();
+    });
+  }
+
+  status(): ProjectionStatus[] {
+    return [...this.states.values()].map((s) => ({
+      name: s.projection.name,
+      version: s.projection.version,
+      position: s.position,
+      status: s.lastError ? 'failing' : 'running',
+      lastError: s.lastError,
+    }));
+  }
+
+  /** Lowest checkpoint of all projections. */
+  position(): number {
+    let min = Number.MAX_SAFE_INTEGER;
+    for (const state of this.states.values()) min = Math.min(min, state.position);
+    return this.states.size === 0 ? 0 : min;
+  }
+
+  /** Asks the loop to look for new events now (called after local appends). */
+  poke(): void {
+    this.signalled = true;
+    this.wake?.();
+  }
+
+  private reached(position: number, names: Set<string> | null): boolean {
+    for (const state of this.states.values()) {
+      if (names && !names.has(state.projection.name)) continue;
+      if (state.position < position) return false;
+    }
+    return true;
+  }
+
+  private settleWaiters(): void {
+    for (const waiter of this.waiters) {
+      if (this.reached(waiter.position, waiter.names)) {
+        clearTimeout(waiter.timer);
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.signalled = false;
+      let progressed = false;
+      try {
+        progressed = await this.step();
+      } catch (error) {
+        this.options.onError?.('(runner)', error);
+      }
+      this.settleWaiters();
+      if (!progressed && !this.signalled && !this.stopped) await this.idle();
+    }
+  }
+
+  /** Applies one batch; true when some projection moved forward. */
+  private async step(): Promise<boolean> {
+    const now = Date.now();
+    const ready = [...this.states.values()].filter((s) => s.retryAt <= now);
+    if (ready.length === 0) return false;
+    const from = Math.min(...ready.map((s) => s.position)) + 1;
+    const batch = await this.events.readAll(BigInt(from), this.batchSize);
+    if (batch.length === 0) return false;
+    let progressed = false;
+    for (const state of ready) {
+      const pending = batch.filter((e) => Number(e.position) > state.position);
+      if (pending.length === 0) continue;
+      try {
+        await this.apply(state.projection, pending);
+        state.position = Number(pending[pending.length - 1].position);
+        state.lastError = null;
+        state.retryDelayMs = this.retryDelayMs;
+        progressed = true;
+      } catch (error) {
+        state.lastError = error instanceof Error ? error.message : String(error);
+        state.retryAt = Date.now() + state.retryDelayMs;
+        state.retryDelayMs = Math.min(state.retryDelayMs * 2, 30_000);
+        this.options.onError?.(state.projection.name, error);
+      }
+    }
+    return progressed;
+  }
+
+  private apply(projection: Projection, events: RecordedEvent[]): Promise<void> {
+    return this.store.transaction(async (session) => {
+      for (const event of events) {
+        const position = Number(event.position);
+        for (const handler of projection.handlers[event.type] ?? []) {
+          const id = handler.documentId(event);
+          if (id === null) continue;
+          const collection = session.collection<Doc>(handler.collection);
+          const stored = await collection.get(id);
+          if (stored && typeof stored._position === 'number' && stored._position >= position) {
+            continue;
+          }
+          const next = handler.evolve(stored ? withoutRunnerFields(stored) : null, event);
+          if (next === null) {
+            if (stored) await collection.delete(id);
+          } else {
+            await collection.put({ ...next, id, _position: position });
+          }
+        }
+      }
+      await saveCheckpoint(session, projection, Number(events[events.length - 1].position));
+    });
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const hasRetry = [...this.states.values()].some((s) => s.lastError);
+      const timer = setTimeout(finish, hasRetry ? this.retryDelayMs : this.pollIntervalMs);
+      this.wake = finish;
+    });
+  }
+}
+
+function withoutRunnerFields(doc: Doc): Doc {
+  const copy: Doc = { ...doc };
+  delete copy._position;
+  return copy;
+}
+
+function saveCheckpoint(
+  session: ReadStoreSession,
+  projection: Projection,
+  position: number,
+): Promise<void> {
+  return session.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION).put({
+    id: projection.name,
+    version: projection.version,
+    position,
+    updatedAt: new Date().toISOString(),
+  });
+}

@@ -1,0 +1,45 @@
+import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
+import type { CollectionSpec, Doc } from '../src/readstore/read-store.port.js';
+
+/** Fields the runner adds to every document it writes. */
+export interface ProjectedFields {
+  /** Global position of the last event that changed this document. */
+  _position: number;
+}
+
+export type ProjectedDoc<D extends Doc> = D & ProjectedFields;
+
+/** How one event type changes one collection of a projection. */
+export interface ProjectionHandler<D extends Doc = Doc> {
+  collection: string;
+  /** The id of the document this event changes, or null when it changes none. */
+  documentId(event: RecordedEvent): string | null;
+  /** Pure: the document after the event (null deletes it). Never sees `_position`. */
+  evolve(current: D | null, event: RecordedEvent): D | null;
+}
+
+/**
+ * A read model built from events. Changing `version` makes the runner drop the projection's
+ * collections and rebuild them from position 0.
+ */
+export interface Projection {
+  name: string;
+  version: number;
+  /** Collections this projection owns; no other projection writes them. */
+  collections: CollectionSpec[];
+  handlers: Record<string, ProjectionHandler[]>;
+}
+
+export function handledEventTypes(projection: Projection): string[] {
+  return Object.keys(projection.handlers).sort();
+}
+
+/** Checkpoint document, one per projection, in the runner's own collection. */
+export interface ProjectionCheckpoint extends Doc {
+  id: string;
+  version: number;
+  position: number;
+  updatedAt: string;
+}
+
+export const CHECKPOINT_COLLECTION = 'projection_checkpoints';
