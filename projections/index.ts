@@ -1,0 +1,4 @@
+import type { Projection } from './projection.js';
+
+/** Every projection the service maintains. Bounded contexts add theirs here. */
+export const applicationProjections: Projection[] = [];

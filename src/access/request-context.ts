@@ -1,0 +1,52 @@
+import type { AuthMethod, EventMetadata } from '../eventstore/event-metadata.js';
+import type { Role } from './roles.js';
+
+export interface Principal {
+  id: string;
+  kind: 'user' | 'agent';
+  role: Role;
+  name: string;
+}
+
+/** Everything a handler knows about the request that reached it. */
+export interface RequestContext {
+  requestId: string;
+  correlationId: string;
+  clientAddress: string | null;
+  principal: Principal | null;
+  authMethod: AuthMethod;
+  tokenId: string | null;
+  /** Effective scopes: role capabilities intersected with token scopes. */
+  scopes: string[];
+}
+
+export function anonymousContext(
+  requestId: string,
+  correlationId: string,
+  clientAddress: string | null,
+): RequestContext {
+  return {
+    requestId,
+    correlationId,
+    clientAddress,
+    principal: null,
+    authMethod: 'none',
+    tokenId: null,
+    scopes: [],
+  };
+}
+
+/** The audit metadata events written on behalf of this request carry. */
+export function metadataFor(ctx: RequestContext, causationId?: string): EventMetadata {
+  return {
+    actor: ctx.principal
+      ? { principalId: ctx.principal.id, kind: ctx.principal.kind, role: ctx.principal.role }
+      : { principalId: null, kind: 'anonymous', role: null },
+    authMethod: ctx.authMethod,
+    tokenId: ctx.tokenId,
+    requestId: ctx.requestId,
+    correlationId: ctx.correlationId,
+    causationId: causationId ?? ctx.requestId,
+    clientAddress: ctx.clientAddress,
+  };
+}

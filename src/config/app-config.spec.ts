@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from './app-config.js';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      logLevel: 'log',
+      projectionWaitTimeoutMs: 10_000,
+      projectionPollMs: 500,
+      trustProxy: false,
+    });
+  });
+
+  it('reads variables and converts their types', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      SLIPWAY_DATA_DIR: '/var/lib/slipway',
+      SLIPWAY_TRUST_PROXY: 'true',
+      SLIPWAY_LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: '/var/lib/slipway',
+      trustProxy: true,
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PORT', '3.5'],
+    ['SLIPWAY_LOG_LEVEL', 'loud'],
+    ['SLIPWAY_TRUST_PROXY', 'maybe'],
+    ['SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS', '5'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(`${name}=`);
+  });
+});

@@ -1,0 +1,99 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min, MinLength, validateSync } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBool = ({ value }: { value: unknown }) =>
+  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+
+export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting comes from an environment variable; the property names below are the
+ * variable names, so a validation message names the variable to fix.
+ */
+export class EnvironmentVariables {
+  @Transform(toInt)
+  @IsInt({ message: 'PORT must be an integer port number' })
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  SLIPWAY_HOST = '127.0.0.1';
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  SLIPWAY_DATA_DIR = './data';
+
+  @IsIn(LOG_LEVELS)
+  SLIPWAY_LOG_LEVEL: LogLevel = 'log';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  SLIPWAY_PROJECTION_POLL_MS = 500;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'SLIPWAY_TRUST_PROXY must be true or false' })
+  SLIPWAY_TRUST_PROXY = false;
+}
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  logLevel: LogLevel;
+  projectionWaitTimeoutMs: number;
+  projectionPollMs: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment; throws a ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const known = Object.keys(new EnvironmentVariables());
+  const raw: Record<string, string> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const vars = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(vars, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    throw new ConfigError(
+      errors.map((e) => {
+        const shown = JSON.stringify(raw[e.property] ?? null);
+        return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
+      }),
+    );
+  }
+  return {
+    port: vars.PORT,
+    host: vars.SLIPWAY_HOST,
+    dataDir: vars.SLIPWAY_DATA_DIR,
+    logLevel: vars.SLIPWAY_LOG_LEVEL,
+    projectionWaitTimeoutMs: vars.SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS,
+    projectionPollMs: vars.SLIPWAY_PROJECTION_POLL_MS,
+    trustProxy: vars.SLIPWAY_TRUST_PROXY,
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,4 @@
+import { Query } from '@nestjs/cqrs';
+import type { HealthReport } from './health-report.js';
+
+export class HealthQuery extends Query<HealthReport> {}

@@ -1,0 +1,37 @@
+import type { Type } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { Role } from '../access/roles.js';
+
+/** Read: current state. Planning: previews, no side effects. Command: changes state. */
+export const LANES = ['read', 'planning', 'command'] as const;
+export type Lane = (typeof LANES)[number];
+
+export type ProcedureAuth = 'public' | 'authenticated';
+
+/**
+ * The single declaration of a procedure. It drives routing (name, method from lane), the
+ * guard (auth, roles, scopes), input validation (input class) and the published contract.
+ */
+export interface ProcedureOptions {
+  name: string;
+  lane: Lane;
+  /** `public` needs no credentials; only `health` is public. */
+  auth: ProcedureAuth;
+  /** Roles allowed to call; empty only for public procedures. */
+  roles: Role[];
+  /** Scopes a caller's effective access must include (all of them). */
+  scopes: string[];
+  /** class-validator class for the input; absent when the procedure takes none. */
+  input?: Type<object>;
+  description: string;
+}
+
+/** Marks a provider method as a procedure: `(input, ctx: RequestContext) => result`. */
+export const Procedure = DiscoveryService.createDecorator<ProcedureOptions>();
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** Queries (read, planning) are GET; mutations (command) are POST. */
+export function methodForLane(lane: Lane): HttpMethod {
+  return lane === 'command' ? 'POST' : 'GET';
+}

@@ -1,0 +1,51 @@
+import { All, Controller, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import SuperJSON from 'superjson';
+import { AccessService } from '../access/access.service.js';
+import { AppError, badRequest } from '../common/app-error.js';
+import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
+import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
+
+/**
+ * `/trpc/<name>`: finds the declaration, checks the method, runs the guard, validates the
+ * input, then calls the procedure. Errors reach the global filter and take the error shape.
+ */
+@Controller('trpc')
+export class RpcController {
+  constructor(
+    private readonly registry: ProcedureRegistry,
+    private readonly access: AccessService,
+  ) {}
+
+  @All(':name')
+  async call(@Param('name') name: string, @Req() req: Request, @Res() res: Response) {
+    const procedure = this.registry.get(name);
+    if (!procedure) {
+      throw new AppError('NOT_FOUND', `Unknown procedure ${name.slice(0, 64)}`);
+    }
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    if (method !== procedure.method) {
+      const kind = procedure.method === 'GET' ? 'query' : 'mutation';
+      throw new AppError(
+        'METHOD_NOT_SUPPORTED',
+        `${procedure.name} is a ${kind}: call it with ${procedure.method}`,
+        { allow: procedure.method },
+      );
+    }
+    const ctx = await this.access.authorize(procedure, req);
+    const input = await validateInput(procedure.input, readRawInput(procedure, req));
+    const result = await procedure.invoke(input, ctx);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(200).json({ result: { data: SuperJSON.serialize(result ?? null) } });
+  }
+}
+
+function readRawInput(procedure: RegisteredProcedure, req: Request): unknown {
+  if (procedure.method === 'GET') return parseQueryInput(req.query.input);
+  const length = Number(req.header('content-length') ?? 0);
+  const hasBody = length > 0 || req.header('transfer-encoding') !== undefined;
+  if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+    throw badRequest('A mutation body must be JSON with Content-Type: application/json');
+  }
+  return parseBodyInput(req.body as unknown);
+}

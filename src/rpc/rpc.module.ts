@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { AccessModule } from '../access/access.module.js';
+import { ProcedureRegistry } from './procedure-registry.js';
+import { RpcController } from './rpc.controller.js';
+
+@Module({
+  imports: [DiscoveryModule, AccessModule],
+  controllers: [RpcController],
+  providers: [ProcedureRegistry],
+  exports: [ProcedureRegistry],
+})
+export class RpcModule {}

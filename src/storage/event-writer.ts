@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ProjectionRunner } from '../../projections/projection-runner.js';
+import { metadataFor, type RequestContext } from '../access/request-context.js';
+import type { PendingEvent } from '../eventstore/define-event.js';
+import {
+  EVENT_STORE,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+} from '../eventstore/event-store.port.js';
+
+/**
+ * How command handlers record facts: events get the request's audit metadata, are appended
+ * with the expected revision, and the call returns only when the read models include them.
+ */
+@Injectable()
+export class EventWriter {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  async append(
+    stream: string,
+    events: PendingEvent[],
+    expected: ExpectedRevision,
+    ctx: RequestContext,
+  ): Promise<AppendResult> {
+    const metadata = metadataFor(ctx);
+    const result = await this.store.append(
+      stream,
+      events.map((e) => ({ ...e, metadata })),
+      expected,
+    );
+    await this.projections.waitFor(result.lastPosition);
+    return result;
+  }
+}

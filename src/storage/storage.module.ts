@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ProjectionRunner } from '../../projections/projection-runner.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
+import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
+import { EventWriter } from './event-writer.js';
+import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
+
+const logger = new Logger('Projections');
+
+/** Event store, read store and projection runner on the embedded SQLite default. */
+@Global()
+@Module({})
+export class StorageModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  static forRoot(projections: ProjectionList): DynamicModule {
+    return {
+      module: StorageModule,
+      providers: [
+        { provide: PROJECTIONS, useValue: projections },
+        {
+          provide: EVENT_STORE,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => {
+            mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+            return new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+          },
+        },
+        {
+          provide: READ_STORE,
+          inject: [APP_CONFIG],
+          useFactory: (config: AppConfig) => {
+            mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+            return new SqliteReadStore(join(config.dataDir, 'read-models.sqlite'));
+          },
+        },
+        {
+          provide: ProjectionRunner,
+          inject: [EVENT_STORE, READ_STORE, PROJECTIONS, APP_CONFIG],
+          useFactory: (
+            events: EventStore,
+            reads: ReadStore,
+            list: ProjectionList,
+            config: AppConfig,
+          ) =>
+            new ProjectionRunner(events, reads, list, {
+              pollIntervalMs: config.projectionPollMs,
+              waitTimeoutMs: config.projectionWaitTimeoutMs,
+              onError: (name, error) =>
+                logger.error(`Projection ${name} failed`, (error as Error)?.stack ?? String(error)),
+            }),
+        },
+        EventWriter,
+      ],
+      exports: [EVENT_STORE, READ_STORE, ProjectionRunner, EventWriter],
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.events.close();
+    await this.reads.close();
+  }
+}
