@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { INestApplication, LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { LOG_LEVELS } from '../config/app-config.js';
+import { LOG_LEVELS, type AppConfig } from '../config/app-config.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';
 import { errorBody } from '../http/error-response.js';
@@ -23,7 +23,13 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
     bodyParser: false,
     logger: options.logger === false ? false : (levels as NestLogLevel[]),
   });
-  app.set('trust proxy', options.config.trustProxy);
+  configureApp(app, options.config);
+  return app;
+}
+
+/** Middleware, error shape and server limits; shared by `createApp` and test harnesses. */
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+  app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser);
@@ -31,7 +37,6 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
   hardenServer(app.getHttpServer() as Server);
-  return app;
 }
 
 /**

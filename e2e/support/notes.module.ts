@@ -1,0 +1,164 @@
+import { Injectable, Module } from '@nestjs/common';
+import { CommandBus, CommandHandler, QueryBus, Command, Query, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject } from '@nestjs/common';
+import { IsDate, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { QueryHandler } from '@nestjs/cqrs';
+import type { Projection } from '../../projections/projection.js';
+import type { RequestContext } from '../../src/access/request-context.js';
+import { defineEvent } from '../../src/eventstore/define-event.js';
+import { READ_STORE, type Doc, type ReadStore } from '../../src/readstore/read-store.port.js';
+import { Procedure } from '../../src/rpc/procedure.js';
+import { EventWriter } from '../../src/storage/event-writer.js';
+
+/**
+ * A tiny bounded context that exists only in tests: it exercises the whole command lane
+ * (procedure → CommandBus → EventWriter → projection → QueryBus) before the real ones exist.
+ */
+const NoteAdded = defineEvent<{ noteId: string; text: string; remindAt: string | null }>(
+  'NoteAdded',
+  1,
+);
+
+interface NoteDoc extends Doc {
+  text: string;
+  remindAt: string | null;
+  addedBy: string | null;
+}
+
+export const notesProjection: Projection = {
+  name: 'notes',
+  version: 1,
+  collections: [{ name: 'notes' }],
+  handlers: {
+    NoteAdded: [
+      {
+        collection: 'notes',
+        documentId: (e) => String(e.data.noteId),
+        evolve: (_current, e) => ({
+          id: String(e.data.noteId),
+          text: String(e.data.text),
+          remindAt: (e.data.remindAt as string | null) ?? null,
+          addedBy: e.metadata.actor.principalId,
+        }),
+      },
+    ],
+  },
+};
+
+export class AddNoteInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  noteId!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1000)
+  text!: string;
+
+  @IsOptional()
+  @IsDate()
+  remindAt?: Date;
+}
+
+export class GetNoteInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  noteId!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  repeat?: number;
+}
+
+class AddNoteCommand extends Command<{ noteId: string; position: string }> {
+  constructor(
+    readonly input: AddNoteInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+class GetNoteQuery extends Query<NoteDoc | null> {
+  constructor(readonly noteId: string) {
+    super();
+  }
+}
+
+@CommandHandler(AddNoteCommand)
+class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
+  constructor(private readonly writer: EventWriter) {}
+
+  async execute({ input, ctx }: AddNoteCommand) {
+    const event = NoteAdded({
+      noteId: input.noteId,
+      text: input.text,
+      remindAt: input.remindAt ? input.remindAt.toISOString() : null,
+    });
+    const result = await this.writer.append(`note-${input.noteId}`, [event], 'no_stream', ctx);
+    return { noteId: input.noteId, position: String(result.lastPosition) };
+  }
+}
+
+@QueryHandler(GetNoteQuery)
+class GetNoteHandler implements IQueryHandler<GetNoteQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  execute({ noteId }: GetNoteQuery) {
+    return this.reads.collection<NoteDoc>('notes').get(noteId);
+  }
+}
+
+@Injectable()
+class NotesProcedures {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Procedure({
+    name: 'addNote',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: ['owner'],
+    scopes: ['notes:write'],
+    input: AddNoteInput,
+    description: 'Test-only: records a note.',
+  })
+  addNote(input: AddNoteInput, ctx: RequestContext) {
+    return this.commands.execute(new AddNoteCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'getNote',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: ['owner', 'viewer'],
+    scopes: ['notes:read'],
+    input: GetNoteInput,
+    description: 'Test-only: reads a note.',
+  })
+  async getNote(input: GetNoteInput) {
+    const note = await this.queries.execute(new GetNoteQuery(input.noteId));
+    return { note, readAt: new Date('2026-01-02T03:04:05.000Z') };
+  }
+
+  @Procedure({
+    name: 'explode',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: ['owner'],
+    scopes: [],
+    description: 'Test-only: fails with an unexpected exception.',
+  })
+  explode(): never {
+    throw new Error('secret internal detail at /srv/app.ts:42');
+  }
+}
+
+@Module({ providers: [AddNoteHandler, GetNoteHandler, NotesProcedures] })
+export class NotesTestModule {}

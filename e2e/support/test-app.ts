@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import { CREDENTIAL_VERIFIER } from '../../src/access/authenticated-identity.js';
+import { AppModule } from '../../src/app/app.module.js';
+import { configureApp } from '../../src/app/create-app.js';
+import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
+import { notesProjection, NotesTestModule } from './notes.module.js';
+import { StaticTokenVerifier } from './static-token.verifier.js';
+
+export interface TestApp {
+  app: INestApplication;
+  url: string;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on a free loopback port with a fresh data directory, plus the
+ * test-only notes context and a verifier that knows two fixed tokens.
+ */
+export async function startTestApp(): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'));
+  const config = { ...loadConfig({}), dataDir, port: 0, projectionPollMs: 50 };
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      AppModule.forRoot({
+        config,
+        extraImports: [NotesTestModule],
+        extraProjections: [notesProjection],
+      }),
+    ],
+  })
+    .overrideProvider(CREDENTIAL_VERIFIER)
+    .useClass(StaticTokenVerifier)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    bodyParser: false,
+    logger: ['error'],
+  });
+  configureApp(app, config);
+  await app.listen(0, '127.0.0.1');
+  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+  return {
+    app,
+    config,
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { OWNER_TOKEN } from './support/static-token.verifier.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const run = promisify(execFile);
+const script = fileURLToPath(new URL('./fixtures/trpc-client-calls.mjs', import.meta.url));
+
+describe('a stock tRPC client (httpLink + superjson) in its own Node process', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('calls a query and a mutation, with Dates both ways, and sees errors as TRPCClientError', async () => {
+    const { stdout } = await run(process.execPath, [script, t.url, OWNER_TOKEN]);
+    const result = JSON.parse(stdout);
+    expect(result).toEqual({
+      healthStatus: 'ok',
+      added: { noteId: 'trpc-1', position: expect.any(String) },
+      note: expect.objectContaining({ text: 'via tRPC', remindAt: '2031-01-02T03:04:05.000Z' }),
+      readAtIsDate: true,
+      readAt: '2026-01-02T03:04:05.000Z',
+      error: { isClientError: true, message: expect.any(String) },
+    });
+  });
+});
