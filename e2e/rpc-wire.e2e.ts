@@ -175,6 +175,21 @@ describe('procedure-call wire format over HTTP', () => {
     expect(proc.body.error.message).toMatch(/no input/);
   });
 
+  it.each([
+    ['a deeply nested field value', (deep: string) => `{"json":{"noteId":"x","text":${deep}}}`],
+    ['a deeply nested unknown field', (deep: string) => `{"json":{"noteId":"x","text":"t","extra":${deep}}}`],
+    ['deeply nested superjson meta', (deep: string) => `{"json":{"noteId":"x","text":"t"},"meta":${deep}}`],
+  ])('answers %s with 400, not a crash', async (_label, make) => {
+    const deep = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+    const res = await request(t.url)
+      .post('/trpc/addNote')
+      .set(owner)
+      .set('Content-Type', 'application/json')
+      .send(make(deep));
+    expect(res.status).toBe(400);
+    expectErrorShape(res.body, 'BAD_REQUEST');
+  });
+
   it('answers a body over 1 MiB with 413', async () => {
     const res = await request(t.url)
       .post('/trpc/addNote')

@@ -47,12 +47,31 @@ function unwrapEnvelope(envelope: unknown): unknown {
     ]);
   }
   const { json, meta } = envelope as { json?: unknown; meta?: unknown };
+  assertBoundedShape(json);
   if (meta === undefined) return json;
   assertSafeMeta(meta);
   try {
     return SuperJSON.deserialize({ json: json as never, meta: meta as never });
   } catch {
     throw badRequest('The meta field of the input is not valid superjson metadata');
+  }
+}
+
+export const MAX_INPUT_DEPTH = 32;
+const MAX_INPUT_NODES = 100_000;
+
+/** Refuses inputs nested deeper than any procedure needs before anything recurses into them. */
+function assertBoundedShape(value: unknown): void {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value: current, depth } = stack.pop()!;
+    if (++nodes > MAX_INPUT_NODES) throw badRequest('Input has too many values');
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) {
+      throw badRequest(`Input is nested deeper than ${MAX_INPUT_DEPTH} levels`);
+    }
+    for (const child of Object.values(current)) stack.push({ value: child, depth: depth + 1 });
   }
 }
 
