@@ -16,7 +16,24 @@ async function main(): Promise<void> {
   }
   const app = await createApp({ config });
   await app.listen(config.port, config.host);
-  new Logger('Slipway').log(`Listening on http://${config.host}:${config.port} (data: ${config.dataDir})`);
+  const logger = new Logger('Slipway');
+  logger.log(`Listening on http://${config.host}:${config.port} (data: ${config.dataDir})`);
+  // Stop accepting requests, let the projection runner finish its batch, close the stores.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: shutting down`);
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {

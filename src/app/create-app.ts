@@ -35,7 +35,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(jsonBodyParser);
   app.use(bodyErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.enableShutdownHooks();
   hardenServer(app.getHttpServer() as Server);
 }
 
