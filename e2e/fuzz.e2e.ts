@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { rpcData } from './support/wire.js';
 import { OWNER_TOKEN } from './support/static-token.verifier.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -136,6 +137,6 @@ describe('fuzzing /trpc/*', () => {
     expect([...statuses.keys()].every((s) => s < 500)).toBe(true);
     const health = await fetch(`${t.url}/trpc/health`);
     expect(health.status).toBe(200);
-    expect((await health.json()).result.data.json.status).toBe('ok');
+    expect((await rpcData<{ status: string }>(health)).status).toBe('ok');
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { rpcData } from './support/wire.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 
@@ -39,7 +40,7 @@ describe('the service as a process (node dist/src/main.js)', () => {
     for (let i = 0; i < 200 && !health; i++) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/trpc/health`);
-        health = (await res.json()).result.data.json;
+        health = await rpcData<{ status: string }>(res);
       } catch {
         await new Promise((r) => setTimeout(r, 50));
       }

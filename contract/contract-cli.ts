@@ -1,0 +1,58 @@
+import 'reflect-metadata';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildContract, type ApiContract } from './build-contract.js';
+import { loadLiveProcedures } from './load-registry.js';
+
+// dist/contract/contract-cli.js and contract/contract-cli.ts both sit two levels below the root.
+const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', import.meta.url));
+
+function render(contract: ApiContract): string {
+  return `${JSON.stringify(contract, null, 2)}\n`;
+}
+
+function describeDrift(committed: ApiContract | null, live: ApiContract): string[] {
+  if (!committed) return ['contract/api-contract.json is missing'];
+  const byName = (c: ApiContract) => new Map(c.procedures.map((p) => [p.name, JSON.stringify(p)]));
+  const before = byName(committed);
+  const after = byName(live);
+  const lines: string[] = [];
+  for (const name of after.keys()) {
+    if (!before.has(name)) lines.push(`+ ${name} (in the registry, not in the contract)`);
+    else if (before.get(name) !== after.get(name)) lines.push(`~ ${name} (declaration changed)`);
+  }
+  for (const name of before.keys()) {
+    if (!after.has(name)) lines.push(`- ${name} (in the contract, not in the registry)`);
+  }
+  return lines.length ? lines : ['conventions or definitions changed'];
+}
+
+async function main(): Promise<void> {
+  const command = process.argv[2];
+  const live = buildContract(await loadLiveProcedures());
+  if (command === 'generate') {
+    writeFileSync(contractFile, render(live));
+    console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
+    return;
+  }
+  if (command === 'check') {
+    const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
+    if (text === render(live)) {
+      console.log(`Contract matches the registry (${live.procedures.length} procedures)`);
+      return;
+    }
+    console.error('contract/api-contract.json differs from the live procedure registry:');
+    for (const line of describeDrift(text ? (JSON.parse(text) as ApiContract) : null, live)) {
+      console.error(`  ${line}`);
+    }
+    console.error('Run `npm run contract:generate` and commit the result.');
+    process.exit(1);
+  }
+  console.error('usage: contract-cli generate|check');
+  process.exit(2);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

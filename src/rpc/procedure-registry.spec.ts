@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { ProcedureOptions } from './procedure.js';
+import { ProcedureRegistry } from './procedure-registry.js';
+
+const base: ProcedureOptions = {
+  name: 'listThings',
+  lane: 'read',
+  auth: 'authenticated',
+  roles: ['owner'],
+  scopes: ['thing:read'],
+  description: 'Lists things.',
+};
+
+function registry(): ProcedureRegistry {
+  return new ProcedureRegistry({} as DiscoveryService, new MetadataScanner());
+}
+
+describe('ProcedureRegistry declarations', () => {
+  const invoke = async () => null;
+
+  it('derives the method from the lane and the path from the name', () => {
+    const r = registry();
+    r.register(base, invoke);
+    r.register({ ...base, name: 'planThing', lane: 'planning', scopes: ['thing:plan'] }, invoke);
+    r.register({ ...base, name: 'makeThing', lane: 'command', scopes: ['thing:write'] }, invoke);
+    expect(r.list().map((p) => [p.name, p.method, p.path])).toEqual([
+      ['listThings', 'GET', '/trpc/listThings'],
+      ['makeThing', 'POST', '/trpc/makeThing'],
+      ['planThing', 'GET', '/trpc/planThing'],
+    ]);
+  });
+
+  it.each([
+    ['a duplicate name', [base, base], /twice/],
+    ['an authenticated procedure without roles', [{ ...base, roles: [] }], /roles/],
+    ['a public procedure with scopes', [{ ...base, auth: 'public', roles: [] }], /public/],
+    ['a public command', [{ ...base, auth: 'public', roles: [], scopes: [], lane: 'command' }], /public/],
+    ['an unknown auth mode', [{ ...base, auth: 'none' }], /auth must be/],
+    ['a malformed scope', [{ ...base, scopes: ['everything'] }], /invalid scope/],
+    ['a malformed name', [{ ...base, name: 'list-things' }], /invalid name/],
+    ['no description', [{ ...base, description: ' ' }], /description/],
+  ])('refuses %s, so nothing reaches the wire undeclared', (_label, declarations, message) => {
+    const r = registry();
+    expect(() => {
+      for (const d of declarations) r.register(d as ProcedureOptions, invoke);
+    }).toThrow(message);
+  });
+});
