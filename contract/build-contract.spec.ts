@@ -8,11 +8,27 @@ describe('buildContract', () => {
   const registry = new ProcedureRegistry({} as DiscoveryService, new MetadataScanner());
   const invoke = async () => null;
   registry.register(
-    { name: 'getNote', lane: 'read', auth: 'authenticated', roles: ['owner', 'viewer'], scopes: ['notes:read'], input: GetNoteInput, description: 'Reads a note.' },
+    {
+      name: 'getNote',
+      lane: 'read',
+      auth: 'authenticated',
+      roles: ['owner', 'viewer'],
+      scopes: ['notes:read'],
+      input: GetNoteInput,
+      description: 'Reads a note.',
+    },
     invoke,
   );
   registry.register(
-    { name: 'addNote', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['notes:write'], input: AddNoteInput, description: 'Adds a note.' },
+    {
+      name: 'addNote',
+      lane: 'command',
+      auth: 'authenticated',
+      roles: ['owner'],
+      scopes: ['notes:write'],
+      input: AddNoteInput,
+      description: 'Adds a note.',
+    },
     invoke,
   );
   registry.register(
@@ -22,7 +38,9 @@ describe('buildContract', () => {
   const contract = buildContract(registry.list());
 
   it('lists every declared procedure, sorted, with method, lane, auth, roles and scopes', () => {
-    expect(contract.procedures.map((p) => [p.name, p.method, p.lane, p.auth, p.roles, p.scopes])).toEqual([
+    expect(
+      contract.procedures.map((p) => [p.name, p.method, p.lane, p.auth, p.roles, p.scopes]),
+    ).toEqual([
       ['addNote', 'POST', 'command', 'authenticated', ['owner'], ['notes:write']],
       ['getNote', 'GET', 'read', 'authenticated', ['owner', 'viewer'], ['notes:read']],
       ['health', 'GET', 'read', 'public', [], []],

@@ -1,5 +1,8 @@
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
-import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import {
+  targetConstructorToSchema,
+  validationMetadatasToSchemas,
+} from 'class-validator-jsonschema';
 import type { RegisteredProcedure } from '../src/rpc/procedure-registry.js';
 
 export interface ContractProcedure {
@@ -59,10 +62,12 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
     product: 'Slipway',
     procedureRoot: '/trpc',
     conventions: {
-      query: 'GET /trpc/<name>?input=<url-encoded {"json": <input>}>; no input parameter means no input',
+      query:
+        'GET /trpc/<name>?input=<url-encoded {"json": <input>}>; no input parameter means no input',
       mutation: 'POST /trpc/<name> with Content-Type: application/json and body {"json": <input>}',
       success: '{"result":{"data":{"json": <output>, "meta"?: <superjson meta>}}}',
-      error: '{"error":{"message": string, "code": string, "data": object}} with the matching HTTP status',
+      error:
+        '{"error":{"message": string, "code": string, "data": object}} with the matching HTTP status',
     },
     procedures: entries,
     definitions,

@@ -16,25 +16,62 @@ function prng(seed: number): () => number {
 
 // `explode` (the test module's deliberate 500) is left out: the question is whether input can cause one.
 const REAL = ['health', 'addNote', 'getNote'];
-const WEIRD = ['nope', 'a,b', '%00', 'x'.repeat(300), '__proto__', 'constructor', '..%2F..%2Fetc', 'HEALTH'];
+const WEIRD = [
+  'nope',
+  'a,b',
+  '%00',
+  'x'.repeat(300),
+  '__proto__',
+  'constructor',
+  '..%2F..%2Fetc',
+  'HEALTH',
+];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
-const TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', '', 'application/json; charset=utf-16'];
+const TYPES = [
+  'application/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/json; charset=latin1',
+  '',
+  'application/json; charset=utf-16',
+];
 
 function randomValue(r: () => number, depth = 0): unknown {
   const pick = Math.floor(r() * 12);
   switch (pick) {
-    case 0: return null;
-    case 1: return r() > 0.5;
-    case 2: return Math.floor(r() * 1e12) * (r() > 0.5 ? -1 : 1);
-    case 3: return r() * 1e308;
-    case 4: return 'é'.repeat(Math.floor(r() * 50));
-    case 5: return 'x'.repeat(Math.floor(r() * 5000));
-    case 6: return depth > 3 ? 1 : Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
-    case 7: return depth > 3 ? 'deep' : Object.fromEntries(Array.from({ length: Math.floor(r() * 4) }, (_, i) => [`k${i}`, randomValue(r, depth + 1)]));
-    case 8: return { noteId: randomValue(r, 4), text: randomValue(r, 4) };
-    case 9: return { __proto__: { polluted: true }, constructor: { prototype: 1 } };
-    case 10: return '\u0000\ud800<script>';
-    default: return undefined;
+    case 0:
+      return null;
+    case 1:
+      return r() > 0.5;
+    case 2:
+      return Math.floor(r() * 1e12) * (r() > 0.5 ? -1 : 1);
+    case 3:
+      return r() * 1e308;
+    case 4:
+      return 'é'.repeat(Math.floor(r() * 50));
+    case 5:
+      return 'x'.repeat(Math.floor(r() * 5000));
+    case 6:
+      return depth > 3
+        ? 1
+        : Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 7:
+      return depth > 3
+        ? 'deep'
+        : Object.fromEntries(
+            Array.from({ length: Math.floor(r() * 4) }, (_, i) => [
+              `k${i}`,
+              randomValue(r, depth + 1),
+            ]),
+          );
+    case 8:
+      return { noteId: randomValue(r, 4), text: randomValue(r, 4) };
+    case 9:
+      return { __proto__: { polluted: true }, constructor: { prototype: 1 } };
+    case 10:
+      return '\u0000\ud800<script>';
+    default:
+      return undefined;
   }
 }
 
@@ -49,16 +86,31 @@ function deepObject(depth: number): string {
 function randomBody(r: () => number): string | undefined {
   const pick = Math.floor(r() * 10);
   switch (pick) {
-    case 0: return undefined;
-    case 1: return '{"json": {';
-    case 2: return JSON.stringify({ json: randomValue(r) });
-    case 3: return JSON.stringify(randomValue(r));
-    case 4: return `{"json":${nested(5000 + Math.floor(r() * 50000))}}`;
-    case 5: return JSON.stringify({ json: { noteId: 'n', text: 'x'.repeat(r() > 0.7 ? 1_100_000 : 10) } });
-    case 6: return JSON.stringify({ json: randomValue(r), meta: { values: { 'a.__proto__.b': ['Date'] } } });
-    case 7: return JSON.stringify({ json: randomValue(r), meta: randomValue(r) });
-    case 8: return r() > 0.5 ? '\xff\xfe garbage' : `{"json":{"noteId":"d","text":${deepObject(20000)}}}`;
-    default: return JSON.stringify({ json: { noteId: `fz${Math.floor(r() * 1e6)}`, text: 'fuzz' } });
+    case 0:
+      return undefined;
+    case 1:
+      return '{"json": {';
+    case 2:
+      return JSON.stringify({ json: randomValue(r) });
+    case 3:
+      return JSON.stringify(randomValue(r));
+    case 4:
+      return `{"json":${nested(5000 + Math.floor(r() * 50000))}}`;
+    case 5:
+      return JSON.stringify({
+        json: { noteId: 'n', text: 'x'.repeat(r() > 0.7 ? 1_100_000 : 10) },
+      });
+    case 6:
+      return JSON.stringify({
+        json: randomValue(r),
+        meta: { values: { 'a.__proto__.b': ['Date'] } },
+      });
+    case 7:
+      return JSON.stringify({ json: randomValue(r), meta: randomValue(r) });
+    case 8:
+      return r() > 0.5 ? '\xff\xfe garbage' : `{"json":{"noteId":"d","text":${deepObject(20000)}}}`;
+    default:
+      return JSON.stringify({ json: { noteId: `fz${Math.floor(r() * 1e6)}`, text: 'fuzz' } });
   }
 }
 
@@ -66,14 +118,22 @@ function randomQuery(r: () => number): string {
   const pick = Math.floor(r() * 8);
   const enc = encodeURIComponent;
   switch (pick) {
-    case 0: return '';
-    case 1: return `?input=${enc('{"json":')}`;
-    case 2: return `?input=${enc(JSON.stringify({ json: randomValue(r) }))}`;
-    case 3: return `?input=${enc(JSON.stringify({ json: { noteId: 'x'.repeat(Math.floor(r() * 12000)) } }))}`;
-    case 4: return `?input=%E0%A4%A&input=2`;
-    case 5: return `?input=${enc(`{"json":{"noteId":${r() > 0.5 ? nested(3000) : deepObject(1500)}}}`)}`;
-    case 6: return `?input=${enc(JSON.stringify({ json: randomValue(r), meta: randomValue(r) }))}`;
-    default: return `?input=${enc(JSON.stringify({ json: { noteId: 'fz' } }))}&other=${enc('x'.repeat(100))}`;
+    case 0:
+      return '';
+    case 1:
+      return `?input=${enc('{"json":')}`;
+    case 2:
+      return `?input=${enc(JSON.stringify({ json: randomValue(r) }))}`;
+    case 3:
+      return `?input=${enc(JSON.stringify({ json: { noteId: 'x'.repeat(Math.floor(r() * 12000)) } }))}`;
+    case 4:
+      return `?input=%E0%A4%A&input=2`;
+    case 5:
+      return `?input=${enc(`{"json":{"noteId":${r() > 0.5 ? nested(3000) : deepObject(1500)}}}`)}`;
+    case 6:
+      return `?input=${enc(JSON.stringify({ json: randomValue(r), meta: randomValue(r) }))}`;
+    default:
+      return `?input=${enc(JSON.stringify({ json: { noteId: 'fz' } }))}&other=${enc('x'.repeat(100))}`;
   }
 }
 
@@ -101,8 +161,10 @@ describe('fuzzing /trpc/*', () => {
       if (type) headers['Content-Type'] = type;
       const auth = r();
       if (auth < 0.6) headers.Authorization = `Bearer ${OWNER_TOKEN}`;
-      else if (auth < 0.7) headers.Authorization = `Bearer ${'slw_'.padEnd(Math.floor(r() * 400), 'z')}`;
-      else if (auth < 0.75) headers.Cookie = `slipway_session=${'c'.repeat(Math.floor(r() * 9000))}`;
+      else if (auth < 0.7)
+        headers.Authorization = `Bearer ${'slw_'.padEnd(Math.floor(r() * 400), 'z')}`;
+      else if (auth < 0.75)
+        headers.Cookie = `slipway_session=${'c'.repeat(Math.floor(r() * 9000))}`;
       return { method, path: `/trpc/${name}${randomQuery(r)}`, body, headers };
     });
     const targets = requests;
@@ -116,7 +178,10 @@ describe('fuzzing /trpc/*', () => {
           });
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           const text = await res.text();
-          if (res.status >= 500) failures.push(`${res.status} ${req.method} ${req.path.slice(0, 120)}: ${text.slice(0, 200)}`);
+          if (res.status >= 500)
+            failures.push(
+              `${res.status} ${req.method} ${req.path.slice(0, 120)}: ${text.slice(0, 200)}`,
+            );
           if (res.status >= 400 && req.method !== 'HEAD') {
             let body: { error?: { code?: unknown; message?: unknown; data?: unknown } } = {};
             try {
@@ -125,8 +190,15 @@ describe('fuzzing /trpc/*', () => {
               failures.push(`non-JSON ${res.status} ${req.method} ${req.path.slice(0, 80)}`);
             }
             const e = body.error;
-            if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || typeof e.data !== 'object') {
-              failures.push(`bad shape ${res.status} ${req.method} ${req.path.slice(0, 80)}: ${text.slice(0, 200)}`);
+            if (
+              !e ||
+              typeof e.code !== 'string' ||
+              typeof e.message !== 'string' ||
+              typeof e.data !== 'object'
+            ) {
+              failures.push(
+                `bad shape ${res.status} ${req.method} ${req.path.slice(0, 80)}: ${text.slice(0, 200)}`,
+              );
             }
           }
         }),

@@ -18,7 +18,9 @@ describe('procedure-call wire format over HTTP', () => {
   });
 
   function expectErrorShape(body: unknown, code: string): void {
-    expect(body).toMatchObject({ error: { code, message: expect.any(String), data: expect.any(Object) } });
+    expect(body).toMatchObject({
+      error: { code, message: expect.any(String), data: expect.any(Object) },
+    });
   }
 
   it('answers health without credentials, with readiness and projection lag', async () => {
@@ -42,9 +44,14 @@ describe('procedure-call wire format over HTTP', () => {
         .send({ json: { noteId, text: `hello ${i}` } })
         .expect(200);
       expect(add.body.result.data.json.noteId).toBe(noteId);
-      const read = await request(t.url).get(`/trpc/getNote${q({ json: { noteId } })}`).set(owner);
+      const read = await request(t.url)
+        .get(`/trpc/getNote${q({ json: { noteId } })}`)
+        .set(owner);
       expect(read.status).toBe(200);
-      expect(read.body.result.data.json.note).toMatchObject({ text: `hello ${i}`, addedBy: 'user-owner' });
+      expect(read.body.result.data.json.note).toMatchObject({
+        text: `hello ${i}`,
+        addedBy: 'user-owner',
+      });
     }
   });
 
@@ -79,7 +86,9 @@ describe('procedure-call wire format over HTTP', () => {
       })
       .expect(200);
     expect(res.body.result.data.json.noteId).toBe('dated');
-    const read = await request(t.url).get(`/trpc/getNote${q({ json: { noteId: 'dated' } })}`).set(owner);
+    const read = await request(t.url)
+      .get(`/trpc/getNote${q({ json: { noteId: 'dated' } })}`)
+      .set(owner);
     expect(read.body.result.data.json.note.remindAt).toBe('2030-05-06T07:08:09.000Z');
     expect(read.body.result.data.meta).toMatchObject({ values: { readAt: ['Date'] } });
   });
@@ -107,7 +116,10 @@ describe('procedure-call wire format over HTTP', () => {
   });
 
   it('asks for credentials before validating input, and names bad tokens', async () => {
-    const none = await request(t.url).post('/trpc/addNote').send({ json: { bogus: 1 } }).expect(401);
+    const none = await request(t.url)
+      .post('/trpc/addNote')
+      .send({ json: { bogus: 1 } })
+      .expect(401);
     expectErrorShape(none.body, 'AUTH_REQUIRED');
     const unknown = await request(t.url)
       .post('/trpc/addNote')
@@ -134,7 +146,10 @@ describe('procedure-call wire format over HTTP', () => {
       .send({ json: { noteId: 'v', text: 'v' } })
       .expect(403);
     expectErrorShape(res.body, 'FORBIDDEN');
-    expect(res.body.error.data).toMatchObject({ requiredScopes: ['notes:write'], grantedScopes: ['notes:read'] });
+    expect(res.body.error.data).toMatchObject({
+      requiredScopes: ['notes:write'],
+      grantedScopes: ['notes:read'],
+    });
   });
 
   it.each([
@@ -165,20 +180,31 @@ describe('procedure-call wire format over HTTP', () => {
 
   it('refuses query input that is malformed, repeated or too long', async () => {
     await request(t.url).get('/trpc/getNote?input=%7Bnope').set(owner).expect(400);
-    await request(t.url).get(`/trpc/getNote${q({ noteId: 'x' })}`).set(owner).expect(400);
+    await request(t.url)
+      .get(`/trpc/getNote${q({ noteId: 'x' })}`)
+      .set(owner)
+      .expect(400);
     await request(t.url).get('/trpc/getNote?input=1&input=2').set(owner).expect(400);
     await request(t.url)
       .get(`/trpc/getNote${q({ json: { noteId: 'x'.repeat(9000) } })}`)
       .set(owner)
       .expect(400);
-    const proc = await request(t.url).get(`/trpc/health${q({ json: { extra: true } })}`).expect(400);
+    const proc = await request(t.url)
+      .get(`/trpc/health${q({ json: { extra: true } })}`)
+      .expect(400);
     expect(proc.body.error.message).toMatch(/no input/);
   });
 
   it.each([
     ['a deeply nested field value', (deep: string) => `{"json":{"noteId":"x","text":${deep}}}`],
-    ['a deeply nested unknown field', (deep: string) => `{"json":{"noteId":"x","text":"t","extra":${deep}}}`],
-    ['deeply nested superjson meta', (deep: string) => `{"json":{"noteId":"x","text":"t"},"meta":${deep}}`],
+    [
+      'a deeply nested unknown field',
+      (deep: string) => `{"json":{"noteId":"x","text":"t","extra":${deep}}}`,
+    ],
+    [
+      'deeply nested superjson meta',
+      (deep: string) => `{"json":{"noteId":"x","text":"t"},"meta":${deep}}`,
+    ],
   ])('answers %s with 400, not a crash', async (_label, make) => {
     const deep = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
     const res = await request(t.url)
@@ -214,7 +240,11 @@ describe('procedure-call wire format over HTTP', () => {
   });
 
   it('answers a conflicting command with 409', async () => {
-    await request(t.url).post('/trpc/addNote').set(owner).send({ json: { noteId: 'dup', text: 'a' } }).expect(200);
+    await request(t.url)
+      .post('/trpc/addNote')
+      .set(owner)
+      .send({ json: { noteId: 'dup', text: 'a' } })
+      .expect(200);
     const res = await request(t.url)
       .post('/trpc/addNote')
       .set(owner)

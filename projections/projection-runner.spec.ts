@@ -76,7 +76,9 @@ describe('ProjectionRunner', () => {
 
     const all = await events.readAll(0n, 10_000);
     const folded = projectInMemory(counterProjection(), all);
-    expect(strip(built)).toEqual(Object.values(folded.counters).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    expect(strip(built)).toEqual(
+      Object.values(folded.counters).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
   });
 
   it('answers a read right after the write once waitFor resolves', async () => {
@@ -130,7 +132,9 @@ describe('ProjectionRunner', () => {
   it('rebuilds from position 0 when the projection version changes', async () => {
     const v1 = runner([counterProjection(1, 1)]);
     await v1.start();
-    await v1.waitFor((await events.append('c', [count('a', 2), count('b', 3)], 'any')).lastPosition);
+    await v1.waitFor(
+      (await events.append('c', [count('a', 2), count('b', 3)], 'any')).lastPosition,
+    );
     await v1.stop();
     const v2 = runner([counterProjection(2, 10)]);
     await v2.start();
@@ -160,7 +164,9 @@ describe('ProjectionRunner', () => {
       },
     };
     const errors: string[] = [];
-    const r = runner([counterProjection(), flaky], { onError: (name: string) => errors.push(name) });
+    const r = runner([counterProjection(), flaky], {
+      onError: (name: string) => errors.push(name),
+    });
     await r.start();
     const { lastPosition } = await events.append('c', [count('x', 1)], 'any');
     await r.waitFor(lastPosition, ['counters']);

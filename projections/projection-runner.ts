@@ -1,11 +1,7 @@
 import { AppError } from '../src/common/app-error.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
-import {
-  CHECKPOINT_COLLECTION,
-  type Projection,
-  type ProjectionCheckpoint,
-} from './projection.js';
+import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;

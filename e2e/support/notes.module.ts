@@ -1,7 +1,24 @@
 import { Injectable, Module } from '@nestjs/common';
-import { CommandBus, CommandHandler, QueryBus, Command, Query, type ICommandHandler, type IQueryHandler } from '@nestjs/cqrs';
+import {
+  CommandBus,
+  CommandHandler,
+  QueryBus,
+  Command,
+  Query,
+  type ICommandHandler,
+  type IQueryHandler,
+} from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
-import { IsDate, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsDate,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { QueryHandler } from '@nestjs/cqrs';
 import type { Projection } from '../../projections/projection.js';
 import type { RequestContext } from '../../src/access/request-context.js';

@@ -4,7 +4,11 @@ import { decideAccess } from './access-decision.js';
 import type { Principal } from './request-context.js';
 
 const operator: Principal = { id: 'p1', kind: 'user', role: 'operator', name: 'Op' };
-const procedure = { name: 'triggerDeploy', roles: ['owner' as const, 'operator' as const], scopes: ['deploy:start'] };
+const procedure = {
+  name: 'triggerDeploy',
+  roles: ['owner' as const, 'operator' as const],
+  scopes: ['deploy:start'],
+};
 
 function denial(fn: () => void): AppError {
   try {

@@ -6,9 +6,7 @@ export const TOKEN_PREFIX = 'slw_';
 export const SESSION_COOKIE = 'slipway_session';
 
 export type PresentedCredential =
-  | { kind: 'token'; value: string }
-  | { kind: 'session'; value: string }
-  | { kind: 'none' };
+  { kind: 'token'; value: string } | { kind: 'session'; value: string } | { kind: 'none' };
 
 /**
  * What the caller presented. A bearer token wins over a cookie; an Authorization header that

@@ -35,7 +35,11 @@ describe('ProcedureRegistry declarations', () => {
     ['a duplicate name', [base, base], /twice/],
     ['an authenticated procedure without roles', [{ ...base, roles: [] }], /roles/],
     ['a public procedure with scopes', [{ ...base, auth: 'public', roles: [] }], /public/],
-    ['a public command', [{ ...base, auth: 'public', roles: [], scopes: [], lane: 'command' }], /public/],
+    [
+      'a public command',
+      [{ ...base, auth: 'public', roles: [], scopes: [], lane: 'command' }],
+      /public/,
+    ],
     ['an unknown auth mode', [{ ...base, auth: 'none' }], /auth must be/],
     ['a malformed scope', [{ ...base, scopes: ['everything'] }], /invalid scope/],
     ['a malformed name', [{ ...base, name: 'list-things' }], /invalid name/],

@@ -14,7 +14,9 @@ export function parseQueryInput(raw: unknown): unknown {
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw badRequest('Pass the input query parameter exactly once');
   if (raw.length > MAX_QUERY_INPUT_LENGTH) {
-    throw badRequest(`The input query parameter is longer than ${MAX_QUERY_INPUT_LENGTH} characters`);
+    throw badRequest(
+      `The input query parameter is longer than ${MAX_QUERY_INPUT_LENGTH} characters`,
+    );
   }
   let parsed: unknown;
   try {

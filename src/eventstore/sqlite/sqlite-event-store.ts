@@ -157,7 +157,11 @@ export class SqliteEventStore implements EventStore {
     if (this.db.open) this.db.close();
   }
 
-  private writeEvents(stream: string, events: NewEvent[], expected: ExpectedRevision): AppendResult {
+  private writeEvents(
+    stream: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): AppendResult {
     const current = this.statements.streamRevision.get(stream)?.revision ?? null;
     checkExpected(stream, expected, current);
     const head = this.statements.head.get()?.position ?? 0n;

@@ -45,7 +45,11 @@ export function describeEventStoreContract(
     it('records id, stream, schema version, time, data and metadata', async () => {
       const id = randomUUID();
       const before = Date.now();
-      await store.append('s-1', [{ ...testEvent('Happened', { n: 1, nested: { ok: true } }), id }], 'any');
+      await store.append(
+        's-1',
+        [{ ...testEvent('Happened', { n: 1, nested: { ok: true } }), id }],
+        'any',
+      );
       const [event] = await store.readStream('s-1');
       expect(event.id).toBe(id);
       expect(event.stream).toBe('s-1');
@@ -104,7 +108,11 @@ export function describeEventStoreContract(
     });
 
     it('reads a stream from a revision with a limit', async () => {
-      await store.append('s-1', ['A', 'B', 'C', 'D'].map((t) => testEvent(t)), 'no_stream');
+      await store.append(
+        's-1',
+        ['A', 'B', 'C', 'D'].map((t) => testEvent(t)),
+        'no_stream',
+      );
       const page = await store.readStream('s-1', { fromRevision: 1n, limit: 2 });
       expect(page.map((e) => e.type)).toEqual(['B', 'C']);
       expect(await store.readStream('missing')).toEqual([]);

@@ -122,7 +122,10 @@ export class SqliteReadStore implements ReadStore {
   }
 }
 
-const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement<SqlValue[]>>>();
+const statementCache = new WeakMap<
+  Database.Database,
+  Map<string, Database.Statement<SqlValue[]>>
+>();
 
 /** Prepared statements are reused per connection: queries repeat with the same shape. */
 function cached(db: Database.Database, sql: string): Database.Statement<SqlValue[]> {
@@ -151,8 +154,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const table = this.store.tableFor(this.name, false);
     if (!table) return null;
     const row = cached(this.readDb, `SELECT doc FROM ${table} WHERE id = ?`).get(id) as
-      | { doc: string }
-      | undefined;
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 

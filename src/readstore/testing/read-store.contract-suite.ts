@@ -157,9 +157,7 @@ export function describeReadStoreContract(
       const coll = store.collection<Item>('items');
       await expect(coll.find({}, { limit: 0 })).rejects.toBeInstanceOf(InvalidQueryError);
       await expect(coll.find({}, { limit: 1001 })).rejects.toBeInstanceOf(InvalidQueryError);
-      await expect(coll.find({}, { cursor: 'garbage!' })).rejects.toBeInstanceOf(
-        InvalidQueryError,
-      );
+      await expect(coll.find({}, { cursor: 'garbage!' })).rejects.toBeInstanceOf(InvalidQueryError);
       const otherShape = (await coll.find({}, { sort: { size: 1 }, limit: 1 })).nextCursor;
       await expect(coll.find({}, { cursor: otherShape ?? '' })).rejects.toBeInstanceOf(
         InvalidQueryError,
