@@ -31,6 +31,8 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // API answers are never cached (Cache-Control: no-store), so hashing them for an ETag is waste.
+  app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser);
   app.use(bodyErrorHandler);

@@ -30,7 +30,8 @@ interface ParserError {
 
 function isParserError(error: unknown): error is ParserError {
   return (
-    error instanceof Error &&
+    typeof error === 'object' &&
+    error !== null &&
     typeof (error as Partial<ParserError>).type === 'string' &&
     typeof (error as Partial<ParserError>).status === 'number'
   );

@@ -197,11 +197,14 @@ function checkExpected(stream: string, expected: ExpectedRevision, current: bigi
   if (!ok) throw new WrongExpectedRevisionError(stream, expected, actual);
 }
 
+/** Duck-typed: errors from the native addon may come from another realm (e.g. Jest's VM). */
 function translateSqliteError(error: unknown): unknown {
-  const unique =
-    error instanceof Error && 'code' in error && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
-  if (unique && error.message.includes('events.id')) return new DuplicateEventIdError();
-  return error;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const duplicateId =
+    code === 'SQLITE_CONSTRAINT_UNIQUE' &&
+    typeof message === 'string' &&
+    message.includes('events.id');
+  return duplicateId ? new DuplicateEventIdError() : error;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {

@@ -99,7 +99,7 @@ export class SqliteReadStore implements ReadStore {
 
   isReady(): Promise<boolean> {
     try {
-      this.reader.prepare('SELECT 1').get();
+      cached(this.reader, 'SELECT 1').get();
       return Promise.resolve(true);
     } catch {
       return Promise.resolve(false);

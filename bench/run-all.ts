@@ -1,0 +1,53 @@
+import { cpus } from 'node:os';
+import { benchAppend } from './append.bench.js';
+import { benchHealth } from './health.bench.js';
+
+/**
+ * Reproducible, bounded benchmarks on loopback. Figures are ratios against a baseline
+ * measured in the same run, so they compare across machines; absolute numbers are context.
+ * BENCH_SECONDS (default 5) sets the length of each HTTP measurement.
+ */
+async function main(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const fmt = (n: number, digits = 0) =>
+    n.toLocaleString('en-US', { maximumFractionDigits: digits });
+  console.log(
+    `Slipway benchmarks - node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}`,
+  );
+
+  const health = await benchHealth(seconds, 20);
+  console.log('\nhealth over HTTP (20 connections, loopback)');
+  console.log(
+    `  bare node:http   ${fmt(health.bare.requestsPerSecond)} req/s   p99 ${health.bare.p99Ms} ms`,
+  );
+  console.log(
+    `  bare Express 5   ${fmt(health.express.requestsPerSecond)} req/s   p99 ${health.express.p99Ms} ms   (context: the platform alone)`,
+  );
+  console.log(
+    `  slipway health   ${fmt(health.slipway.requestsPerSecond)} req/s   p99 ${health.slipway.p99Ms} ms   errors ${health.slipway.errors}, non-2xx ${health.slipway.non2xx}`,
+  );
+  console.log(
+    `  ratio            throughput ${fmt(health.throughputRatio, 3)} x bare, p99 ${fmt(health.p99Ratio, 2)} x bare`,
+  );
+  const vsExpress = health.slipway.requestsPerSecond / health.express.requestsPerSecond;
+  console.log(`                   throughput ${fmt(vsExpress, 2)} x bare Express 5`);
+
+  console.log('\nevent append, SQLite WAL, synchronous=FULL');
+  const single = await benchAppend(1, 5, 20_000);
+  const batched = await benchAppend(100, 5, 1_000);
+  for (const result of [single, batched]) {
+    console.log(
+      `  ${result.mode.padEnd(22)} ${fmt(result.eventsPerSecond)} events/s  ` +
+        `(${fmt(result.appendsPerSecond)} appends/s, ${result.events} events in ${fmt(result.seconds, 2)} s)`,
+    );
+  }
+  const ratio = batched.eventsPerSecond / single.eventsPerSecond;
+  console.log(
+    `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
