@@ -1,4 +1,5 @@
 import { AppError } from '../src/common/app-error.js';
+import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
 import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
@@ -51,8 +52,7 @@ export class ProjectionRunner {
   private readonly waitTimeoutMs: number;
   private readonly retryDelayMs: number;
   private stopped = true;
-  private signalled = false;
-  private wake: (() => void) | null = null;
+  private readonly wakeSignal = new WakeSignal();
   private loop: Promise<void> | null = null;
 
   constructor(
@@ -167,8 +167,7 @@ export class ProjectionRunner {
 
   /** Asks the loop to look for new events now (called after local appends). */
   poke(): void {
-    this.signalled = true;
-    this.wake?.();
+    this.wakeSignal.signal();
   }
 
   private reached(position: number, names: Set<string> | null): boolean {
@@ -191,7 +190,7 @@ export class ProjectionRunner {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      this.signalled = false;
+      this.wakeSignal.reset();
       let progressed = false;
       try {
         progressed = await this.step();
@@ -199,7 +198,7 @@ export class ProjectionRunner {
         this.options.onError?.('(runner)', error);
       }
       this.settleWaiters();
-      if (!progressed && !this.signalled && !this.stopped) await this.idle();
+      if (!progressed && !this.stopped) await this.wakeSignal.wait(this.idleDelay());
     }
   }
 
@@ -255,17 +254,9 @@ export class ProjectionRunner {
     });
   }
 
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const finish = (): void => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const hasRetry = [...this.states.values()].some((s) => s.lastError);
-      const timer = setTimeout(finish, hasRetry ? this.retryDelayMs : this.pollIntervalMs);
-      this.wake = finish;
-    });
+  private idleDelay(): number {
+    const retrying = [...this.states.values()].some((s) => s.lastError);
+    return retrying ? this.retryDelayMs : this.pollIntervalMs;
   }
 }
 

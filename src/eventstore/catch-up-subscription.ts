@@ -1,3 +1,4 @@
+import { WakeSignal } from '../common/wake-signal.js';
 import type { EventHandler, RecordedEvent, Subscription } from './event-store.port.js';
 
 export interface CatchUpSource {
@@ -14,8 +15,7 @@ const BATCH = 500;
  */
 export class CatchUpSubscription implements Subscription {
   private stopped = false;
-  private signalled = false;
-  private wake: (() => void) | null = null;
+  private readonly wakeSignal = new WakeSignal();
   private readonly done: Promise<void>;
   private readonly unlisten: () => void;
 
@@ -26,50 +26,33 @@ export class CatchUpSubscription implements Subscription {
     private readonly onError: (error: unknown) => void,
     private readonly pollIntervalMs: number,
   ) {
-    this.unlisten = source.onAppended(() => this.signal());
+    this.unlisten = source.onAppended(() => this.wakeSignal.signal());
     this.done = this.run();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.signal();
+    this.wakeSignal.signal();
     this.unlisten();
     await this.done;
-  }
-
-  private signal(): void {
-    this.signalled = true;
-    this.wake?.();
   }
 
   private async run(): Promise<void> {
     try {
       while (!this.stopped) {
-        this.signalled = false;
+        this.wakeSignal.reset();
         const batch = await this.source.readAll(this.next, BATCH);
         for (const event of batch) {
           if (this.stopped) return;
           await this.handler(event);
           this.next = event.position + 1n;
         }
-        if (batch.length < BATCH && !this.signalled && !this.stopped) await this.idle();
+        if (batch.length < BATCH && !this.stopped) await this.wakeSignal.wait(this.pollIntervalMs);
       }
     } catch (error) {
       this.stopped = true;
       this.unlisten();
       this.onError(error);
     }
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const finish = (): void => {
-        clearTimeout(timer);
-        this.wake = null;
-        resolve();
-      };
-      const timer = setTimeout(finish, this.pollIntervalMs);
-      this.wake = finish;
-    });
   }
 }
