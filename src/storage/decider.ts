@@ -1,0 +1,28 @@
+import type { PendingEvent } from '../eventstore/define-event.js';
+import type { EventData } from '../eventstore/event-store.port.js';
+
+/** What a decider folds: a recorded event or one it just decided. */
+export interface EventLike {
+  type: string;
+  data: EventData;
+}
+
+/**
+ * An aggregate as pure functions: fold past events into state, decide new events from a
+ * command and that state (throwing an AppError to refuse). Tested Given/When/Then.
+ */
+export interface Decider<State, Command> {
+  initialState(): State;
+  evolve(state: State, event: EventLike): State;
+  decide(command: Command, state: State): PendingEvent[];
+}
+
+/** Given past events, when a command arrives, the events decided (or the refusal thrown). */
+export function decideFrom<S, C>(
+  decider: Decider<S, C>,
+  given: EventLike[],
+  when: C,
+): PendingEvent[] {
+  const state = given.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+  return decider.decide(when, state);
+}
