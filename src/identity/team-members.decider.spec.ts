@@ -1,0 +1,115 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Principal } from '../access/request-context.js';
+import { decideFrom } from '../storage/decider.js';
+import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
+import { teamMembersDecider as decider, type HumanRole } from './team-members.decider.js';
+
+const signedUp = (userId: string, role: HumanRole, email = `${userId}@example.com`) =>
+  UserSignedUp({ userId, email, name: userId, role, passwordHash: 'h' });
+const actor = (id: string, role: HumanRole): Principal => ({ id, kind: 'user', role, name: id });
+const signUp = (email: string) => ({
+  kind: 'signUp' as const,
+  userId: 'new',
+  email,
+  name: 'N',
+  passwordHash: 'h',
+});
+
+describe('team members decider', () => {
+  it('makes the first sign-up owner and later ones viewer', () => {
+    expect(decideFrom(decider, [], signUp('a@x.io'))[0].data).toMatchObject({ role: 'owner' });
+    expect(decideFrom(decider, [signedUp('u1', 'owner')], signUp('b@x.io'))[0].data).toMatchObject({
+      role: 'viewer',
+    });
+  });
+
+  it('refuses a second account with the same email', () => {
+    expect(() =>
+      decideFrom(decider, [signedUp('u1', 'owner', 'a@x.io')], signUp('a@x.io')),
+    ).toThrow(/already exists/);
+  });
+
+  it('lets an owner promote a viewer to admin', () => {
+    const given = [signedUp('o', 'owner'), signedUp('v', 'viewer')];
+    expect(
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: actor('o', 'owner'),
+        userId: 'v',
+        role: 'admin',
+      }),
+    ).toEqual([UserRoleChanged({ userId: 'v', from: 'viewer', to: 'admin' })]);
+  });
+
+  it('refuses to grant a role above the granter’s own', () => {
+    const given = [signedUp('o', 'owner'), signedUp('a', 'admin'), signedUp('v', 'viewer')];
+    expect(() =>
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: actor('a', 'admin'),
+        userId: 'v',
+        role: 'owner',
+      }),
+    ).toThrow(/above your own/);
+  });
+
+  it('refuses an admin changing an owner', () => {
+    const given = [signedUp('o', 'owner'), signedUp('o2', 'owner'), signedUp('a', 'admin')];
+    expect(() =>
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: actor('a', 'admin'),
+        userId: 'o2',
+        role: 'viewer',
+      }),
+    ).toThrow(/Only an owner/);
+  });
+
+  it('refuses to demote or deactivate the last owner, allows it when another owner remains', () => {
+    const one = [signedUp('o', 'owner')];
+    expect(() =>
+      decideFrom(decider, one, {
+        kind: 'changeRole',
+        actor: actor('o', 'owner'),
+        userId: 'o',
+        role: 'admin',
+      }),
+    ).toThrow(/last owner/);
+    expect(() =>
+      decideFrom(decider, one, { kind: 'deactivate', actor: actor('o', 'owner'), userId: 'o' }),
+    ).toThrow(/last owner/);
+    const two = [...one, signedUp('o2', 'owner')];
+    expect(
+      decideFrom(decider, two, { kind: 'deactivate', actor: actor('o', 'owner'), userId: 'o2' }),
+    ).toEqual([UserDeactivated({ userId: 'o2' })]);
+  });
+
+  it('treats deactivating a deactivated user as done, and refuses role changes for them', () => {
+    const given = [
+      signedUp('o', 'owner'),
+      signedUp('v', 'viewer'),
+      UserDeactivated({ userId: 'v' }),
+    ];
+    expect(
+      decideFrom(decider, given, { kind: 'deactivate', actor: actor('o', 'owner'), userId: 'v' }),
+    ).toEqual([]);
+    expect(() =>
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: actor('o', 'owner'),
+        userId: 'v',
+        role: 'operator',
+      }),
+    ).toThrow(/deactivated/);
+  });
+
+  it('answers an unknown user with NOT_FOUND', () => {
+    expect(() =>
+      decideFrom(decider, [signedUp('o', 'owner')], {
+        kind: 'deactivate',
+        actor: actor('o', 'owner'),
+        userId: 'zz',
+      }),
+    ).toThrow(/No such user/);
+  });
+});

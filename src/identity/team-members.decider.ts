@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { ROLE_RANK } from '../access/capabilities.js';
+import type { Principal } from '../access/request-context.js';
+import { AppError, conflict, notFound } from '../common/app-error.js';
+import type { Decider, EventLike } from '../storage/decider.js';
+import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
+
+export type HumanRole = 'owner' | 'admin' | 'operator' | 'viewer';
+
+interface Member {
+  email: string;
+  role: HumanRole;
+  active: boolean;
+}
+
+export interface TeamState {
+  members: Map<string, Member>;
+}
+
+export type TeamCommand =
+  | { kind: 'signUp'; userId?: string; email: string; name: string; passwordHash: string }
+  | { kind: 'changeRole'; actor: Principal; userId: string; role: HumanRole }
+  | { kind: 'deactivate'; actor: Principal; userId: string };
+
+const activeOwners = (state: TeamState) =>
+  [...state.members.values()].filter((m) => m.active && m.role === 'owner').length;
+
+function member(state: TeamState, userId: string): Member {
+  const found = state.members.get(userId);
+  if (!found) throw notFound('No such user');
+  return found;
+}
+
+function assertMayManage(actor: Principal, target: Member): void {
+  const actorRank = ROLE_RANK[actor.role as HumanRole] ?? -1;
+  if (target.role === 'owner' && actor.role !== 'owner') {
+    throw new AppError('FORBIDDEN', 'Only an owner may change an owner', {
+      requiredScopes: ['members:manage'],
+      grantedScopes: [],
+    });
+  }
+  if (ROLE_RANK[target.role] > actorRank) {
+    throw new AppError('FORBIDDEN', 'You cannot manage a member ranked above you');
+  }
+}
+
+/**
+ * The team's membership: the first sign-up becomes owner, later ones viewer; emails are unique;
+ * nobody grants a role above their own; the last active owner cannot be demoted or deactivated.
+ */
+export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
+  initialState: () => ({ members: new Map() }),
+
+  evolve(state: TeamState, event: EventLike): TeamState {
+    const members = new Map(state.members);
+    const d = event.data as Record<string, string>;
+    if (event.type === UserSignedUp.type) {
+      members.set(d.userId, { email: d.email, role: d.role as HumanRole, active: true });
+    } else if (event.type === UserRoleChanged.type) {
+      const m = members.get(d.userId);
+      if (m) members.set(d.userId, { ...m, role: d.to as HumanRole });
+    } else if (event.type === UserDeactivated.type) {
+      const m = members.get(d.userId);
+      if (m) members.set(d.userId, { ...m, active: false });
+    }
+    return { members };
+  },
+
+  decide(command: TeamCommand, state: TeamState) {
+    switch (command.kind) {
+      case 'signUp': {
+        const taken = [...state.members.values()].some((m) => m.email === command.email);
+        if (taken) throw conflict('An account with this email already exists');
+        return [
+          UserSignedUp({
+            userId: command.userId ?? randomUUID(),
+            email: command.email,
+            name: command.name,
+            role: state.members.size === 0 ? 'owner' : 'viewer',
+            passwordHash: command.passwordHash,
+          }),
+        ];
+      }
+      case 'changeRole': {
+        const target = member(state, command.userId);
+        if (!target.active) throw conflict('The user is deactivated');
+        assertMayManage(command.actor, target);
+        if (ROLE_RANK[command.role] > (ROLE_RANK[command.actor.role as HumanRole] ?? -1)) {
+          throw new AppError(
+            'FORBIDDEN',
+            `You cannot grant ${command.role}, a role above your own`,
+          );
+        }
+        if (target.role === command.role) return [];
+        if (target.role === 'owner' && activeOwners(state) === 1) {
+          throw conflict('The last owner cannot be demoted; make someone else owner first');
+        }
+        return [UserRoleChanged({ userId: command.userId, from: target.role, to: command.role })];
+      }
+      case 'deactivate': {
+        const target = member(state, command.userId);
+        if (!target.active) return [];
+        assertMayManage(command.actor, target);
+        if (target.role === 'owner' && activeOwners(state) === 1) {
+          throw conflict('The last owner cannot be deactivated');
+        }
+        return [UserDeactivated({ userId: command.userId })];
+      }
+    }
+  },
+};
