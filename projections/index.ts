@@ -1,4 +1,11 @@
+import { apiTokensProjection } from './api-tokens.projection.js';
+import { principalsProjection } from './principals.projection.js';
 import type { Projection } from './projection.js';
+import { sessionsProjection } from './sessions.projection.js';
 
 /** Every projection the service maintains. Bounded contexts add theirs here. */
-export const applicationProjections: Projection[] = [];
+export const applicationProjections: Projection[] = [
+  principalsProjection,
+  apiTokensProjection,
+  sessionsProjection,
+];

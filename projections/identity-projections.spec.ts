@@ -1,0 +1,138 @@
+import { describe, expect, it } from '@jest/globals';
+import type { PendingEvent } from '../src/eventstore/define-event.js';
+import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
+import { systemMetadata } from '../src/eventstore/event-metadata.js';
+import {
+  AgentCreated,
+  PrincipalInvalidated,
+  TokenMinted,
+  TokenRevoked,
+  TokenRotated,
+  TokensInvalidatedBefore,
+} from '../src/access/access.events.js';
+import {
+  SessionEnded,
+  SessionStarted,
+  UserDeactivated,
+  UserRoleChanged,
+  UserSignedUp,
+} from '../src/identity/identity.events.js';
+import { apiTokensProjection } from './api-tokens.projection.js';
+import { principalsProjection } from './principals.projection.js';
+import { projectInMemory } from './project-in-memory.js';
+import { sessionsProjection } from './sessions.projection.js';
+
+/** Given these events (recorded one second apart), the read model is... */
+function given(events: PendingEvent[]): RecordedEvent[] {
+  return events.map((e, i) => ({
+    ...e,
+    id: `e${i}`,
+    stream: 's',
+    revision: BigInt(i),
+    position: BigInt(i + 1),
+    recordedAt: new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString(),
+    metadata: systemMetadata(),
+  }));
+}
+const at = (i: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString();
+
+describe('principals projection', () => {
+  it('follows a user through sign-up, role change, token cut-off and deactivation', () => {
+    const model = projectInMemory(
+      principalsProjection,
+      given([
+        UserSignedUp({
+          userId: 'u1',
+          email: 'a@x.io',
+          name: 'Ann',
+          role: 'viewer',
+          passwordHash: 'h',
+        }),
+        UserRoleChanged({ userId: 'u1', from: 'viewer', to: 'operator' }),
+        TokensInvalidatedBefore({ principalId: 'u1', before: at(2) }),
+        UserDeactivated({ userId: 'u1' }),
+      ]),
+    );
+    expect(model.principals.u1).toEqual({
+      id: 'u1',
+      kind: 'user',
+      name: 'Ann',
+      email: 'a@x.io',
+      role: 'operator',
+      preset: null,
+      status: 'deactivated',
+      createdAt: at(0),
+      createdBy: null,
+      invalidatedAt: null,
+      tokensInvalidatedBefore: at(2),
+    });
+    expect(JSON.stringify(model)).not.toContain('passwordHash');
+  });
+
+  it('records an agent and its invalidation once', () => {
+    const model = projectInMemory(
+      principalsProjection,
+      given([
+        AgentCreated({ principalId: 'a1', name: 'bot', preset: 'agent:full', createdBy: 'u1' }),
+        PrincipalInvalidated({ principalId: 'a1', reason: 'leak' }),
+        PrincipalInvalidated({ principalId: 'a1', reason: 'again' }),
+      ]),
+    );
+    expect(model.principals.a1).toMatchObject({
+      kind: 'agent',
+      role: 'agent',
+      preset: 'agent:full',
+      invalidatedAt: at(1),
+    });
+  });
+});
+
+describe('api tokens projection', () => {
+  it('keeps metadata, revocation and rotation of a token', () => {
+    const model = projectInMemory(
+      apiTokensProjection,
+      given([
+        TokenMinted({
+          tokenId: 't1',
+          principalId: 'u1',
+          name: 'ci',
+          scopes: ['deploy:read'],
+          lane: 'read',
+          digest: 'd1',
+          expiresAt: null,
+          createdBy: 'u1',
+          rotatedFrom: null,
+        }),
+        TokenRotated({ tokenId: 't1', replacedBy: 't2', refuseAfter: at(60) }),
+        TokenRevoked({ tokenId: 't1' }),
+      ]),
+    );
+    expect(model.api_tokens.t1).toMatchObject({
+      digest: 'd1',
+      replacedBy: 't2',
+      refuseAfter: at(60),
+      revokedAt: at(2),
+      lane: 'read',
+    });
+  });
+});
+
+describe('sessions projection', () => {
+  it('starts and ends a session', () => {
+    const model = projectInMemory(
+      sessionsProjection,
+      given([
+        SessionStarted({ userId: 'u1', sessionDigest: 's1', expiresAt: at(3600) }),
+        SessionEnded({ userId: 'u1', sessionDigest: 's1', reason: 'logout' }),
+      ]),
+    );
+    expect(model.sessions.s1).toEqual({
+      id: 's1',
+      userId: 'u1',
+      startedAt: at(0),
+      expiresAt: at(3600),
+      endedAt: at(1),
+      endReason: 'logout',
+    });
+  });
+});
