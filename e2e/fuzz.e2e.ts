@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { rpcData } from './support/wire.js';
-import { OWNER_TOKEN } from './support/static-token.verifier.js';
+import { createToken, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** Small seeded PRNG (mulberry32): the same 1,000 requests on every run. */
@@ -139,9 +139,12 @@ function randomQuery(r: () => number): string {
 
 describe('fuzzing /trpc/*', () => {
   let t: TestApp;
+  let ownerToken: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    const owner = await signUp(t.url, 'owner@example.com');
+    ownerToken = (await createToken(t.url, owner.cookie, ['deploy:read', 'deploy:start'])).token;
   });
   afterAll(async () => {
     await t.close();
@@ -160,7 +163,7 @@ describe('fuzzing /trpc/*', () => {
       const type = TYPES[Math.floor(r() * TYPES.length)];
       if (type) headers['Content-Type'] = type;
       const auth = r();
-      if (auth < 0.6) headers.Authorization = `Bearer ${OWNER_TOKEN}`;
+      if (auth < 0.6) headers.Authorization = `Bearer ${ownerToken}`;
       else if (auth < 0.7)
         headers.Authorization = `Bearer ${'slw_'.padEnd(Math.floor(r() * 400), 'z')}`;
       else if (auth < 0.75)

@@ -1,17 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
-import { OWNER_TOKEN, VIEWER_TOKEN } from './support/static-token.verifier.js';
+import { createToken, signUp, type Account } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const q = (input: unknown) => `?input=${encodeURIComponent(JSON.stringify(input))}`;
 
 describe('procedure-call wire format over HTTP', () => {
   let t: TestApp;
-  const owner = { Authorization: `Bearer ${OWNER_TOKEN}` };
+  let account: Account;
+  let owner: Record<string, string>;
+  let readOnly: Record<string, string>;
+  let ownerTokenId: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    account = await signUp(t.url, 'owner@example.com');
+    const full = await createToken(t.url, account.cookie, ['deploy:read', 'deploy:start']);
+    owner = { Authorization: `Bearer ${full.token}` };
+    ownerTokenId = full.tokenId;
+    readOnly = {
+      Authorization: `Bearer ${(await createToken(t.url, account.cookie, ['deploy:read'])).token}`,
+    };
   });
   afterAll(async () => {
     await t.close();
@@ -30,7 +40,10 @@ describe('procedure-call wire format over HTTP', () => {
       version: expect.any(String),
       eventStore: { ready: true },
       readStore: { ready: true },
-      projections: { lag: 0, items: [expect.objectContaining({ name: 'notes' })] },
+      projections: {
+        lag: 0,
+        items: expect.arrayContaining([expect.objectContaining({ name: 'notes' })]),
+      },
     });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -50,7 +63,7 @@ describe('procedure-call wire format over HTTP', () => {
       expect(read.status).toBe(200);
       expect(read.body.result.data.json.note).toMatchObject({
         text: `hello ${i}`,
-        addedBy: 'user-owner',
+        addedBy: account.userId,
       });
     }
   });
@@ -65,9 +78,9 @@ describe('procedure-call wire format over HTTP', () => {
     const events = t.app.get<EventStore>(EVENT_STORE);
     const [event] = await events.readStream('note-meta-1');
     expect(event.metadata).toEqual({
-      actor: { principalId: 'user-owner', kind: 'user', role: 'owner' },
+      actor: { principalId: account.userId, kind: 'user', role: 'owner' },
       authMethod: 'token',
-      tokenId: 'tok-owner',
+      tokenId: ownerTokenId,
       requestId: res.headers['x-request-id'],
       correlationId: 'corr-from-client-123',
       causationId: res.headers['x-request-id'],
@@ -142,13 +155,13 @@ describe('procedure-call wire format over HTTP', () => {
   it('denies a missing scope or role with the required and granted scopes', async () => {
     const res = await request(t.url)
       .post('/trpc/addNote')
-      .set('Authorization', `Bearer ${VIEWER_TOKEN}`)
+      .set(readOnly)
       .send({ json: { noteId: 'v', text: 'v' } })
       .expect(403);
     expectErrorShape(res.body, 'FORBIDDEN');
     expect(res.body.error.data).toMatchObject({
-      requiredScopes: ['notes:write'],
-      grantedScopes: ['notes:read'],
+      requiredScopes: ['deploy:start'],
+      grantedScopes: ['deploy:read'],
     });
   });
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OWNER_TOKEN } from './support/static-token.verifier.js';
+import { createToken, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const run = promisify(execFile);
@@ -10,16 +10,19 @@ const script = fileURLToPath(new URL('./fixtures/trpc-client-calls.mjs', import.
 
 describe('a stock tRPC client (httpLink + superjson) in its own Node process', () => {
   let t: TestApp;
+  let token: string;
 
   beforeAll(async () => {
     t = await startTestApp();
+    const owner = await signUp(t.url, 'owner@example.com');
+    token = (await createToken(t.url, owner.cookie, ['deploy:read', 'deploy:start'])).token;
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('calls a query and a mutation, with Dates both ways, and sees errors as TRPCClientError', async () => {
-    const { stdout } = await run(process.execPath, [script, t.url, OWNER_TOKEN]);
+    const { stdout } = await run(process.execPath, [script, t.url, token]);
     const result = JSON.parse(stdout);
     expect(result).toEqual({
       healthStatus: 'ok',

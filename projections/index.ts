@@ -2,10 +2,12 @@ import { apiTokensProjection } from './api-tokens.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import type { Projection } from './projection.js';
 import { sessionsProjection } from './sessions.projection.js';
+import { userCredentialsProjection } from './user-credentials.projection.js';
 
 /** Every projection the service maintains. Bounded contexts add theirs here. */
 export const applicationProjections: Projection[] = [
   principalsProjection,
   apiTokensProjection,
   sessionsProjection,
+  userCredentialsProjection,
 ];

@@ -141,8 +141,8 @@ class NotesProcedures {
     name: 'addNote',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner'],
-    scopes: ['notes:write'],
+    roles: ['owner', 'admin', 'operator'],
+    scopes: ['deploy:start'],
     input: AddNoteInput,
     description: 'Test-only: records a note.',
   })
@@ -154,8 +154,8 @@ class NotesProcedures {
     name: 'getNote',
     lane: 'read',
     auth: 'authenticated',
-    roles: ['owner', 'viewer'],
-    scopes: ['notes:read'],
+    roles: ['owner', 'admin', 'operator', 'viewer'],
+    scopes: ['deploy:read'],
     input: GetNoteInput,
     description: 'Test-only: reads a note.',
   })

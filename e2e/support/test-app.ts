@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { CREDENTIAL_VERIFIER } from '../../src/access/authenticated-identity.js';
 import { AppModule } from '../../src/app/app.module.js';
 import { configureApp } from '../../src/app/create-app.js';
+import type { Clock } from '../../src/common/clock.js';
 import { loadConfig, type AppConfig } from '../../src/config/app-config.js';
 import { notesProjection, NotesTestModule } from './notes.module.js';
-import { StaticTokenVerifier } from './static-token.verifier.js';
 
 export interface TestApp {
   app: INestApplication;
@@ -20,24 +19,29 @@ export interface TestApp {
 }
 
 /**
- * The real application on a free loopback port with a fresh data directory, plus the
- * test-only notes context and a verifier that knows two fixed tokens.
+ * The real application on a free loopback port with a fresh data directory, plus (unless
+ * asked not to) the test-only notes context.
  */
-export async function startTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Add the test-only notes context (default true). */
+  notes?: boolean;
+  clock?: Clock;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'));
   const config = { ...loadConfig({}), dataDir, port: 0, projectionPollMs: 50 };
+  const notes = options.notes ?? true;
   const moduleRef = await Test.createTestingModule({
     imports: [
       AppModule.forRoot({
         config,
-        extraImports: [NotesTestModule],
-        extraProjections: [notesProjection],
+        clock: options.clock,
+        extraImports: notes ? [NotesTestModule] : [],
+        extraProjections: notes ? [notesProjection] : [],
       }),
     ],
-  })
-    .overrideProvider(CREDENTIAL_VERIFIER)
-    .useClass(StaticTokenVerifier)
-    .compile();
+  }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: ['error'],

@@ -1,10 +1,34 @@
 import { Module } from '@nestjs/common';
+import { AccessProcedures } from './access.procedures.js';
 import { AccessService } from './access.service.js';
 import { CREDENTIAL_VERIFIER } from './authenticated-identity.js';
-import { NoCredentialsVerifier } from './no-credentials.verifier.js';
+import { CreateAgentHandler } from './commands/create-agent.handler.js';
+import { CreateTokenHandler } from './commands/create-token.handler.js';
+import { GenerateAgentTokenHandler } from './commands/generate-agent-token.handler.js';
+import { InvalidatePrincipalHandler } from './commands/invalidate-principal.handler.js';
+import { RevokeTokenHandler } from './commands/revoke-token.handler.js';
+import { RotateTokenHandler } from './commands/rotate-token.handler.js';
+import { PrincipalLookup } from './principal-lookup.js';
+import { StoredCredentialVerifier } from './stored-credential.verifier.js';
+import { TokenMinter } from './token-minter.js';
+import { ListTokensHandler } from './tokens.query.js';
 
 @Module({
-  providers: [AccessService, { provide: CREDENTIAL_VERIFIER, useClass: NoCredentialsVerifier }],
-  exports: [AccessService],
+  providers: [
+    AccessService,
+    StoredCredentialVerifier,
+    { provide: CREDENTIAL_VERIFIER, useExisting: StoredCredentialVerifier },
+    PrincipalLookup,
+    TokenMinter,
+    AccessProcedures,
+    CreateAgentHandler,
+    GenerateAgentTokenHandler,
+    CreateTokenHandler,
+    RevokeTokenHandler,
+    RotateTokenHandler,
+    InvalidatePrincipalHandler,
+    ListTokensHandler,
+  ],
+  exports: [AccessService, StoredCredentialVerifier],
 })
 export class AccessModule {}

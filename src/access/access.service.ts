@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { AppError } from '../common/app-error.js';
 import type { ProcedureOptions } from '../rpc/procedure.js';
 import { decideAccess } from './access-decision.js';
+import { capabilitiesOf } from './capabilities.js';
 import {
   CREDENTIAL_VERIFIER,
   type AuthenticatedIdentity,
@@ -29,9 +30,36 @@ export class AccessService {
       ...anonymous,
       principal: identity.principal,
       authMethod: identity.method,
-      tokenId: identity.tokenId,
+      tokenId: identity.token?.id ?? null,
+      token: identity.token,
+      session: identity.session,
+      sessionDigest: identity.sessionDigest,
       scopes,
     };
+  }
+
+  /** The context of a request that needs no credentials (sign-up, login). */
+  anonymous(req: Request): RequestContext {
+    return anonymousContext(req.requestId, req.correlationId, req.ip ?? null);
+  }
+
+  /** The session-backed context when a live session cookie is presented, else null. */
+  async sessionIfAny(req: Request): Promise<RequestContext | null> {
+    const credential = presentedCredential(req);
+    if (credential.kind !== 'session') return null;
+    try {
+      const identity = await this.verifier.verifySession(credential.value);
+      return {
+        ...this.anonymous(req),
+        principal: identity.principal,
+        authMethod: 'session',
+        session: identity.session,
+        sessionDigest: identity.sessionDigest,
+        scopes: effectiveScopes(identity),
+      };
+    } catch {
+      return null;
+    }
   }
 
   private authenticate(req: Request): Promise<AuthenticatedIdentity> {
@@ -47,7 +75,11 @@ export class AccessService {
   }
 }
 
-/** Until roles carry capabilities, a token's scopes are its effective access. */
-function effectiveScopes(identity: AuthenticatedIdentity): string[] {
-  return identity.tokenScopes ?? [];
+/** Role (or preset) capabilities, narrowed by the token's scopes when token-backed. */
+export function effectiveScopes(identity: AuthenticatedIdentity): string[] {
+  const capabilities = capabilitiesOf(identity.principal);
+  const scopes = identity.token
+    ? capabilities.filter((s) => identity.token?.scopes.includes(s))
+    : [...capabilities];
+  return scopes.sort();
 }

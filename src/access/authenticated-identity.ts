@@ -1,12 +1,12 @@
-import type { Principal } from './request-context.js';
+import type { Principal, SessionInfo, TokenInfo } from './request-context.js';
 
 /** A verified credential: whose it is and which scopes it carries. */
 export interface AuthenticatedIdentity {
   principal: Principal;
   method: 'session' | 'token';
-  tokenId: string | null;
-  /** Scopes of the token, or null for a session (which has its role's capabilities). */
-  tokenScopes: string[] | null;
+  token: TokenInfo | null;
+  session: SessionInfo | null;
+  sessionDigest: string | null;
 }
 
 /**
@@ -15,7 +15,7 @@ export interface AuthenticatedIdentity {
  */
 export interface CredentialVerifier {
   verifyToken(token: string): Promise<AuthenticatedIdentity>;
-  verifySession(sessionId: string): Promise<AuthenticatedIdentity>;
+  verifySession(sessionValue: string): Promise<AuthenticatedIdentity>;
 }
 
 export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');

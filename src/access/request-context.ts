@@ -6,6 +6,24 @@ export interface Principal {
   kind: 'user' | 'agent';
   role: Role;
   name: string;
+  email?: string | null;
+  /** Agent preset (its capability ceiling); null for users. */
+  preset?: string | null;
+}
+
+/** Token metadata a caller may see about its own credential: never the value. */
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  lane: string;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface SessionInfo {
+  startedAt: string;
+  expiresAt: string;
 }
 
 /** Everything a handler knows about the request that reached it. */
@@ -16,6 +34,10 @@ export interface RequestContext {
   principal: Principal | null;
   authMethod: AuthMethod;
   tokenId: string | null;
+  token: TokenInfo | null;
+  session: SessionInfo | null;
+  /** Digest of the session cookie, when session-backed (to end it on logout). */
+  sessionDigest: string | null;
   /** Effective scopes: role capabilities intersected with token scopes. */
   scopes: string[];
 }
@@ -32,8 +54,16 @@ export function anonymousContext(
     principal: null,
     authMethod: 'none',
     tokenId: null,
+    token: null,
+    session: null,
+    sessionDigest: null,
     scopes: [],
   };
+}
+
+/** The same request, acting as `principal` (e.g. right after sign-up). */
+export function actingAs(ctx: RequestContext, principal: Principal): RequestContext {
+  return { ...ctx, principal };
 }
 
 /** The audit metadata events written on behalf of this request carry. */

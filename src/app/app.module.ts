@@ -1,10 +1,14 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { applicationProjections } from '../../projections/index.js';
 import type { Projection } from '../../projections/projection.js';
 import { AccessModule } from '../access/access.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HealthModule } from '../health/health.module.js';
+import { RouteDeclarationGuard } from '../http/route-access.js';
+import { IdentityModule } from '../identity/identity.module.js';
+import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
 
@@ -13,6 +17,8 @@ export interface AppModuleOptions {
   /** Extra modules and projections, for tests that need procedures of their own. */
   extraImports?: ModuleMetadata['imports'];
   extraProjections?: Projection[];
+  /** Time source for every component (tests move it to expire tokens and sessions). */
+  clock?: Clock;
 }
 
 @Module({})
@@ -25,12 +31,17 @@ export class AppModule {
         CqrsModule.forRoot(),
         StorageModule.forRoot([...applicationProjections, ...(options.extraProjections ?? [])]),
         AccessModule,
+        IdentityModule,
         RpcModule,
         HealthModule,
         ...(options.extraImports ?? []),
       ],
-      providers: [{ provide: APP_CONFIG, useValue: options.config }],
-      exports: [APP_CONFIG],
+      providers: [
+        { provide: APP_CONFIG, useValue: options.config },
+        { provide: CLOCK, useValue: options.clock ?? systemClock },
+        { provide: APP_GUARD, useClass: RouteDeclarationGuard },
+      ],
+      exports: [APP_CONFIG, CLOCK],
     };
   }
 }

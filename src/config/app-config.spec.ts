@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       projectionWaitTimeoutMs: 10_000,
       projectionPollMs: 500,
       trustProxy: false,
+      sessionIdleMinutes: 60,
+      sessionMaxHours: 12,
     });
   });
 

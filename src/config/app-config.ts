@@ -58,6 +58,18 @@ export class EnvironmentVariables {
   @Transform(toBool)
   @IsBoolean({ message: 'SLIPWAY_TRUST_PROXY must be true or false' })
   SLIPWAY_TRUST_PROXY = false;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(10_080)
+  SLIPWAY_SESSION_IDLE_MINUTES = 60;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(720)
+  SLIPWAY_SESSION_MAX_HOURS = 12;
 }
 
 export interface AppConfig {
@@ -68,6 +80,8 @@ export interface AppConfig {
   projectionWaitTimeoutMs: number;
   projectionPollMs: number;
   trustProxy: boolean;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +117,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projectionWaitTimeoutMs: vars.SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS,
     projectionPollMs: vars.SLIPWAY_PROJECTION_POLL_MS,
     trustProxy: vars.SLIPWAY_TRUST_PROXY,
+    sessionIdleMinutes: vars.SLIPWAY_SESSION_IDLE_MINUTES,
+    sessionMaxHours: vars.SLIPWAY_SESSION_MAX_HOURS,
   };
 }
 

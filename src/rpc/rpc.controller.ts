@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import SuperJSON from 'superjson';
 import { AccessService } from '../access/access.service.js';
 import { AppError, badRequest } from '../common/app-error.js';
+import { RouteAccess } from '../http/route-access.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
 import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
 
@@ -11,6 +12,7 @@ import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
  * input, then calls the procedure. Errors reach the global filter and take the error shape.
  */
 @Controller('trpc')
+@RouteAccess({ auth: 'per-procedure' })
 export class RpcController {
   constructor(
     private readonly registry: ProcedureRegistry,

@@ -15,7 +15,9 @@ import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js'
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
+import { DeciderRunner } from './decider-runner.js';
 import { EventWriter } from './event-writer.js';
+import { CLOCK, type Clock } from '../common/clock.js';
 import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
 
 const logger = new Logger('Projections');
@@ -37,10 +39,10 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         { provide: PROJECTIONS, useValue: projections },
         {
           provide: EVENT_STORE,
-          inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
+          inject: [APP_CONFIG, CLOCK],
+          useFactory: (config: AppConfig, clock: Clock) => {
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-            return new SqliteEventStore(join(config.dataDir, 'events.sqlite'));
+            return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), { clock });
           },
         },
         {
@@ -68,8 +70,9 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
             }),
         },
         EventWriter,
+        DeciderRunner,
       ],
-      exports: [EVENT_STORE, READ_STORE, ProjectionRunner, EventWriter],
+      exports: [EVENT_STORE, READ_STORE, ProjectionRunner, EventWriter, DeciderRunner],
     };
   }
 

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ListPrincipalsQuery } from '../identity/members.query.js';
+import { Procedure } from '../rpc/procedure.js';
+import {
+  CreateAgentInput,
+  CreateTokenInput,
+  GenerateAgentTokenInput,
+  InvalidatePrincipalInput,
+  PageInput,
+  RotateTokenInput,
+  TokenIdInput,
+  TokensInput,
+} from './access.inputs.js';
+import { CreateAgentCommand } from './commands/create-agent.handler.js';
+import { CreateTokenCommand } from './commands/create-token.handler.js';
+import { GenerateAgentTokenCommand } from './commands/generate-agent-token.handler.js';
+import { InvalidatePrincipalCommand } from './commands/invalidate-principal.handler.js';
+import { RevokeTokenCommand } from './commands/revoke-token.handler.js';
+import { RotateTokenCommand } from './commands/rotate-token.handler.js';
+import type { RequestContext } from './request-context.js';
+import { ListTokensQuery } from './tokens.query.js';
+
+const EVERYONE = ['owner', 'admin', 'operator', 'viewer', 'agent'] as const;
+const ADMINS = ['owner', 'admin'] as const;
+
+@Injectable()
+export class AccessProcedures {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Procedure({
+    name: 'viewer',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: [...EVERYONE],
+    scopes: [],
+    description:
+      'The calling identity: principal, auth method, effective scopes, token metadata, session.',
+  })
+  viewer(_input: undefined, ctx: RequestContext) {
+    const p = ctx.principal!;
+    return {
+      principal: {
+        id: p.id,
+        kind: p.kind,
+        name: p.name,
+        email: p.email ?? null,
+        role: p.role,
+        preset: p.preset ?? null,
+      },
+      authMethod: ctx.authMethod,
+      scopes: ctx.scopes,
+      token: ctx.token,
+      session: ctx.session,
+    };
+  }
+
+  @Procedure({
+    name: 'agents',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['members:read'],
+    input: PageInput,
+    description: 'Agent principals, oldest first.',
+  })
+  agents(input: PageInput) {
+    return this.queries.execute(new ListPrincipalsQuery('agent', input.limit ?? 50, input.cursor));
+  }
+
+  @Procedure({
+    name: 'createAgent',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['members:manage'],
+    input: CreateAgentInput,
+    description: 'Creates an agent principal with a preset (default agent:read-only).',
+  })
+  createAgent(input: CreateAgentInput, ctx: RequestContext) {
+    return this.commands.execute(new CreateAgentCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'generateAgentToken',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['tokens:manage'],
+    input: GenerateAgentTokenInput,
+    description: 'Mints an expiring token for an agent; the value is returned once.',
+  })
+  generateAgentToken(input: GenerateAgentTokenInput, ctx: RequestContext) {
+    return this.commands.execute(new GenerateAgentTokenCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'createToken',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['tokens:manage'],
+    input: CreateTokenInput,
+    description:
+      "Mints a token for the caller's own user, narrowed to the given scopes; shown once.",
+  })
+  createToken(input: CreateTokenInput, ctx: RequestContext) {
+    return this.commands.execute(new CreateTokenCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'tokens',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['tokens:read'],
+    input: TokensInput,
+    description: 'API token metadata (never values), newest first, optionally for one principal.',
+  })
+  tokens(input: TokensInput) {
+    return this.queries.execute(
+      new ListTokensQuery(input.principalId, input.limit ?? 50, input.cursor),
+    );
+  }
+
+  @Procedure({
+    name: 'revokeToken',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['tokens:manage'],
+    input: TokenIdInput,
+    description: 'Revokes a token; refused everywhere once this answers.',
+  })
+  revokeToken(input: TokenIdInput, ctx: RequestContext) {
+    return this.commands.execute(new RevokeTokenCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'rotateToken',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['tokens:manage'],
+    input: RotateTokenInput,
+    description: 'Mints a replacement token; the old one is refused after overlapMinutes.',
+  })
+  rotateToken(input: RotateTokenInput, ctx: RequestContext) {
+    return this.commands.execute(new RotateTokenCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'invalidatePrincipal',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: [...ADMINS],
+    scopes: ['members:manage'],
+    input: InvalidatePrincipalInput,
+    description: 'Refuses every token of a principal from now on (TOKEN_INVALIDATED).',
+  })
+  invalidatePrincipal(input: InvalidatePrincipalInput, ctx: RequestContext) {
+    return this.commands.execute(new InvalidatePrincipalCommand(input, ctx));
+  }
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { principalStream } from '../access.events.js';
+import type { CreateAgentInput } from '../access.inputs.js';
+import { capabilitiesOf, DEFAULT_AGENT_PRESET } from '../capabilities.js';
+import { principalDecider } from '../principal.decider.js';
+import type { RequestContext } from '../request-context.js';
+
+export interface CreatedAgent {
+  principalId: string;
+  name: string;
+  preset: string;
+  role: 'agent';
+  capabilities: string[];
+}
+
+export class CreateAgentCommand extends Command<CreatedAgent> {
+  constructor(
+    readonly input: CreateAgentInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateAgentCommand)
+export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand> {
+  constructor(private readonly runner: DeciderRunner) {}
+
+  async execute({ input, ctx }: CreateAgentCommand): Promise<CreatedAgent> {
+    const principalId = randomUUID();
+    const preset = input.preset ?? DEFAULT_AGENT_PRESET;
+    await this.runner.run(
+      principalStream(principalId),
+      principalDecider,
+      { kind: 'createAgent', principalId, name: input.name, preset, createdBy: ctx.principal!.id },
+      ctx,
+    );
+    const capabilities = [...capabilitiesOf({ kind: 'agent', role: 'agent', preset })];
+    return { principalId, name: input.name, preset, role: 'agent', capabilities };
+  }
+}

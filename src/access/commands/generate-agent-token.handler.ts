@@ -1,0 +1,42 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { badRequest } from '../../common/app-error.js';
+import type { GenerateAgentTokenInput } from '../access.inputs.js';
+import { capabilitiesOf } from '../capabilities.js';
+import { PrincipalLookup } from '../principal-lookup.js';
+import type { RequestContext } from '../request-context.js';
+import { TokenMinter, type MintedToken } from '../token-minter.js';
+
+export class GenerateAgentTokenCommand extends Command<MintedToken> {
+  constructor(
+    readonly input: GenerateAgentTokenInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Spec 4.3 step 2: a token for an agent; its scopes default to the agent's whole preset. */
+@CommandHandler(GenerateAgentTokenCommand)
+export class GenerateAgentTokenHandler implements ICommandHandler<GenerateAgentTokenCommand> {
+  constructor(
+    private readonly lookup: PrincipalLookup,
+    private readonly minter: TokenMinter,
+  ) {}
+
+  async execute({ input, ctx }: GenerateAgentTokenCommand): Promise<MintedToken> {
+    const principal = await this.lookup.principal(input.principalId);
+    if (principal.kind !== 'agent') {
+      throw badRequest(
+        'principalId is not an agent; users create their own tokens with createToken',
+        [{ path: 'principalId', message: 'must name an agent principal' }],
+      );
+    }
+    const scopes = input.scopes ?? [
+      ...capabilitiesOf({ kind: 'agent', role: 'agent', preset: principal.preset }),
+    ];
+    return this.minter.mint(
+      { principal, name: input.tokenName, scopes, expiresInDays: input.expiresInDays },
+      ctx,
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { AppError } from '../../common/app-error.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { principalStream } from '../access.events.js';
+import type { InvalidatePrincipalInput } from '../access.inputs.js';
+import { principalDecider } from '../principal.decider.js';
+import { PrincipalLookup } from '../principal-lookup.js';
+import type { RequestContext } from '../request-context.js';
+
+export class InvalidatePrincipalCommand extends Command<{
+  principalId: string;
+  invalidated: true;
+}> {
+  constructor(
+    readonly input: InvalidatePrincipalInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Every token of the principal is refused with TOKEN_INVALIDATED once this answers. */
+@CommandHandler(InvalidatePrincipalCommand)
+export class InvalidatePrincipalHandler implements ICommandHandler<InvalidatePrincipalCommand> {
+  constructor(
+    private readonly lookup: PrincipalLookup,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ input, ctx }: InvalidatePrincipalCommand) {
+    const target = await this.lookup.principal(input.principalId);
+    if (target.role === 'owner' && ctx.principal?.role !== 'owner') {
+      throw new AppError('FORBIDDEN', 'Only an owner may invalidate an owner');
+    }
+    await this.runner.run(
+      principalStream(target.id),
+      principalDecider,
+      {
+        kind: 'invalidate',
+        principalId: target.id,
+        reason: input.reason ?? 'invalidated by an administrator',
+      },
+      ctx,
+    );
+    return { principalId: target.id, invalidated: true as const };
+  }
+}

@@ -1,0 +1,31 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { tokenStream } from '../access.events.js';
+import type { TokenIdInput } from '../access.inputs.js';
+import type { RequestContext } from '../request-context.js';
+import { tokenDecider } from '../token.decider.js';
+
+export class RevokeTokenCommand extends Command<{ tokenId: string; revoked: true }> {
+  constructor(
+    readonly input: TokenIdInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Answers once the token is refused everywhere (the command waits for the projections). */
+@CommandHandler(RevokeTokenCommand)
+export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand> {
+  constructor(private readonly runner: DeciderRunner) {}
+
+  async execute({ input, ctx }: RevokeTokenCommand) {
+    await this.runner.run(
+      tokenStream(input.tokenId),
+      tokenDecider,
+      { kind: 'revoke', tokenId: input.tokenId },
+      ctx,
+    );
+    return { tokenId: input.tokenId, revoked: true as const };
+  }
+}

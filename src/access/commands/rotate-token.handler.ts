@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { tokenStream } from '../access.events.js';
+import type { RotateTokenInput } from '../access.inputs.js';
+import { PrincipalLookup } from '../principal-lookup.js';
+import type { RequestContext } from '../request-context.js';
+import { TokenMinter, type MintedToken } from '../token-minter.js';
+import { tokenDecider } from '../token.decider.js';
+
+export class RotateTokenCommand extends Command<
+  MintedToken & { replaces: string; oldRefusedAfter: string }
+> {
+  constructor(
+    readonly input: RotateTokenInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/**
+ * A new token with the same principal, name and scopes, and a lifetime as long as the old one
+ * had; the old one keeps working for `overlapMinutes`, then is refused (TOKEN_INVALIDATED).
+ */
+@CommandHandler(RotateTokenCommand)
+export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
+  constructor(
+    private readonly lookup: PrincipalLookup,
+    private readonly minter: TokenMinter,
+    private readonly runner: DeciderRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ input, ctx }: RotateTokenCommand) {
+    const old = await this.lookup.token(input.tokenId);
+    const principal = await this.lookup.principal(old.principalId);
+    const lifetimeDays = old.expiresAt
+      ? Math.max(1, Math.ceil((Date.parse(old.expiresAt) - Date.parse(old.createdAt)) / 86_400_000))
+      : undefined;
+    const request = {
+      principal,
+      name: old.name,
+      scopes: old.scopes,
+      expiresInDays: lifetimeDays,
+      rotatedFrom: old.id,
+      tokenId: randomUUID(),
+    };
+    this.minter.check(request);
+    const refuseAfter = new Date(
+      this.clock.now().getTime() + input.overlapMinutes * 60_000,
+    ).toISOString();
+    await this.runner.run(
+      tokenStream(old.id),
+      tokenDecider,
+      { kind: 'rotate', tokenId: old.id, replacedBy: request.tokenId, refuseAfter },
+      ctx,
+    );
+    const minted = await this.minter.mint(request, ctx);
+    return { ...minted, replaces: old.id, oldRefusedAfter: refuseAfter };
+  }
+}

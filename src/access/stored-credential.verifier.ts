@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import type { SessionDoc } from '../../projections/sessions.projection.js';
+import { AppError } from '../common/app-error.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import type { AuthenticatedIdentity, CredentialVerifier } from './authenticated-identity.js';
+import type { Principal } from './request-context.js';
+import type { Role } from './roles.js';
+import { hasValidChecksum, tokenDigest } from './token-format.js';
+import { UsageTracker } from './usage-tracker.js';
+
+export function sessionDigest(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+function toPrincipal(doc: PrincipalDoc): Principal {
+  return {
+    id: doc.id,
+    kind: doc.kind,
+    role: doc.role as Role,
+    name: doc.name,
+    email: doc.email,
+    preset: doc.preset,
+  };
+}
+
+/**
+ * Verifies tokens and sessions against the read models the identity projections keep, in the
+ * order of spec 7.2: unknown, revoked, expired, then invalidated (principal invalidated or
+ * deactivated, tokens cut off before a time, or a rotation overlap that has run out).
+ */
+@Injectable()
+export class StoredCredentialVerifier
+  implements CredentialVerifier, OnModuleInit, OnApplicationShutdown
+{
+  readonly tokenUsage: UsageTracker;
+  private readonly sessionActivity: UsageTracker;
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.tokenUsage = new UsageTracker(reads, 'token_usage', clock);
+    this.sessionActivity = new UsageTracker(reads, 'session_activity', clock);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.tokenUsage.start();
+    await this.sessionActivity.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.tokenUsage.stop();
+    await this.sessionActivity.stop();
+  }
+
+  async verifyToken(value: string): Promise<AuthenticatedIdentity> {
+    if (!hasValidChecksum(value)) throw new AppError('TOKEN_INVALID', 'The token is not known');
+    const digest = tokenDigest(value);
+    const { items } = await this.reads
+      .collection<ApiTokenDoc>('api_tokens')
+      .find({ digest }, { limit: 1 });
+    const token = items[0];
+    if (!token) throw new AppError('TOKEN_INVALID', 'The token is not known');
+    const now = this.clock.now();
+    if (token.revokedAt) throw new AppError('TOKEN_REVOKED', 'The token was revoked');
+    if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) {
+      throw new AppError('TOKEN_EXPIRED', 'The token has expired', { expiredAt: token.expiresAt });
+    }
+    const principal = await this.reads
+      .collection<PrincipalDoc>('principals')
+      .get(token.principalId);
+    const invalidated =
+      !principal ||
+      principal.status !== 'active' ||
+      principal.invalidatedAt !== null ||
+      (principal.tokensInvalidatedBefore !== null &&
+        Date.parse(token.createdAt) <= Date.parse(principal.tokensInvalidatedBefore)) ||
+      (token.refuseAfter !== null && Date.parse(token.refuseAfter) <= now.getTime());
+    if (invalidated || !principal) {
+      throw new AppError('TOKEN_INVALIDATED', 'The token is no longer valid for its principal');
+    }
+    this.tokenUsage.touch(token.id);
+    return {
+      principal: toPrincipal(principal),
+      method: 'token',
+      token: {
+        id: token.id,
+        name: token.name,
+        scopes: token.scopes,
+        lane: token.lane,
+        expiresAt: token.expiresAt,
+        createdAt: token.createdAt,
+      },
+      session: null,
+      sessionDigest: null,
+    };
+  }
+
+  async verifySession(value: string): Promise<AuthenticatedIdentity> {
+    const expired = () => new AppError('SESSION_EXPIRED', 'The session is unknown or expired');
+    if (value.length > 200) throw expired();
+    const digest = sessionDigest(value);
+    const session = await this.reads.collection<SessionDoc>('sessions').get(digest);
+    if (!session || session.endedAt) throw expired();
+    const now = this.clock.now().getTime();
+    if (Date.parse(session.expiresAt) <= now) throw expired();
+    const lastSeen =
+      (await this.sessionActivity.lastUsed(digest))?.getTime() ?? Date.parse(session.startedAt);
+    if (now - lastSeen > this.config.sessionIdleMinutes * 60_000) throw expired();
+    const principal = await this.reads.collection<PrincipalDoc>('principals').get(session.userId);
+    if (!principal || principal.status !== 'active') throw expired();
+    this.sessionActivity.touch(digest);
+    return {
+      principal: toPrincipal(principal),
+      method: 'session',
+      token: null,
+      session: { startedAt: session.startedAt, expiresAt: session.expiresAt },
+      sessionDigest: digest,
+    };
+  }
+}

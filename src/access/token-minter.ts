@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import { conflict } from '../common/app-error.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { tokenStream } from './access.events.js';
+import type { RequestContext } from './request-context.js';
+import type { Role } from './roles.js';
+import { generateToken, tokenDigest } from './token-format.js';
+import { grantToken, type TokenGrant } from './token-policy.js';
+import { tokenDecider } from './token.decider.js';
+
+/** A freshly minted token: the only answer that ever carries its value. */
+export interface MintedToken {
+  token: string;
+  tokenId: string;
+  principalId: string;
+  name: string;
+  scopes: string[];
+  lane: string;
+  expiresAt: string | null;
+}
+
+export interface MintRequest {
+  principal: PrincipalDoc;
+  name: string;
+  scopes: string[];
+  expiresInDays: number | undefined;
+  rotatedFrom?: string;
+  tokenId?: string;
+}
+
+@Injectable()
+export class TokenMinter {
+  constructor(
+    private readonly runner: DeciderRunner,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Checks the grant without minting (so a rotation can refuse before changing anything). */
+  check(request: MintRequest): TokenGrant {
+    const { principal } = request;
+    if (principal.status !== 'active' || principal.invalidatedAt) {
+      throw conflict('The principal is deactivated or invalidated; it cannot get new tokens');
+    }
+    const holder = { kind: principal.kind, role: principal.role as Role, preset: principal.preset };
+    return grantToken(holder, request.scopes, request.expiresInDays, this.clock.now());
+  }
+
+  async mint(request: MintRequest, ctx: RequestContext): Promise<MintedToken> {
+    const grant = this.check(request);
+    const tokenId = request.tokenId ?? randomUUID();
+    const token = generateToken();
+    await this.runner.run(
+      tokenStream(tokenId),
+      tokenDecider,
+      {
+        kind: 'mint',
+        event: {
+          tokenId,
+          principalId: request.principal.id,
+          name: request.name,
+          scopes: grant.scopes,
+          lane: grant.lane,
+          digest: tokenDigest(token),
+          expiresAt: grant.expiresAt,
+          createdBy: ctx.principal?.id ?? 'system',
+          rotatedFrom: request.rotatedFrom ?? null,
+        },
+      },
+      ctx,
+    );
+    return {
+      token,
+      tokenId,
+      principalId: request.principal.id,
+      name: request.name,
+      scopes: grant.scopes,
+      lane: grant.lane,
+      expiresAt: grant.expiresAt,
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { READ_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
+import { StoredCredentialVerifier } from './stored-credential.verifier.js';
+
+export interface TokenView {
+  tokenId: string;
+  principalId: string;
+  name: string;
+  scopes: string[];
+  lane: string;
+  createdAt: string;
+  createdBy: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  replacedBy: string | null;
+  refuseAfter: string | null;
+  state: 'active' | 'revoked' | 'expired' | 'rotated';
+}
+
+export class ListTokensQuery extends Query<{ items: TokenView[]; nextCursor: string | null }> {
+  constructor(
+    readonly principalId: string | undefined,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+/** Token metadata, newest first; never values or digests. */
+@QueryHandler(ListTokensQuery)
+export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly verifier: StoredCredentialVerifier,
+  ) {}
+
+  async execute({ principalId, limit, cursor }: ListTokensQuery) {
+    const filter: Filter = principalId ? { principalId } : {};
+    const page = await this.reads
+      .collection<ApiTokenDoc>('api_tokens')
+      .find(filter, { sort: { createdAt: -1 }, limit, cursor });
+    const now = this.clock.now().getTime();
+    const items = await Promise.all(
+      page.items.map(async (t): Promise<TokenView> => ({
+        tokenId: t.id,
+        principalId: t.principalId,
+        name: t.name,
+        scopes: t.scopes,
+        lane: t.lane,
+        createdAt: t.createdAt,
+        createdBy: t.createdBy,
+        expiresAt: t.expiresAt,
+        lastUsedAt: (await this.verifier.tokenUsage.lastUsed(t.id))?.toISOString() ?? null,
+        revokedAt: t.revokedAt,
+        replacedBy: t.replacedBy,
+        refuseAfter: t.refuseAfter,
+        state: t.revokedAt
+          ? 'revoked'
+          : t.expiresAt && Date.parse(t.expiresAt) <= now
+            ? 'expired'
+            : t.replacedBy
+              ? 'rotated'
+              : 'active',
+      })),
+    );
+    return { items, nextCursor: page.nextCursor };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Clock } from '../common/clock.js';
+import type { Doc, ReadStore } from '../readstore/read-store.port.js';
+
+interface UsageDoc extends Doc {
+  lastUsedAt: string;
+}
+
+/**
+ * Remembers when a token or session was last used without a write per request: times are
+ * kept in memory and flushed to a plain collection (not an event, not a projection) at most
+ * every `flushMs`. After a restart the flushed value is the best known.
+ */
+export class UsageTracker {
+  private readonly recent = new Map<string, number>();
+  private readonly dirty = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: ReadStore,
+    private readonly collection: string,
+    private readonly clock: Clock,
+    private readonly flushMs = 30_000,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.store.ensureCollection({ name: this.collection });
+    this.timer = setInterval(() => void this.flush(), this.flushMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  touch(id: string): void {
+    this.recent.set(id, this.clock.now().getTime());
+    this.dirty.add(id);
+  }
+
+  async lastUsed(id: string): Promise<Date | null> {
+    const known = this.recent.get(id);
+    if (known !== undefined) return new Date(known);
+    const stored = await this.store.collection<UsageDoc>(this.collection).get(id);
+    if (!stored) return null;
+    this.recent.set(id, Date.parse(stored.lastUsedAt));
+    return new Date(stored.lastUsedAt);
+  }
+
+  async flush(): Promise<void> {
+    if (this.dirty.size === 0) return;
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    await this.store.transaction(async (session) => {
+      const usage = session.collection<UsageDoc>(this.collection);
+      for (const id of ids) {
+        const at = this.recent.get(id);
+        if (at !== undefined) await usage.put({ id, lastUsedAt: new Date(at).toISOString() });
+      }
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { TEAM_MEMBERS_STREAM } from '../identity.events.js';
+import type { ChangeUserRoleInput } from '../identity.inputs.js';
+import { teamMembersDecider } from '../team-members.decider.js';
+
+export class ChangeUserRoleCommand extends Command<{
+  userId: string;
+  role: string;
+  changed: boolean;
+}> {
+  constructor(
+    readonly input: ChangeUserRoleInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangeUserRoleCommand)
+export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRoleCommand> {
+  constructor(private readonly runner: DeciderRunner) {}
+
+  async execute({ input, ctx }: ChangeUserRoleCommand) {
+    const actor = ctx.principal!;
+    const decision = await this.runner.run(
+      TEAM_MEMBERS_STREAM,
+      teamMembersDecider,
+      { kind: 'changeRole', actor, userId: input.userId, role: input.role },
+      ctx,
+    );
+    return { userId: input.userId, role: input.role, changed: decision.events.length > 0 };
+  }
+}

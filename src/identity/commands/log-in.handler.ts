@@ -1,0 +1,54 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
+import { actingAs, type RequestContext } from '../../access/request-context.js';
+import type { Role } from '../../access/roles.js';
+import { AppError } from '../../common/app-error.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import type { LoginInput } from '../identity.inputs.js';
+import { PasswordHasher } from '../password-hasher.js';
+import { SessionStarter, type StartedSession } from '../session-starter.js';
+
+export class LogInCommand extends Command<StartedSession> {
+  constructor(
+    readonly input: LoginInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Unknown email, deactivated user and wrong password get one answer, and each path verifies
+ * one argon2 hash, so neither the answer nor its timing tells them apart.
+ */
+@CommandHandler(LogInCommand)
+export class LogInHandler implements ICommandHandler<LogInCommand> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionStarter,
+  ) {}
+
+  async execute({ input, ctx }: LogInCommand): Promise<StartedSession> {
+    const { items } = await this.reads
+      .collection<UserCredentialDoc>('user_credentials')
+      .find({ email: input.email }, { limit: 1 });
+    const credential = items[0] ?? null;
+    const ok = await this.hasher.verify(credential?.passwordHash ?? null, input.password);
+    const principal = credential
+      ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
+      : null;
+    if (!ok || !principal || principal.status !== 'active') {
+      throw new AppError('INVALID_CREDENTIALS', 'Email or password is wrong');
+    }
+    const actor = {
+      id: principal.id,
+      kind: 'user' as const,
+      role: principal.role as Role,
+      name: principal.name,
+    };
+    return this.sessions.start(principal.id, actingAs(ctx, actor));
+  }
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { actingAs, type RequestContext } from '../../access/request-context.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { TEAM_MEMBERS_STREAM, UserSignedUp } from '../identity.events.js';
+import type { SignUpInput } from '../identity.inputs.js';
+import { PasswordHasher } from '../password-hasher.js';
+import { teamMembersDecider } from '../team-members.decider.js';
+import { SessionStarter, type StartedSession } from '../session-starter.js';
+
+export interface SignedUpUser {
+  user: { id: string; email: string; name: string; role: string };
+  session: StartedSession;
+}
+
+export class SignUpCommand extends Command<SignedUpUser> {
+  constructor(
+    readonly input: SignUpInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Hashes first (slow, outside the retry loop); the team decider picks owner or viewer. */
+@CommandHandler(SignUpCommand)
+export class SignUpHandler implements ICommandHandler<SignUpCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionStarter,
+  ) {}
+
+  async execute({ input, ctx }: SignUpCommand): Promise<SignedUpUser> {
+    const userId = randomUUID();
+    const passwordHash = await this.hasher.hash(input.password);
+    const command = {
+      kind: 'signUp' as const,
+      userId,
+      email: input.email,
+      name: input.name,
+      passwordHash,
+    };
+    const decision = await this.runner.run(
+      TEAM_MEMBERS_STREAM,
+      teamMembersDecider,
+      command,
+      ctx,
+      60,
+    );
+    const signedUp = decision.events.find((e) => e.type === UserSignedUp.type);
+    const role = String(signedUp?.data.role);
+    const principal = {
+      id: userId,
+      kind: 'user' as const,
+      role: role as 'viewer',
+      name: input.name,
+    };
+    const session = await this.sessions.start(userId, actingAs(ctx, principal));
+    return { user: { id: userId, email: input.email, name: input.name, role }, session };
+  }
+}

@@ -1,0 +1,50 @@
+import { Transform } from 'class-transformer';
+import { IsEmail, IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+
+const normaliseEmail = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? value.trim().toLowerCase() : value;
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class SignUpInput {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @MinLength(12, { message: 'password must be at least 12 characters' })
+  @MaxLength(256)
+  password!: string;
+
+  @Transform(trim)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(80)
+  name!: string;
+}
+
+export class LoginInput {
+  @Transform(normaliseEmail)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
+}
+
+export class ChangeUserRoleInput {
+  @IsUUID()
+  userId!: string;
+
+  @IsIn(['owner', 'admin', 'operator', 'viewer'])
+  role!: 'owner' | 'admin' | 'operator' | 'viewer';
+}
+
+export class DeactivateUserInput {
+  @IsUUID()
+  userId!: string;
+}

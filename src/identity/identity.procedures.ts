@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { PageInput } from '../access/access.inputs.js';
+import type { RequestContext } from '../access/request-context.js';
+import { Procedure } from '../rpc/procedure.js';
+import { ChangeUserRoleCommand } from './commands/change-user-role.handler.js';
+import { DeactivateUserCommand } from './commands/deactivate-user.handler.js';
+import { ChangeUserRoleInput, DeactivateUserInput } from './identity.inputs.js';
+import { ListPrincipalsQuery } from './members.query.js';
+
+@Injectable()
+export class IdentityProcedures {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Procedure({
+    name: 'members',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: ['owner', 'admin', 'operator', 'viewer'],
+    scopes: ['members:read'],
+    input: PageInput,
+    description: 'Users of the team with their roles and status, oldest first.',
+  })
+  members(input: PageInput) {
+    return this.queries.execute(new ListPrincipalsQuery('user', input.limit ?? 50, input.cursor));
+  }
+
+  @Procedure({
+    name: 'changeUserRole',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: ['owner', 'admin'],
+    scopes: ['members:manage'],
+    input: ChangeUserRoleInput,
+    description: 'Changes a user’s role; nobody grants above their own, the last owner stays.',
+  })
+  changeUserRole(input: ChangeUserRoleInput, ctx: RequestContext) {
+    return this.commands.execute(new ChangeUserRoleCommand(input, ctx));
+  }
+
+  @Procedure({
+    name: 'deactivateUser',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: ['owner', 'admin'],
+    scopes: ['members:manage'],
+    input: DeactivateUserInput,
+    description: 'Deactivates a user: ends their sessions and refuses their tokens.',
+  })
+  deactivateUser(input: DeactivateUserInput, ctx: RequestContext) {
+    return this.commands.execute(new DeactivateUserCommand(input, ctx));
+  }
+}

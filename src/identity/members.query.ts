@@ -1,0 +1,56 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+
+export interface MemberView {
+  id: string;
+  kind: 'user' | 'agent';
+  name: string;
+  email: string | null;
+  role: string;
+  preset: string | null;
+  status: string;
+  createdAt: string;
+  invalidated: boolean;
+}
+
+export interface MembersPage {
+  items: MemberView[];
+  nextCursor: string | null;
+}
+
+export class ListPrincipalsQuery extends Query<MembersPage> {
+  constructor(
+    readonly kind: 'user' | 'agent',
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListPrincipalsQuery)
+export class ListPrincipalsHandler implements IQueryHandler<ListPrincipalsQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute({ kind, limit, cursor }: ListPrincipalsQuery): Promise<MembersPage> {
+    const page = await this.reads
+      .collection<PrincipalDoc>('principals')
+      .find({ kind }, { sort: { createdAt: 1 }, limit, cursor });
+    return {
+      items: page.items.map((p) => ({
+        id: p.id,
+        kind: p.kind,
+        name: p.name,
+        email: p.email,
+        role: p.role,
+        preset: p.preset,
+        status: p.status,
+        createdAt: p.createdAt,
+        invalidated: p.invalidatedAt !== null,
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
