@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, ModuleMetadata } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import { AppModule } from '../../src/app/app.module.js';
@@ -26,6 +26,7 @@ export interface TestAppOptions {
   /** Add the test-only notes context (default true). */
   notes?: boolean;
   clock?: Clock;
+  extraImports?: ModuleMetadata['imports'];
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -37,7 +38,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       AppModule.forRoot({
         config,
         clock: options.clock,
-        extraImports: notes ? [NotesTestModule] : [],
+        extraImports: [...(notes ? [NotesTestModule] : []), ...(options.extraImports ?? [])],
         extraProjections: notes ? [notesProjection] : [],
       }),
     ],
