@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { benchAppend } from './append.bench.js';
 import { benchHealth } from './health.bench.js';
+import { benchLoginTiming } from './login-timing.bench.js';
 
 /**
  * Reproducible, bounded benchmarks on loopback. Figures are ratios against a baseline
@@ -45,6 +46,12 @@ async function main(): Promise<void> {
   console.log(
     `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
   );
+
+  const login = await benchLoginTiming(40);
+  console.log(`\nlogin refusals (${login.samples} each, interleaved, sequential)`);
+  console.log(`  wrong email      median ${login.wrongEmailMedianMs.toFixed(1)} ms`);
+  console.log(`  wrong password   median ${login.wrongPasswordMedianMs.toFixed(1)} ms`);
+  console.log(`  ratio            ${login.ratio.toFixed(3)} (1.000 = indistinguishable)`);
 }
 
 main().catch((error: unknown) => {
