@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, spawnListening, stop, waitForHttp, type LoadResult } from './http-load.js';
+import { load, spawnListening, startSlipway, stop, type LoadResult } from './http-load.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -20,22 +16,11 @@ export async function benchHealth(
   seconds: number,
   connections: number,
 ): Promise<HealthBenchResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'));
-  const port = 31000 + Math.floor(Math.random() * 2000);
-  const slipway = spawn(process.execPath, [here('../src/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SLIPWAY_DATA_DIR: dataDir,
-      SLIPWAY_LOG_LEVEL: 'error',
-    },
-    stdio: 'ignore',
-  });
+  const slipway = await startSlipway();
   const bare = await spawnListening(here('./bare-server.js'));
   const express = await spawnListening(here('./bare-express.js'));
   try {
-    const slipwayUrl = `http://127.0.0.1:${port}/trpc/health`;
-    await waitForHttp(slipwayUrl);
+    const slipwayUrl = `${slipway.url}/trpc/health`;
     const bareUrl = `http://127.0.0.1:${bare.port}/`;
     await load(bareUrl, 1, connections); // warm-up
     await load(slipwayUrl, 1, connections);
@@ -50,9 +35,8 @@ export async function benchHealth(
       p99Ratio: slipwayResult.p99Ms / Math.max(bareResult.p99Ms, 1),
     };
   } finally {
-    await stop(slipway);
+    await slipway.stop();
     await stop(bare.child);
     await stop(express.child);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -56,4 +60,34 @@ export function spawnListening(
     });
     child.on('error', reject);
   });
+}
+
+export interface RunningSlipway {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The built service as its own process on a loopback port, with a throwaway data directory. */
+export async function startSlipway(): Promise<RunningSlipway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'));
+  const port = 31000 + Math.floor(Math.random() * 4000);
+  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SLIPWAY_DATA_DIR: dataDir,
+      SLIPWAY_LOG_LEVEL: 'error',
+    },
+    stdio: 'ignore',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/trpc/health`);
+  return {
+    url,
+    stop: async () => {
+      await stop(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,9 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { stop, waitForHttp } from './http-load.js';
+import { startSlipway } from './http-load.js';
 
 export interface LoginTimingResult {
   wrongEmailMedianMs: number;
@@ -31,24 +26,9 @@ async function timeLogin(url: string, email: string, password: string): Promise<
 
 /** Wrong email and wrong password, interleaved, so that both see the same machine state. */
 export async function benchLoginTiming(samples: number): Promise<LoginTimingResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-login-'));
-  const port = 33000 + Math.floor(Math.random() * 2000);
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('../src/main.js', import.meta.url))],
-    {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SLIPWAY_DATA_DIR: dataDir,
-        SLIPWAY_LOG_LEVEL: 'error',
-      },
-      stdio: 'ignore',
-    },
-  );
+  const slipway = await startSlipway();
+  const { url } = slipway;
   try {
-    await waitForHttp(`${url}/trpc/health`);
     const signUp = await fetch(`${url}/api/auth/sign-up`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -65,7 +45,6 @@ export async function benchLoginTiming(samples: number): Promise<LoginTimingResu
     const b = median(wrongPassword);
     return { wrongEmailMedianMs: a, wrongPasswordMedianMs: b, ratio: a / b, samples };
   } finally {
-    await stop(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    await slipway.stop();
   }
 }
