@@ -13,6 +13,10 @@ describe('loadConfig', () => {
       trustProxy: false,
       sessionIdleMinutes: 60,
       sessionMaxHours: 12,
+      secretKey: null,
+      smtpUrl: null,
+      mailFrom: 'Slipway <no-reply@slipway.invalid>',
+      publicUrl: 'http://localhost:3000',
     });
   });
 
@@ -38,6 +42,8 @@ describe('loadConfig', () => {
     ['SLIPWAY_LOG_LEVEL', 'loud'],
     ['SLIPWAY_TRUST_PROXY', 'maybe'],
     ['SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS', '5'],
+    ['SLIPWAY_SECRET_KEY', 'too-short'],
+    ['SLIPWAY_SMTP_URL', 'http://mail'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {

@@ -3,7 +3,9 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsOptional,
   IsString,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -70,6 +72,26 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(720)
   SLIPWAY_SESSION_MAX_HOURS = 12;
+
+  /** 32 bytes, base64: encrypts TOTP secrets. Absent: a key file in the data directory. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9+/]{43}=$/, {
+    message: 'SLIPWAY_SECRET_KEY must be 32 bytes, base64-encoded',
+  })
+  SLIPWAY_SECRET_KEY?: string = undefined;
+
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SLIPWAY_SMTP_URL must be an smtp:// or smtps:// URL' })
+  SLIPWAY_SMTP_URL?: string = undefined;
+
+  @IsString()
+  @MaxLength(200)
+  SLIPWAY_MAIL_FROM = 'Slipway <no-reply@slipway.invalid>';
+
+  /** Where users reach the dashboard; reset links point here. */
+  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
+  @IsOptional()
+  SLIPWAY_PUBLIC_URL?: string = undefined;
 }
 
 export interface AppConfig {
@@ -82,6 +104,10 @@ export interface AppConfig {
   trustProxy: boolean;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
+  secretKey: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -119,6 +145,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: vars.SLIPWAY_TRUST_PROXY,
     sessionIdleMinutes: vars.SLIPWAY_SESSION_IDLE_MINUTES,
     sessionMaxHours: vars.SLIPWAY_SESSION_MAX_HOURS,
+    secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
+    smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
+    mailFrom: vars.SLIPWAY_MAIL_FROM,
+    publicUrl: (vars.SLIPWAY_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
   };
 }
 
