@@ -1,0 +1,133 @@
+import { AppError, conflict } from '../../common/app-error.js';
+import type { Decider, EventLike } from '../../storage/decider.js';
+import {
+  MfaDisabled,
+  MfaEnrolled,
+  MfaEnrollmentStarted,
+  RecoveryCodesRotated,
+  RecoveryCodeUsed,
+  TotpCodeAccepted,
+} from './mfa.events.js';
+
+export interface MfaState {
+  status: 'none' | 'pending' | 'enrolled';
+  pendingSecret: string | null;
+  secret: string | null;
+  unusedCodes: string[];
+  /** Highest TOTP time step ever accepted: a code for this step or an earlier one is a replay. */
+  lastStep: number;
+}
+
+export type MfaCommand =
+  | { kind: 'start'; userId: string; secretCiphertext: string }
+  | {
+      kind: 'confirm';
+      userId: string;
+      secretCiphertext: string;
+      timeStep: number;
+      recoveryCodeDigests: string[];
+    }
+  | { kind: 'acceptTotp'; userId: string; timeStep: number; purpose: 'login' }
+  | { kind: 'useRecoveryCode'; userId: string; codeDigest: string }
+  | { kind: 'rotate'; userId: string; timeStep: number; recoveryCodeDigests: string[] }
+  | { kind: 'disable'; userId: string; timeStep: number };
+
+/** A wrong, replayed or spent code: one answer for all, so none of them is distinguishable. */
+export function invalidCode(): AppError {
+  return new AppError('BAD_REQUEST', 'The code is not valid', {
+    issues: [{ path: 'code', message: 'not a valid, unused code' }],
+    reason: 'INVALID_CODE',
+  });
+}
+
+function requireEnrolled(state: MfaState): void {
+  if (state.status !== 'enrolled') throw conflict('Two-factor authentication is not enrolled');
+}
+
+function fresh(state: MfaState, timeStep: number): void {
+  if (timeStep <= state.lastStep) throw invalidCode();
+}
+
+const read = (e: EventLike) => e.data as Record<string, unknown>;
+
+/** TOTP enrolment, use and recovery codes of one user; replay and reuse refused atomically. */
+export const mfaDecider: Decider<MfaState, MfaCommand> = {
+  initialState: () => ({
+    status: 'none',
+    pendingSecret: null,
+    secret: null,
+    unusedCodes: [],
+    lastStep: -1,
+  }),
+
+  evolve(state: MfaState, event: EventLike): MfaState {
+    const d = read(event);
+    switch (event.type) {
+      case MfaEnrollmentStarted.type:
+        return {
+          ...state,
+          pendingSecret: String(d.secretCiphertext),
+          status: state.status === 'enrolled' ? 'enrolled' : 'pending',
+        };
+      case MfaEnrolled.type:
+        return {
+          ...state,
+          status: 'enrolled',
+          secret: state.pendingSecret,
+          pendingSecret: null,
+          unusedCodes: d.recoveryCodeDigests as string[],
+        };
+      case TotpCodeAccepted.type:
+        return { ...state, lastStep: Math.max(state.lastStep, Number(d.timeStep)) };
+      case RecoveryCodeUsed.type:
+        return { ...state, unusedCodes: state.unusedCodes.filter((c) => c !== d.codeDigest) };
+      case RecoveryCodesRotated.type:
+        return { ...state, unusedCodes: d.recoveryCodeDigests as string[] };
+      case MfaDisabled.type:
+        return { ...state, status: 'none', secret: null, pendingSecret: null, unusedCodes: [] };
+      default:
+        return state;
+    }
+  },
+
+  decide(command: MfaCommand, state: MfaState) {
+    const { userId } = command;
+    switch (command.kind) {
+      case 'start':
+        if (state.status === 'enrolled')
+          throw conflict('Already enrolled: disable two-factor authentication first');
+        return [MfaEnrollmentStarted({ userId, secretCiphertext: command.secretCiphertext })];
+      case 'confirm':
+        if (state.status !== 'pending' || state.pendingSecret !== command.secretCiphertext) {
+          throw conflict('No matching enrolment in progress: start it again');
+        }
+        fresh(state, command.timeStep);
+        return [
+          TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: 'enrolment' }),
+          MfaEnrolled({ userId, recoveryCodeDigests: command.recoveryCodeDigests }),
+        ];
+      case 'acceptTotp':
+        requireEnrolled(state);
+        fresh(state, command.timeStep);
+        return [TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: command.purpose })];
+      case 'useRecoveryCode':
+        requireEnrolled(state);
+        if (!state.unusedCodes.includes(command.codeDigest)) throw invalidCode();
+        return [RecoveryCodeUsed({ userId, codeDigest: command.codeDigest })];
+      case 'rotate':
+        requireEnrolled(state);
+        fresh(state, command.timeStep);
+        return [
+          TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: 'rotate' }),
+          RecoveryCodesRotated({ userId, recoveryCodeDigests: command.recoveryCodeDigests }),
+        ];
+      case 'disable':
+        requireEnrolled(state);
+        fresh(state, command.timeStep);
+        return [
+          TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: 'disable' }),
+          MfaDisabled({ userId }),
+        ];
+    }
+  },
+};
