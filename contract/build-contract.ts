@@ -14,6 +14,7 @@ export interface ContractProcedure {
   roles: string[];
   scopes: string[];
   description: string;
+  mfaExempt: boolean;
   input: Record<string, unknown> | null;
 }
 
@@ -50,6 +51,7 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
         roles: [...p.roles],
         scopes: [...p.scopes].sort(),
         description: p.description,
+        mfaExempt: p.mfaExempt === true,
         input,
       };
     });

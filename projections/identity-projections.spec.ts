@@ -122,12 +122,13 @@ describe('sessions projection', () => {
     const model = projectInMemory(
       sessionsProjection,
       given([
-        SessionStarted({ userId: 'u1', sessionDigest: 's1', expiresAt: at(3600) }),
+        SessionStarted({ userId: 'u1', sessionDigest: 's1', expiresAt: at(3600), mfaVerified: true }),
         SessionEnded({ userId: 'u1', sessionDigest: 's1', reason: 'logout' }),
       ]),
     );
     expect(model.sessions.s1).toEqual({
       id: 's1',
+      mfaVerified: true,
       userId: 'u1',
       startedAt: at(0),
       expiresAt: at(3600),

@@ -1,5 +1,7 @@
 import { apiTokensProjection } from './api-tokens.projection.js';
+import { mfaProjection } from './mfa.projection.js';
 import { principalsProjection } from './principals.projection.js';
+import { securityPolicyProjection } from './security-policy.projection.js';
 import type { Projection } from './projection.js';
 import { sessionsProjection } from './sessions.projection.js';
 import { userCredentialsProjection } from './user-credentials.projection.js';
@@ -10,4 +12,6 @@ export const applicationProjections: Projection[] = [
   apiTokensProjection,
   sessionsProjection,
   userCredentialsProjection,
+  mfaProjection,
+  securityPolicyProjection,
 ];

@@ -3,11 +3,13 @@ import type { Doc } from '../src/readstore/read-store.port.js';
 import type { Projection } from './projection.js';
 
 /**
- * `sessions`: `{id (SHA-256 of the cookie value), userId, startedAt, expiresAt, endedAt,
- * endReason}`. Idle activity is kept apart, in `session_activity` (not a projection).
+ * `sessions`: `{id (SHA-256 of the cookie value), userId, mfaVerified, startedAt, expiresAt,
+ * endedAt, endReason}`. Idle activity is kept apart, in `session_activity` (not a projection).
  */
 export interface SessionDoc extends Doc {
   userId: string;
+  /** True only when this session was started by a login that passed the second factor. */
+  mfaVerified: boolean;
   startedAt: string;
   expiresAt: string;
   endedAt: string | null;
@@ -28,6 +30,7 @@ export const sessionsProjection: Projection = {
         evolve: (_c, e): SessionDoc => ({
           id: String(e.data.sessionDigest),
           userId: String(e.data.userId),
+          mfaVerified: e.data.mfaVerified === true,
           startedAt: e.recordedAt,
           expiresAt: String(e.data.expiresAt),
           endedAt: null,

@@ -26,5 +26,12 @@ export const userCredentialsProjection: Projection = {
         }),
       },
     ],
+    PasswordChanged: [
+      {
+        collection: 'user_credentials',
+        documentId: (e) => String(e.data.userId),
+        evolve: (c, e) => (c ? { ...c, passwordHash: String(e.data.passwordHash) } : null),
+      },
+    ],
   },
 };

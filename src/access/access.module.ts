@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecurityPolicyReader } from '../security/security-policy.reader.js';
 import { AccessProcedures } from './access.procedures.js';
 import { AccessService } from './access.service.js';
 import { CREDENTIAL_VERIFIER } from './authenticated-identity.js';
@@ -16,6 +17,7 @@ import { ListTokensHandler } from './tokens.query.js';
 @Module({
   providers: [
     AccessService,
+    SecurityPolicyReader,
     StoredCredentialVerifier,
     { provide: CREDENTIAL_VERIFIER, useExisting: StoredCredentialVerifier },
     PrincipalLookup,
@@ -29,6 +31,6 @@ import { ListTokensHandler } from './tokens.query.js';
     InvalidatePrincipalHandler,
     ListTokensHandler,
   ],
-  exports: [AccessService, StoredCredentialVerifier],
+  exports: [AccessService, StoredCredentialVerifier, SecurityPolicyReader, PrincipalLookup],
 })
 export class AccessModule {}

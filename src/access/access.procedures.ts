@@ -37,6 +37,7 @@ export class AccessProcedures {
     auth: 'authenticated',
     roles: [...EVERYONE],
     scopes: [],
+    mfaExempt: true,
     description:
       'The calling identity: principal, auth method, effective scopes, token metadata, session.',
   })

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../common/app-error.js';
 import type { ProcedureOptions } from '../rpc/procedure.js';
+import { SecurityPolicyReader } from '../security/security-policy.reader.js';
+import { mfaRequired } from '../security/mfa-requirement.js';
 import { decideAccess } from './access-decision.js';
 import { capabilitiesOf } from './capabilities.js';
 import {
@@ -15,15 +17,19 @@ import { anonymousContext, type RequestContext } from './request-context.js';
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
 @Injectable()
 export class AccessService {
-  constructor(@Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier) {}
+  constructor(
+    @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
+    private readonly policies: SecurityPolicyReader,
+  ) {}
 
   async authorize(
-    target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes'>,
+    target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'>,
     req: Request,
   ): Promise<RequestContext> {
     const anonymous = anonymousContext(req.requestId, req.correlationId, req.ip ?? null);
     if (target.auth === 'public') return anonymous;
     const identity = await this.authenticate(req);
+    if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
     const scopes = effectiveScopes(identity);
     decideAccess(target, identity.principal, scopes);
     return {
@@ -36,6 +42,26 @@ export class AccessService {
       sessionDigest: identity.sessionDigest,
       scopes,
     };
+  }
+
+  /**
+   * Human sessions are held to the team MFA policy on every surface. A session counts only if
+   * the login that started it passed the second factor; tokens and agents are not affected.
+   */
+  private async enforceMfaPolicy(identity: AuthenticatedIdentity): Promise<void> {
+    if (identity.method !== 'session' || !identity.session) return;
+    const { policy } = await this.policies.current();
+    if (!mfaRequired(policy, identity.principal) || identity.session.mfaVerified) return;
+    throw new AppError(
+      'MFA_REQUIRED',
+      'The team security policy requires two-factor authentication',
+      {
+        policy,
+        requirement: 'Enrol in two-factor authentication, then sign in again with a code',
+        role: identity.principal.role,
+        sessionMfaVerified: false,
+      },
+    );
   }
 
   /** The context of a request that needs no credentials (sign-up, login). */

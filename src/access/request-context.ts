@@ -24,6 +24,8 @@ export interface TokenInfo {
 export interface SessionInfo {
   startedAt: string;
   expiresAt: string;
+  /** The login that started this session passed the second factor. */
+  mfaVerified: boolean;
 }
 
 /** Everything a handler knows about the request that reached it. */

@@ -120,7 +120,11 @@ export class StoredCredentialVerifier
       principal: toPrincipal(principal),
       method: 'session',
       token: null,
-      session: { startedAt: session.startedAt, expiresAt: session.expiresAt },
+      session: {
+        startedAt: session.startedAt,
+        expiresAt: session.expiresAt,
+        mfaVerified: session.mfaVerified === true,
+      },
       sessionDigest: digest,
     };
   }

@@ -22,13 +22,33 @@ export const SessionStarted = defineEvent<{
   userId: string;
   sessionDigest: string;
   expiresAt: string;
+  /** The login passed the second factor. Sessions from before enrolment never count as verified. */
+  mfaVerified: boolean;
 }>('SessionStarted', 1);
 
 export const SessionEnded = defineEvent<{
   userId: string;
   sessionDigest: string;
-  reason: 'logout' | 'deactivated';
+  reason: 'logout' | 'deactivated' | 'password-reset';
 }>('SessionEnded', 1);
 
 export const TEAM_MEMBERS_STREAM = 'team-members';
 export const userStream = (userId: string) => `user-${userId}`;
+
+/** Stream `user-<id>`: the argon2id hash of the new password. */
+export const PasswordChanged = defineEvent<{
+  userId: string;
+  passwordHash: string;
+  reason: 'reset';
+}>('PasswordChanged', 1);
+
+/** Stream `password-reset-<digest>`: a single-use link, recorded only as a keyed digest. */
+export const PasswordResetRequested = defineEvent<{
+  userId: string;
+  tokenDigest: string;
+  expiresAt: string;
+}>('PasswordResetRequested', 1);
+export const PasswordResetCompleted = defineEvent<{ userId: string; tokenDigest: string }>(
+  'PasswordResetCompleted',
+  1,
+);

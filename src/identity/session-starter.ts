@@ -21,7 +21,7 @@ export class SessionStarter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async start(userId: string, ctx: RequestContext): Promise<StartedSession> {
+  async start(userId: string, ctx: RequestContext, mfaVerified = false): Promise<StartedSession> {
     const value = newSessionValue();
     const expiresAt = new Date(
       this.clock.now().getTime() + this.config.sessionMaxHours * 3_600_000,
@@ -33,6 +33,7 @@ export class SessionStarter {
           userId,
           sessionDigest: sessionDigest(value),
           expiresAt: expiresAt.toISOString(),
+          mfaVerified,
         }),
       ],
       'any',

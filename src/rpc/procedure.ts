@@ -24,6 +24,11 @@ export interface ProcedureOptions {
   /** class-validator class for the input; absent when the procedure takes none. */
   input?: Type<object>;
   description: string;
+  /**
+   * Reachable by a session that the team MFA policy blocks, so that its user can comply
+   * (enrol, read the policy, see who they are).
+   */
+  mfaExempt?: boolean;
 }
 
 /** Marks a provider method as a procedure: `(input, ctx: RequestContext) => result`. */

@@ -1,0 +1,14 @@
+import type { Principal } from '../access/request-context.js';
+import type { MfaPolicy } from './security.events.js';
+
+const PRIVILEGED = ['owner', 'admin', 'operator'];
+
+/**
+ * Spec 2.5: `privileged` holds owners, admins and operators to MFA; `all` every human user;
+ * `optional` nobody. Agents never (their tokens are not affected).
+ */
+export function mfaRequired(policy: MfaPolicy, principal: Principal): boolean {
+  if (principal.kind !== 'user') return false;
+  if (policy === 'all') return true;
+  return policy === 'privileged' && PRIVILEGED.includes(principal.role);
+}

@@ -1,0 +1,23 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { SecurityPolicyDoc } from '../../projections/security-policy.projection.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import type { MfaPolicy } from './security.events.js';
+
+export interface CurrentPolicy {
+  policy: MfaPolicy;
+  setAt: string | null;
+  setBy: string | null;
+}
+
+/** The team MFA policy as the projection holds it; `optional` until someone sets it. */
+@Injectable()
+export class SecurityPolicyReader {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async current(): Promise<CurrentPolicy> {
+    const doc = await this.reads.collection<SecurityPolicyDoc>('security_policy').get('team');
+    return doc
+      ? { policy: doc.policy, setAt: doc.setAt, setBy: doc.setBy }
+      : { policy: 'optional', setAt: null, setBy: null };
+  }
+}

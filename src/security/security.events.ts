@@ -1,0 +1,12 @@
+import { defineEvent } from '../eventstore/define-event.js';
+
+export const MFA_POLICIES = ['optional', 'privileged', 'all'] as const;
+export type MfaPolicy = (typeof MFA_POLICIES)[number];
+
+/** Stream `team-security`. */
+export const MfaPolicyChanged = defineEvent<{ policy: MfaPolicy; previous: MfaPolicy }>(
+  'MfaPolicyChanged',
+  1,
+);
+
+export const TEAM_SECURITY_STREAM = 'team-security';

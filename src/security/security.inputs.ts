@@ -1,0 +1,7 @@
+import { IsIn } from 'class-validator';
+import { MFA_POLICIES, type MfaPolicy } from './security.events.js';
+
+export class UpdateAccountSecurityPolicyInput {
+  @IsIn(MFA_POLICIES)
+  policy!: MfaPolicy;
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MfaDoc } from '../../projections/mfa.projection.js';
+import type { RequestContext } from '../access/request-context.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { Procedure } from '../rpc/procedure.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { mfaRequired } from './mfa-requirement.js';
+import { securityPolicyDecider } from './security-policy.decider.js';
+import { SecurityPolicyReader } from './security-policy.reader.js';
+import { TEAM_SECURITY_STREAM } from './security.events.js';
+import { UpdateAccountSecurityPolicyInput } from './security.inputs.js';
+
+@Injectable()
+export class SecurityProcedures {
+  constructor(
+    private readonly policies: SecurityPolicyReader,
+    private readonly runner: DeciderRunner,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  @Procedure({
+    name: 'accountSecurityStatus',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+    scopes: [],
+    mfaExempt: true,
+    description:
+      'Team MFA policy (value, when, by whom) and whether the caller is enrolled and satisfies it.',
+  })
+  async accountSecurityStatus(_input: undefined, ctx: RequestContext) {
+    const current = await this.policies.current();
+    const principal = ctx.principal!;
+    const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
+    const required = mfaRequired(current.policy, principal) && ctx.authMethod === 'session';
+    const sessionMfaVerified = ctx.session?.mfaVerified ?? false;
+    return {
+      policy: current.policy,
+      setAt: current.setAt,
+      setBy: current.setBy,
+      caller: {
+        principalId: principal.id,
+        enrolled: mfa?.status === 'enrolled',
+        enrolledAt: mfa?.enrolledAt ?? null,
+        recoveryCodesRemaining: mfa?.recoveryCodesRemaining ?? 0,
+        sessionMfaVerified,
+        required,
+        satisfied: !required || sessionMfaVerified,
+      },
+    };
+  }
+
+  @Procedure({
+    name: 'updateAccountSecurityPolicy',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: ['owner', 'admin'],
+    scopes: ['security:manage'],
+    input: UpdateAccountSecurityPolicyInput,
+    description:
+      'Sets the team MFA policy: optional, privileged (owners, admins, operators) or all.',
+  })
+  async updateAccountSecurityPolicy(input: UpdateAccountSecurityPolicyInput, ctx: RequestContext) {
+    const decision = await this.runner.run(TEAM_SECURITY_STREAM, securityPolicyDecider, input, ctx);
+    return { policy: decision.state.policy, changed: decision.events.length > 0 };
+  }
+}
