@@ -19,4 +19,10 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   invalidatePrincipal: { principalId: NOBODY },
   changeUserRole: { userId: NOBODY, role: 'viewer' },
   deactivateUser: { userId: NOBODY },
+  accountSecurityStatus: undefined,
+  updateAccountSecurityPolicy: { policy: 'optional' },
+  startMfaEnrollment: { password: 'not the password' },
+  confirmMfaEnrollment: { code: '000000' },
+  rotateRecoveryCodes: { code: '000000' },
+  disableMfa: { password: 'not the password', code: '000000' },
 };

@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HealthModule } from '../health/health.module.js';
 import { RouteDeclarationGuard } from '../http/route-access.js';
 import { IdentityModule } from '../identity/identity.module.js';
+import { SecurityModule } from '../security/security.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -32,6 +33,7 @@ export class AppModule {
         StorageModule.forRoot([...applicationProjections, ...(options.extraProjections ?? [])]),
         AccessModule,
         IdentityModule,
+        SecurityModule,
         RpcModule,
         HealthModule,
         ...(options.extraImports ?? []),

@@ -8,6 +8,8 @@ import { validateInput } from '../rpc/rpc-input.js';
 import { LogInCommand } from './commands/log-in.handler.js';
 import { LogOutCommand } from './commands/log-out.handler.js';
 import { SignUpCommand } from './commands/sign-up.handler.js';
+import { VerifyLoginCommand } from './commands/verify-login.handler.js';
+import { LoginVerifyInput } from './mfa/mfa.inputs.js';
 import { LoginInput, SignUpInput } from './identity.inputs.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 
@@ -34,8 +36,23 @@ export class AuthController {
   @HttpCode(200)
   async logIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginInput, jsonBody(req))) as LoginInput;
-    const session = await this.commands.execute(
+    const outcome = await this.commands.execute(
       new LogInCommand(input, this.access.anonymous(req)),
+    );
+    if (outcome.status === 'mfa_required') {
+      return { status: 'mfa_required', challenge: outcome.challenge };
+    }
+    setSessionCookie(res, outcome.session.value, outcome.session.expiresAt);
+    return { status: 'authenticated' };
+  }
+
+  /** Second step when MFA is enrolled: `{challenge, totpCode | recoveryCode}`. */
+  @Post('login/verify')
+  @HttpCode(200)
+  async verifyLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const input = (await validateInput(LoginVerifyInput, jsonBody(req))) as LoginVerifyInput;
+    const session = await this.commands.execute(
+      new VerifyLoginCommand(input, this.access.anonymous(req)),
     );
     setSessionCookie(res, session.value, session.expiresAt);
     return { status: 'authenticated' };

@@ -7,6 +7,18 @@ import { LogInHandler } from './commands/log-in.handler.js';
 import { LogOutHandler } from './commands/log-out.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
 import { IdentityProcedures } from './identity.procedures.js';
+import { VerifyLoginHandler } from './commands/verify-login.handler.js';
+import { LoginChallenges } from './mfa/login-challenges.js';
+import { MfaCodes } from './mfa/mfa-codes.js';
+import {
+  ConfirmMfaEnrollmentHandler,
+  StartMfaEnrollmentHandler,
+} from './mfa/mfa-enrollment.handlers.js';
+import { MfaGuardRails } from './mfa/mfa-guard-rails.js';
+import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-maintenance.handlers.js';
+import { MfaProcedures } from './mfa/mfa.procedures.js';
+import { Totp } from './mfa/totp.js';
+import { secretBoxProvider } from '../security/secret-box.provider.js';
 import { ListPrincipalsHandler } from './members.query.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionStarter } from './session-starter.js';
@@ -15,7 +27,18 @@ import { SessionStarter } from './session-starter.js';
   imports: [AccessModule],
   controllers: [AuthController],
   providers: [
+    secretBoxProvider,
     PasswordHasher,
+    Totp,
+    MfaCodes,
+    MfaGuardRails,
+    LoginChallenges,
+    VerifyLoginHandler,
+    StartMfaEnrollmentHandler,
+    ConfirmMfaEnrollmentHandler,
+    RotateRecoveryCodesHandler,
+    DisableMfaHandler,
+    MfaProcedures,
     SessionStarter,
     SignUpHandler,
     LogInHandler,

@@ -25,6 +25,12 @@ export class DeciderRunner {
     private readonly writer: EventWriter,
   ) {}
 
+  /** The current state of a stream, folded, without deciding anything. */
+  async load<S, C>(stream: string, decider: Decider<S, C>): Promise<S> {
+    const past = await this.store.readStream(stream);
+    return past.reduce((s, e) => decider.evolve(s, e), decider.initialState());
+  }
+
   async run<S, C>(
     stream: string,
     decider: Decider<S, C>,

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { MfaDoc } from '../../../projections/mfa.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
@@ -7,10 +8,15 @@ import type { Role } from '../../access/roles.js';
 import { AppError } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import type { LoginInput } from '../identity.inputs.js';
+import { LoginChallenges } from '../mfa/login-challenges.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
-export class LogInCommand extends Command<StartedSession> {
+export type LogInOutcome =
+  | { status: 'authenticated'; session: StartedSession }
+  | { status: 'mfa_required'; challenge: string };
+
+export class LogInCommand extends Command<LogInOutcome> {
   constructor(
     readonly input: LoginInput,
     readonly ctx: RequestContext,
@@ -29,9 +35,10 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionStarter,
+    private readonly challenges: LoginChallenges,
   ) {}
 
-  async execute({ input, ctx }: LogInCommand): Promise<StartedSession> {
+  async execute({ input, ctx }: LogInCommand): Promise<LogInOutcome> {
     const { items } = await this.reads
       .collection<UserCredentialDoc>('user_credentials')
       .find({ email: input.email }, { limit: 1 });
@@ -49,6 +56,13 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
       role: principal.role as Role,
       name: principal.name,
     };
-    return this.sessions.start(principal.id, actingAs(ctx, actor));
+    const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
+    if (mfa?.status === 'enrolled') {
+      return { status: 'mfa_required', challenge: this.challenges.issue(principal.id) };
+    }
+    return {
+      status: 'authenticated',
+      session: await this.sessions.start(principal.id, actingAs(ctx, actor)),
+    };
   }
 }

@@ -1,0 +1,63 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import { actingAs, type RequestContext } from '../../access/request-context.js';
+import type { Role } from '../../access/roles.js';
+import { AppError, badRequest } from '../../common/app-error.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { LoginChallenges } from '../mfa/login-challenges.js';
+import { MfaCodes } from '../mfa/mfa-codes.js';
+import type { LoginVerifyInput } from '../mfa/mfa.inputs.js';
+import { SessionStarter, type StartedSession } from '../session-starter.js';
+
+export class VerifyLoginCommand extends Command<StartedSession> {
+  constructor(
+    readonly input: LoginVerifyInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the challenge is not valid');
+
+/** Second factor of a login: a TOTP code (once) or a recovery code (once) → an MFA session. */
+@CommandHandler(VerifyLoginCommand)
+export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
+  constructor(
+    private readonly challenges: LoginChallenges,
+    private readonly codes: MfaCodes,
+    private readonly sessions: SessionStarter,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  async execute({ input, ctx }: VerifyLoginCommand): Promise<StartedSession> {
+    if (!input.totpCode === !input.recoveryCode) {
+      throw badRequest('Give exactly one of totpCode and recoveryCode', [
+        { path: 'totpCode', message: 'exactly one of totpCode, recoveryCode' },
+      ]);
+    }
+    const userId = this.challenges.userOf(input.challenge);
+    if (!userId) throw refused();
+    const principal = await this.reads.collection<PrincipalDoc>('principals').get(userId);
+    if (!principal || principal.status !== 'active') throw refused();
+    const actor = {
+      id: principal.id,
+      kind: 'user' as const,
+      role: principal.role as Role,
+      name: principal.name,
+    };
+    const acting = actingAs(ctx, actor);
+    try {
+      await this.codes.acceptLoginCode(userId, input, acting);
+    } catch (error) {
+      if (error instanceof AppError && error.data.reason === 'INVALID_CODE') {
+        this.challenges.fail(input.challenge);
+        throw refused();
+      }
+      throw error;
+    }
+    this.challenges.consume(input.challenge);
+    return this.sessions.start(userId, acting, true);
+  }
+}

@@ -1,0 +1,60 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RequestContext } from '../../access/request-context.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { invalidCode, mfaDecider, type MfaState } from './mfa.decider.js';
+import { mfaStream } from './mfa.events.js';
+import { canonicalRecoveryCode } from './recovery-codes.js';
+import { Totp } from './totp.js';
+
+/** Verifies a TOTP or recovery code of an enrolled user and records its use (once only). */
+@Injectable()
+export class MfaCodes {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly totp: Totp,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  state(userId: string): Promise<MfaState> {
+    return this.runner.load(mfaStream(userId), mfaDecider);
+  }
+
+  /** The time step of a valid code for the enrolled secret; refuses a wrong code. */
+  async totpStep(state: MfaState, code: string, secretCiphertext = state.secret): Promise<number> {
+    if (!secretCiphertext) throw invalidCode();
+    const step = await this.totp.match(this.box.open(secretCiphertext), code);
+    if (step === null) throw invalidCode();
+    return step;
+  }
+
+  async acceptLoginCode(
+    userId: string,
+    codes: { totpCode?: string; recoveryCode?: string },
+    ctx: RequestContext,
+  ): Promise<void> {
+    const state = await this.state(userId);
+    if (codes.totpCode) {
+      const timeStep = await this.totpStep(state, codes.totpCode);
+      await this.runner.run(
+        mfaStream(userId),
+        mfaDecider,
+        { kind: 'acceptTotp', userId, timeStep, purpose: 'login' },
+        ctx,
+      );
+      return;
+    }
+    const codeDigest = this.box.digest(canonicalRecoveryCode(codes.recoveryCode ?? ''));
+    await this.runner.run(
+      mfaStream(userId),
+      mfaDecider,
+      { kind: 'useRecoveryCode', userId, codeDigest },
+      ctx,
+    );
+  }
+
+  recoveryDigests(codes: string[]): string[] {
+    return codes.map((c) => this.box.digest(canonicalRecoveryCode(c)));
+  }
+}

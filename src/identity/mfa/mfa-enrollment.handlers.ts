@@ -1,0 +1,87 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { MfaCodes } from './mfa-codes.js';
+import { MfaGuardRails } from './mfa-guard-rails.js';
+import { mfaDecider } from './mfa.decider.js';
+import { mfaStream } from './mfa.events.js';
+import { newRecoveryCodes } from './recovery-codes.js';
+import { Totp } from './totp.js';
+
+export class StartMfaEnrollmentCommand extends Command<{ otpauthUri: string; secret: string }> {
+  constructor(
+    readonly password: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class ConfirmMfaEnrollmentCommand extends Command<{ recoveryCodes: string[] }> {
+  constructor(
+    readonly code: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Re-enter the password, get a new TOTP secret (shown this once; stored only encrypted). */
+@CommandHandler(StartMfaEnrollmentCommand)
+export class StartMfaEnrollmentHandler implements ICommandHandler<StartMfaEnrollmentCommand> {
+  constructor(
+    private readonly rails: MfaGuardRails,
+    private readonly runner: DeciderRunner,
+    private readonly totp: Totp,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ password, ctx }: StartMfaEnrollmentCommand) {
+    const userId = this.rails.sessionUser(ctx);
+    await this.rails.confirmPassword(userId, password);
+    const secret = this.totp.newSecret();
+    const secretCiphertext = this.box.seal(secret);
+    await this.runner.run(
+      mfaStream(userId),
+      mfaDecider,
+      { kind: 'start', userId, secretCiphertext },
+      ctx,
+    );
+    const account = ctx.principal?.email ?? userId;
+    return { otpauthUri: this.totp.uri(secret, account), secret };
+  }
+}
+
+/** A code from the new secret proves the authenticator works; ten recovery codes, shown once. */
+@CommandHandler(ConfirmMfaEnrollmentCommand)
+export class ConfirmMfaEnrollmentHandler implements ICommandHandler<ConfirmMfaEnrollmentCommand> {
+  constructor(
+    private readonly rails: MfaGuardRails,
+    private readonly runner: DeciderRunner,
+    private readonly codes: MfaCodes,
+  ) {}
+
+  async execute({ code, ctx }: ConfirmMfaEnrollmentCommand) {
+    const userId = this.rails.sessionUser(ctx);
+    const state = await this.codes.state(userId);
+    const pending = state.pendingSecret;
+    const timeStep = await this.codes.totpStep(state, code, pending);
+    const recoveryCodes = newRecoveryCodes();
+    await this.runner.run(
+      mfaStream(userId),
+      mfaDecider,
+      {
+        kind: 'confirm',
+        userId,
+        secretCiphertext: pending ?? '',
+        timeStep,
+        recoveryCodeDigests: this.codes.recoveryDigests(recoveryCodes),
+      },
+      ctx,
+    );
+    return { recoveryCodes };
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
+import { AppError, badRequest } from '../../common/app-error.js';
+import type { RequestContext } from '../../access/request-context.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { PasswordHasher } from '../password-hasher.js';
+
+/** Checks shared by the MFA self-service commands. */
+@Injectable()
+export class MfaGuardRails {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** MFA is managed from a signed-in browser or CLI session, never with an API token. */
+  sessionUser(ctx: RequestContext): string {
+    if (ctx.authMethod !== 'session' || !ctx.principal || ctx.principal.kind !== 'user') {
+      throw new AppError(
+        'FORBIDDEN',
+        'Two-factor authentication is managed from a signed-in session',
+        {
+          requiredScopes: [],
+          grantedScopes: ctx.scopes,
+        },
+      );
+    }
+    return ctx.principal.id;
+  }
+
+  async confirmPassword(userId: string, password: string): Promise<void> {
+    const credential = await this.reads
+      .collection<UserCredentialDoc>('user_credentials')
+      .get(userId);
+    if (!(await this.hasher.verify(credential?.passwordHash ?? null, password))) {
+      throw badRequest('The password is not correct', [
+        { path: 'password', message: 'does not match' },
+      ]);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { MfaCodes } from './mfa-codes.js';
+import { MfaGuardRails } from './mfa-guard-rails.js';
+import { mfaDecider } from './mfa.decider.js';
+import { mfaStream } from './mfa.events.js';
+import { newRecoveryCodes } from './recovery-codes.js';
+
+export class RotateRecoveryCodesCommand extends Command<{ recoveryCodes: string[] }> {
+  constructor(
+    readonly code: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class DisableMfaCommand extends Command<{ disabled: true }> {
+  constructor(
+    readonly password: string,
+    readonly code: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** A fresh set of ten codes; every code of the old set stops working. */
+@CommandHandler(RotateRecoveryCodesCommand)
+export class RotateRecoveryCodesHandler implements ICommandHandler<RotateRecoveryCodesCommand> {
+  constructor(
+    private readonly rails: MfaGuardRails,
+    private readonly runner: DeciderRunner,
+    private readonly codes: MfaCodes,
+  ) {}
+
+  async execute({ code, ctx }: RotateRecoveryCodesCommand) {
+    const userId = this.rails.sessionUser(ctx);
+    const timeStep = await this.codes.totpStep(await this.codes.state(userId), code);
+    const recoveryCodes = newRecoveryCodes();
+    const recoveryCodeDigests = this.codes.recoveryDigests(recoveryCodes);
+    await this.runner.run(
+      mfaStream(userId),
+      mfaDecider,
+      { kind: 'rotate', userId, timeStep, recoveryCodeDigests },
+      ctx,
+    );
+    return { recoveryCodes };
+  }
+}
+
+/** Needs both the password and a current code. */
+@CommandHandler(DisableMfaCommand)
+export class DisableMfaHandler implements ICommandHandler<DisableMfaCommand> {
+  constructor(
+    private readonly rails: MfaGuardRails,
+    private readonly runner: DeciderRunner,
+    private readonly codes: MfaCodes,
+  ) {}
+
+  async execute({ password, code, ctx }: DisableMfaCommand) {
+    const userId = this.rails.sessionUser(ctx);
+    await this.rails.confirmPassword(userId, password);
+    const timeStep = await this.codes.totpStep(await this.codes.state(userId), code);
+    await this.runner.run(
+      mfaStream(userId),
+      mfaDecider,
+      { kind: 'disable', userId, timeStep },
+      ctx,
+    );
+    return { disabled: true as const };
+  }
+}
