@@ -18,6 +18,7 @@ import { GenerateAgentTokenCommand } from './commands/generate-agent-token.handl
 import { InvalidatePrincipalCommand } from './commands/invalidate-principal.handler.js';
 import { RevokeTokenCommand } from './commands/revoke-token.handler.js';
 import { RotateTokenCommand } from './commands/rotate-token.handler.js';
+import { describeCaller } from './describe-caller.js';
 import type { RequestContext } from './request-context.js';
 import { ListTokensQuery } from './tokens.query.js';
 
@@ -42,21 +43,7 @@ export class AccessProcedures {
       'The calling identity: principal, auth method, effective scopes, token metadata, session.',
   })
   viewer(_input: undefined, ctx: RequestContext) {
-    const p = ctx.principal!;
-    return {
-      principal: {
-        id: p.id,
-        kind: p.kind,
-        name: p.name,
-        email: p.email ?? null,
-        role: p.role,
-        preset: p.preset ?? null,
-      },
-      authMethod: ctx.authMethod,
-      scopes: ctx.scopes,
-      token: ctx.token,
-      session: ctx.session,
-    };
+    return describeCaller(ctx);
   }
 
   @Procedure({

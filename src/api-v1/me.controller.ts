@@ -1,0 +1,20 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { describeCaller } from '../access/describe-caller.js';
+import { RouteAccess, routeContext } from '../http/route-access.js';
+
+@Controller('api/v1/me')
+export class MeController {
+  /** The REST twin of the `viewer` procedure. */
+  @Get()
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'GET /api/v1/me',
+    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+    scopes: [],
+    mfaExempt: true,
+  })
+  me(@Req() req: Request) {
+    return describeCaller(routeContext(req));
+  }
+}

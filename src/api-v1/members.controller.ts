@@ -1,0 +1,22 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ListPrincipalsQuery } from '../identity/members.query.js';
+import { RouteAccess } from '../http/route-access.js';
+
+@Controller('api/v1/members')
+export class MembersController {
+  constructor(private readonly queries: QueryBus) {}
+
+  /** Team members, as the `members` procedure, for REST clients (`?limit=1-100`). */
+  @Get()
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'GET /api/v1/members',
+    roles: ['owner', 'admin', 'operator', 'viewer'],
+    scopes: ['members:read'],
+  })
+  list(@Query('limit') limit?: string) {
+    const n = Math.min(100, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
+    return this.queries.execute(new ListPrincipalsQuery('user', n));
+  }
+}
