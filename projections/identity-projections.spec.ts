@@ -122,7 +122,12 @@ describe('sessions projection', () => {
     const model = projectInMemory(
       sessionsProjection,
       given([
-        SessionStarted({ userId: 'u1', sessionDigest: 's1', expiresAt: at(3600), mfaVerified: true }),
+        SessionStarted({
+          userId: 'u1',
+          sessionDigest: 's1',
+          expiresAt: at(3600),
+          mfaVerified: true,
+        }),
         SessionEnded({ userId: 'u1', sessionDigest: 's1', reason: 'logout' }),
       ]),
     );

@@ -1,5 +1,6 @@
 import { apiTokensProjection } from './api-tokens.projection.js';
 import { mfaProjection } from './mfa.projection.js';
+import { passwordResetsProjection } from './password-resets.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { securityPolicyProjection } from './security-policy.projection.js';
 import type { Projection } from './projection.js';
@@ -14,4 +15,5 @@ export const applicationProjections: Projection[] = [
   userCredentialsProjection,
   mfaProjection,
   securityPolicyProjection,
+  passwordResetsProjection,
 ];

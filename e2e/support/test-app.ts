@@ -27,11 +27,12 @@ export interface TestAppOptions {
   notes?: boolean;
   clock?: Clock;
   extraImports?: ModuleMetadata['imports'];
+  config?: Partial<AppConfig>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'));
-  const config = { ...loadConfig({}), dataDir, port: 0, projectionPollMs: 50 };
+  const config = { ...loadConfig({}), dataDir, port: 0, projectionPollMs: 50, ...options.config };
   const notes = options.notes ?? true;
   const moduleRef = await Test.createTestingModule({
     imports: [

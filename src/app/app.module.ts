@@ -9,6 +9,7 @@ import { HealthModule } from '../health/health.module.js';
 import { RouteDeclarationGuard } from '../http/route-access.js';
 import { IdentityModule } from '../identity/identity.module.js';
 import { SecurityModule } from '../security/security.module.js';
+import { MailModule } from '../mail/mail.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
@@ -31,6 +32,7 @@ export class AppModule {
       global: true,
       imports: [
         CqrsModule.forRoot(),
+        MailModule,
         StorageModule.forRoot([...applicationProjections, ...(options.extraProjections ?? [])]),
         AccessModule,
         IdentityModule,

@@ -1,7 +1,17 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import { AccessService } from '../access/access.service.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { SECRET_BOX } from '../security/secret-box.provider.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { AUTH_LIMITS, Throttle } from '../security/throttle.js';
+import {
+  RequestPasswordResetCommand,
+  ResetPasswordCommand,
+  resetLinkIsLive,
+} from './commands/password-reset.handlers.js';
 import { RouteAccess } from '../http/route-access.js';
 import { jsonBody } from '../http/json-body.js';
 import { validateInput } from '../rpc/rpc-input.js';
@@ -10,8 +20,15 @@ import { LogOutCommand } from './commands/log-out.handler.js';
 import { SignUpCommand } from './commands/sign-up.handler.js';
 import { VerifyLoginCommand } from './commands/verify-login.handler.js';
 import { LoginVerifyInput } from './mfa/mfa.inputs.js';
-import { LoginInput, SignUpInput } from './identity.inputs.js';
+import {
+  LoginInput,
+  RequestPasswordResetInput,
+  ResetPasswordInput,
+  SignUpInput,
+} from './identity.inputs.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+
+const resetLogger = new Logger('PasswordReset');
 
 /** Session authentication for the dashboard and `slipway login --email`. */
 @Controller('api/auth')
@@ -20,6 +37,10 @@ export class AuthController {
   constructor(
     private readonly commands: CommandBus,
     private readonly access: AccessService,
+    private readonly throttle: Throttle,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post('sign-up')
@@ -36,9 +57,17 @@ export class AuthController {
   @HttpCode(200)
   async logIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginInput, jsonBody(req))) as LoginInput;
-    const outcome = await this.commands.execute(
-      new LogInCommand(input, this.access.anonymous(req)),
-    );
+    this.throttle.take(`login:ip:${req.ip}`, AUTH_LIMITS.loginPerAddress);
+    const account = `login:account:${input.email}`;
+    // Checked before the password: a locked account answers the same whatever was typed.
+    this.throttle.check(account, AUTH_LIMITS.loginFailuresPerAccount);
+    const outcome = await this.commands
+      .execute(new LogInCommand(input, this.access.anonymous(req)))
+      .catch((error: unknown) => {
+        this.throttle.hit(account, AUTH_LIMITS.loginFailuresPerAccount);
+        throw error;
+      });
+    this.throttle.reset(account);
     if (outcome.status === 'mfa_required') {
       return { status: 'mfa_required', challenge: outcome.challenge };
     }
@@ -51,11 +80,63 @@ export class AuthController {
   @HttpCode(200)
   async verifyLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginVerifyInput, jsonBody(req))) as LoginVerifyInput;
+    this.throttle.take(`verify:ip:${req.ip}`, AUTH_LIMITS.verifyPerAddress);
     const session = await this.commands.execute(
       new VerifyLoginCommand(input, this.access.anonymous(req)),
     );
     setSessionCookie(res, session.value, session.expiresAt);
     return { status: 'authenticated' };
+  }
+
+  /** Always the same answer, whether or not the email has an account (no enumeration). */
+  @Post('request-password-reset')
+  @HttpCode(200)
+  async requestPasswordReset(@Req() req: Request) {
+    const input = (await validateInput(
+      RequestPasswordResetInput,
+      jsonBody(req),
+    )) as RequestPasswordResetInput;
+    this.throttle.take(`reset-request:ip:${req.ip}`, AUTH_LIMITS.resetRequestPerAddress);
+    this.throttle.take(`reset-request:email:${input.email}`, AUTH_LIMITS.resetRequestPerEmail);
+    // The work (and its timing) happens after the answer, so the answer reveals nothing.
+    const ctx = this.access.anonymous(req);
+    void this.commands
+      .execute(new RequestPasswordResetCommand(input.email, ctx))
+      .catch((error: unknown) => {
+        resetLogger.error(
+          'Could not send a reset link',
+          error instanceof Error ? error.stack : String(error),
+        );
+      });
+    return {
+      status: 'accepted',
+      message: 'If an account uses this email, a reset link is on its way.',
+    };
+  }
+
+  /** The mailed link: into the web app with the token, or with INVALID_TOKEN. */
+  @Get('reset-password')
+  async resetLink(@Query('token') token: unknown, @Res() res: Response) {
+    const live =
+      typeof token === 'string' &&
+      (await resetLinkIsLive(this.reads, this.box, token, this.clock.now().getTime()));
+    res.redirect(
+      302,
+      live
+        ? `/reset-password?token=${encodeURIComponent(token)}`
+        : '/reset-password?error=INVALID_TOKEN',
+    );
+  }
+
+  @Post('reset-password')
+  @HttpCode(200)
+  async resetPassword(@Req() req: Request) {
+    this.throttle.take(`reset:ip:${req.ip}`, AUTH_LIMITS.resetPerAddress);
+    const input = (await validateInput(ResetPasswordInput, jsonBody(req))) as ResetPasswordInput;
+    await this.commands.execute(
+      new ResetPasswordCommand(input.token, input.newPassword, this.access.anonymous(req)),
+    );
+    return { status: 'password_changed' };
   }
 
   /** Ends the presented session, if it is still one; always clears the cookie. */

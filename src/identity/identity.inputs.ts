@@ -48,3 +48,23 @@ export class DeactivateUserInput {
   @IsUUID()
   userId!: string;
 }
+
+export class RequestPasswordResetInput {
+  @Transform(normaliseEmail)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  email!: string;
+}
+
+export class ResetPasswordInput {
+  @IsString()
+  @MinLength(20)
+  @MaxLength(100)
+  token!: string;
+
+  @IsString()
+  @MinLength(12, { message: 'newPassword must be at least 12 characters' })
+  @MaxLength(256)
+  newPassword!: string;
+}

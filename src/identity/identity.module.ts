@@ -8,6 +8,11 @@ import { LogOutHandler } from './commands/log-out.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
 import { IdentityProcedures } from './identity.procedures.js';
 import { VerifyLoginHandler } from './commands/verify-login.handler.js';
+import {
+  RequestPasswordResetHandler,
+  ResetPasswordHandler,
+} from './commands/password-reset.handlers.js';
+import { Throttle } from '../security/throttle.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
 import { MfaCodes } from './mfa/mfa-codes.js';
 import {
@@ -34,6 +39,9 @@ import { SessionStarter } from './session-starter.js';
     MfaGuardRails,
     LoginChallenges,
     VerifyLoginHandler,
+    Throttle,
+    RequestPasswordResetHandler,
+    ResetPasswordHandler,
     StartMfaEnrollmentHandler,
     ConfirmMfaEnrollmentHandler,
     RotateRecoveryCodesHandler,

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Logger } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { PasswordResetDoc } from '../../../projections/password-resets.projection.js';
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import type { SessionDoc } from '../../../projections/sessions.projection.js';
+import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
+import type { RequestContext } from '../../access/request-context.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { MAIL_SENDER, type MailSender } from '../../mail/mail-sender.port.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { PasswordChanged, SessionEnded, userStream } from '../identity.events.js';
+import { PasswordHasher } from '../password-hasher.js';
+import { passwordResetDecider } from '../password-reset.decider.js';
+
+export const RESET_TTL_MS = 30 * 60_000;
+const resetStream = (digest: string) => `password-reset-${digest}`;
+const logger = new Logger('PasswordReset');
+
+export class RequestPasswordResetCommand extends Command<void> {
+  constructor(
+    readonly email: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class ResetPasswordCommand extends Command<{ endedSessions: number }> {
+  constructor(
+    readonly token: string,
+    readonly newPassword: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** The link is mailed; only a keyed digest of its token is recorded. */
+@CommandHandler(RequestPasswordResetCommand)
+export class RequestPasswordResetHandler implements ICommandHandler<RequestPasswordResetCommand> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly runner: DeciderRunner,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(MAIL_SENDER) private readonly mail: MailSender,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ email, ctx }: RequestPasswordResetCommand): Promise<void> {
+    const { items } = await this.reads
+      .collection<UserCredentialDoc>('user_credentials')
+      .find({ email }, { limit: 1 });
+    const user = items[0]
+      ? await this.reads.collection<PrincipalDoc>('principals').get(items[0].id)
+      : null;
+    if (!user || user.status !== 'active') return;
+    const token = randomBytes(32).toString('base64url');
+    const tokenDigest = this.box.digest(token);
+    const expiresAt = new Date(this.clock.now().getTime() + RESET_TTL_MS).toISOString();
+    await this.runner.run(
+      resetStream(tokenDigest),
+      passwordResetDecider,
+      { kind: 'request', userId: user.id, tokenDigest, expiresAt },
+      ctx,
+    );
+    const link = `${this.config.publicUrl}/api/auth/reset-password?token=${token}`;
+    await this.mail.send({
+      to: email,
+      subject: 'Reset your Slipway password',
+      text:
+        `Someone asked to reset the password of your Slipway account (${email}).\n\n` +
+        `To choose a new password, open this link within 30 minutes. It works once:\n\n${link}\n\n` +
+        'If you did not ask for this, ignore this message; your password stays as it is.\n',
+    });
+    logger.log(`Reset link mailed for user ${user.id}`);
+  }
+}
+
+/** Whether a link still works (for the redirect), without using it up. */
+export async function resetLinkIsLive(
+  reads: ReadStore,
+  box: SecretBox,
+  token: string,
+  now: number,
+): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
+  const doc = await reads.collection<PasswordResetDoc>('password_resets').get(box.digest(token));
+  return !!doc && !doc.completedAt && Date.parse(doc.expiresAt) > now;
+}
+
+/** New password, every session of the user ended, and the link dead. */
+@CommandHandler(ResetPasswordCommand)
+export class ResetPasswordHandler implements ICommandHandler<ResetPasswordCommand> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly runner: DeciderRunner,
+    private readonly writer: EventWriter,
+    private readonly hasher: PasswordHasher,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ token, newPassword, ctx }: ResetPasswordCommand) {
+    const tokenDigest = this.box.digest(token);
+    const passwordHash = await this.hasher.hash(newPassword);
+    const decision = await this.runner.run(
+      resetStream(tokenDigest),
+      passwordResetDecider,
+      { kind: 'complete', tokenDigest, now: this.clock.now().getTime() },
+      ctx,
+    );
+    const userId = decision.state.userId!;
+    await this.writer.append(
+      userStream(userId),
+      [PasswordChanged({ userId, passwordHash, reason: 'reset' })],
+      'any',
+      ctx,
+    );
+    const { items } = await this.reads
+      .collection<SessionDoc>('sessions')
+      .find({ userId, endedAt: null }, { limit: 1000 });
+    if (items.length > 0) {
+      const ended = items.map((s) =>
+        SessionEnded({ userId, sessionDigest: s.id, reason: 'password-reset' }),
+      );
+      await this.writer.append(userStream(userId), ended, 'any', ctx);
+    }
+    return { endedSessions: items.length };
+  }
+}
