@@ -27,6 +27,7 @@ import { secretBoxProvider } from '../security/secret-box.provider.js';
 import { ListPrincipalsHandler } from './members.query.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionStarter } from './session-starter.js';
+import { SessionTerminator } from './session-terminator.js';
 
 @Module({
   imports: [AccessModule],
@@ -48,6 +49,7 @@ import { SessionStarter } from './session-starter.js';
     DisableMfaHandler,
     MfaProcedures,
     SessionStarter,
+    SessionTerminator,
     SignUpHandler,
     LogInHandler,
     LogOutHandler,

@@ -1,13 +1,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { SessionDoc } from '../../../projections/sessions.projection.js';
 import { principalStream, TokensInvalidatedBefore } from '../../access/access.events.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { SessionEnded, TEAM_MEMBERS_STREAM, userStream } from '../identity.events.js';
+import { TEAM_MEMBERS_STREAM } from '../identity.events.js';
+import { SessionTerminator } from '../session-terminator.js';
 import type { DeactivateUserInput } from '../identity.inputs.js';
 import { teamMembersDecider } from '../team-members.decider.js';
 
@@ -30,7 +29,7 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
   constructor(
     private readonly runner: DeciderRunner,
     private readonly writer: EventWriter,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly sessions: SessionTerminator,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -42,15 +41,7 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
       { kind: 'deactivate', actor: ctx.principal!, userId },
       ctx,
     );
-    const { items } = await this.reads
-      .collection<SessionDoc>('sessions')
-      .find({ userId, endedAt: null }, { limit: 1000 });
-    if (items.length > 0) {
-      const ended = items.map((s) =>
-        SessionEnded({ userId, sessionDigest: s.id, reason: 'deactivated' }),
-      );
-      await this.writer.append(userStream(userId), ended, 'any', ctx);
-    }
+    const endedSessions = await this.sessions.endAll(userId, 'deactivated', ctx);
     const before = this.clock.now().toISOString();
     await this.writer.append(
       principalStream(userId),
@@ -58,6 +49,6 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
       'any',
       ctx,
     );
-    return { userId, endedSessions: items.length };
+    return { userId, endedSessions };
   }
 }

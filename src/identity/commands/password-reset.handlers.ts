@@ -3,7 +3,6 @@ import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PasswordResetDoc } from '../../../projections/password-resets.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
-import type { SessionDoc } from '../../../projections/sessions.projection.js';
 import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -14,7 +13,8 @@ import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { PasswordChanged, SessionEnded, userStream } from '../identity.events.js';
+import { PasswordChanged, userStream } from '../identity.events.js';
+import { SessionTerminator } from '../session-terminator.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { passwordResetDecider } from '../password-reset.decider.js';
 
@@ -99,9 +99,9 @@ export async function resetLinkIsLive(
 @CommandHandler(ResetPasswordCommand)
 export class ResetPasswordHandler implements ICommandHandler<ResetPasswordCommand> {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly runner: DeciderRunner,
     private readonly writer: EventWriter,
+    private readonly sessions: SessionTerminator,
     private readonly hasher: PasswordHasher,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -123,15 +123,7 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPasswordComman
       'any',
       ctx,
     );
-    const { items } = await this.reads
-      .collection<SessionDoc>('sessions')
-      .find({ userId, endedAt: null }, { limit: 1000 });
-    if (items.length > 0) {
-      const ended = items.map((s) =>
-        SessionEnded({ userId, sessionDigest: s.id, reason: 'password-reset' }),
-      );
-      await this.writer.append(userStream(userId), ended, 'any', ctx);
-    }
-    return { endedSessions: items.length };
+    const endedSessions = await this.sessions.endAll(userId, 'password-reset', ctx);
+    return { endedSessions };
   }
 }
