@@ -1,0 +1,57 @@
+import { describe, expect, it } from '@jest/globals';
+import { validateCompose } from './compose.js';
+
+describe('compose validation', () => {
+  it('summarises services, images, ports and volumes', () => {
+    const result = validateCompose(`
+services:
+  web:
+    image: ghcr.io/acme/web:1.2.3
+    ports: ["8080:80", "443:443/tcp"]
+    volumes: ["data:/var/lib/web"]
+  worker:
+    image: ghcr.io/acme/worker@sha256:${'b'.repeat(64)}
+volumes:
+  data: {}
+`);
+    expect(result).toEqual({
+      ok: true,
+      summary: {
+        services: [
+          {
+            name: 'web',
+            image: 'ghcr.io/acme/web:1.2.3',
+            ports: ['8080:80', '443:443/tcp'],
+            volumes: ['data:/var/lib/web'],
+          },
+          {
+            name: 'worker',
+            image: `ghcr.io/acme/worker@sha256:${'b'.repeat(64)}`,
+            ports: [],
+            volumes: [],
+          },
+        ],
+      },
+    });
+  });
+
+  it.each([
+    ['not yaml: [', 'compose'],
+    ['version: "3"', 'compose.services'],
+    ['services:\n  web:\n    ports: ["80"]', 'compose.services.web.image'],
+    ['services:\n  web:\n    image: nginx', 'compose.services.web.image'],
+    ['services:\n  web:\n    image: nginx:1\n    ports: ["eighty"]', 'compose.services.web.ports'],
+    ['services:\n  web:\n    image: nginx:1\n    ports: "80:80"', 'compose.services.web.ports'],
+    ['services:\n  "bad name!":\n    image: nginx:1', 'compose.services.bad name!'],
+  ])('refuses %j at %s', (text, path) => {
+    const result = validateCompose(text);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((i) => i.path)).toContain(path);
+  });
+
+  it('refuses a billion-laughs alias bomb', () => {
+    const bomb =
+      'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nservices: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+    expect(validateCompose(bomb).ok).toBe(false);
+  });
+});

@@ -1,0 +1,95 @@
+import { parse } from 'yaml';
+import type { FieldIssue } from '../common/app-error.js';
+import { parseImageReference } from './image-reference.js';
+
+export interface ComposeSummary {
+  services: { name: string; image: string; ports: string[]; volumes: string[] }[];
+}
+
+export type ComposeResult =
+  { ok: true; summary: ComposeSummary } | { ok: false; issues: FieldIssue[] };
+
+const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
+const PORT =
+  /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp))?$/;
+
+/**
+ * Parses a compose definition and checks what Slipway relies on: a `services` map, each with an
+ * image reference that pins a tag or digest, well-formed port mappings and volume entries.
+ * Other compose keys pass through untouched.
+ */
+export function validateCompose(text: string): ComposeResult {
+  let doc: unknown;
+  try {
+    doc = parse(text, { maxAliasCount: 100, uniqueKeys: true });
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [
+        { path: 'compose', message: `not valid YAML: ${(error as Error).message.split('\n')[0]}` },
+      ],
+    };
+  }
+  if (!isMap(doc) || !isMap(doc.services) || Object.keys(doc.services).length === 0) {
+    return {
+      ok: false,
+      issues: [{ path: 'compose.services', message: 'must map service names to definitions' }],
+    };
+  }
+  const issues: FieldIssue[] = [];
+  const services: ComposeSummary['services'] = [];
+  for (const [name, raw] of Object.entries(doc.services)) {
+    const at = `compose.services.${name}`;
+    if (!NAME.test(name))
+      issues.push({ path: at, message: 'service names are letters, digits, _ . -' });
+    if (!isMap(raw)) {
+      issues.push({ path: at, message: 'must be a mapping' });
+      continue;
+    }
+    const image = raw.image;
+    if (typeof image !== 'string' || !parseImageReference(image)) {
+      issues.push({
+        path: `${at}.image`,
+        message: 'must be an image reference with a tag or digest',
+      });
+    }
+    const ports = listOf(raw.ports, `${at}.ports`, issues);
+    ports
+      .filter((p) => !PORT.test(p))
+      .forEach((p) =>
+        issues.push({ path: `${at}.ports`, message: `"${p}" is not a port mapping` }),
+      );
+    const volumes = listOf(raw.volumes, `${at}.volumes`, issues);
+    volumes
+      .filter((v) => v.length === 0 || v.length > 1024)
+      .forEach(() =>
+        issues.push({ path: `${at}.volumes`, message: 'empty or overlong volume entry' }),
+      );
+    services.push({ name, image: String(image), ports, volumes });
+  }
+  return issues.length ? { ok: false, issues } : { ok: true, summary: { services } };
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Compose allows short strings or long-form maps for ports and volumes; both are summarised. */
+function listOf(value: unknown, path: string, issues: FieldIssue[]): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    issues.push({ path, message: 'must be a list' });
+    return [];
+  }
+  return value.map((entry) => {
+    if (typeof entry === 'string' || typeof entry === 'number') return String(entry);
+    if (isMap(entry)) {
+      return (
+        [entry.published, entry.target ?? entry.source].filter((v) => v !== undefined).join(':') ||
+        JSON.stringify(entry)
+      );
+    }
+    issues.push({ path, message: 'entries are strings or mappings' });
+    return '';
+  });
+}
