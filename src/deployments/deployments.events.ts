@@ -1,0 +1,160 @@
+import { defineEvent } from '../eventstore/define-event.js';
+
+export type ApprovalRule = 'none' | 'agents' | 'all-but-admins';
+
+/** An env var as recorded: plain values as they are, secret ones only sealed and digested. */
+export interface RecordedEnvVar {
+  name: string;
+  value: string | null;
+  secretCiphertext: string | null;
+  /** Keyed digest of the secret value, so a diff can tell "changed" without the value. */
+  secretDigest: string | null;
+}
+
+export interface Requester {
+  principalId: string;
+  kind: string;
+  role: string;
+  authMethod: string;
+  tokenId: string | null;
+}
+
+/** Everything a deployment needs, frozen when it is triggered, so a replay is exact. */
+export interface DeploymentSnapshot {
+  serviceName: string;
+  environment: string;
+  serverId: string;
+  imageRef: string;
+  compose: string;
+  env: RecordedEnvVar[];
+  healthCheckUrl: string | null;
+}
+
+// Stream `fleet`: every server, because names are unique across it.
+export const ServerRegistered = defineEvent<{
+  serverId: string;
+  name: string;
+  host: string;
+  sshPort: number;
+  sshUser: string;
+  credentialCiphertext: string;
+  hostKeyFingerprint: string;
+  labels: Record<string, string>;
+}>('ServerRegistered', 1);
+export const ServerHostKeyApproved = defineEvent<{ serverId: string; fingerprint: string }>(
+  'ServerHostKeyApproved',
+  1,
+);
+
+// Stream `catalog`: every service, because name + environment is unique across it.
+export const ServiceRegistered = defineEvent<{
+  serviceId: string;
+  name: string;
+  environment: string;
+  serverId: string;
+  imageRepository: string;
+  compose: string;
+  env: RecordedEnvVar[];
+  approvalRule: ApprovalRule;
+  healthCheckUrl: string | null;
+  backupCommand: string | null;
+}>('ServiceRegistered', 1);
+export const ServiceUpdated = defineEvent<{
+  serviceId: string;
+  changes: Partial<{
+    serverId: string;
+    imageRepository: string;
+    compose: string;
+    env: RecordedEnvVar[];
+    approvalRule: ApprovalRule;
+    healthCheckUrl: string | null;
+    backupCommand: string | null;
+  }>;
+}>('ServiceUpdated', 1);
+
+// Stream `service-deployments-<serviceId>`: the service's queue, in trigger order.
+export const DeploymentTriggered = defineEvent<{
+  deploymentId: string;
+  serviceId: string;
+  sequence: number;
+  imageRef: string;
+  trigger: 'session' | 'token' | 'agent' | 'rollback' | 'approval';
+  requestedBy: Requester;
+  snapshot: DeploymentSnapshot;
+  rollbackOf: string | null;
+  approvalId: string | null;
+  idempotencyKey: string | null;
+  inputDigest: string | null;
+}>('DeploymentTriggered', 1);
+export const DeploymentCancelled = defineEvent<{ deploymentId: string; reason: string }>(
+  'DeploymentCancelled',
+  1,
+);
+export const DeploymentCancellationRequested = defineEvent<{
+  deploymentId: string;
+  reason: string;
+}>('DeploymentCancellationRequested', 1);
+export const DeploymentStarted = defineEvent<{ deploymentId: string; runnerId: string }>(
+  'DeploymentStarted',
+  1,
+);
+export const DeploymentStepStarted = defineEvent<{ deploymentId: string; step: string }>(
+  'DeploymentStepStarted',
+  1,
+);
+export const DeploymentStepFinished = defineEvent<{
+  deploymentId: string;
+  step: string;
+  ok: boolean;
+  detail: string | null;
+}>('DeploymentStepFinished', 1);
+export const DeploymentSucceeded = defineEvent<{
+  deploymentId: string;
+  imageDigest: string | null;
+}>('DeploymentSucceeded', 1);
+export const DeploymentFailed = defineEvent<{
+  deploymentId: string;
+  reason: string;
+  step: string | null;
+}>('DeploymentFailed', 1);
+
+// Stream `approval-<id>`.
+export const ApprovalRequested = defineEvent<{
+  approvalId: string;
+  action: 'deploy' | 'rollback' | 'restore';
+  serviceId: string;
+  payload: Record<string, unknown>;
+  reason: string;
+  requestedBy: Requester;
+  expiresAt: string;
+}>('ApprovalRequested', 1);
+export const ApprovalGranted = defineEvent<{
+  approvalId: string;
+  decidedBy: string;
+  note: string | null;
+}>('ApprovalGranted', 1);
+export const ApprovalRejected = defineEvent<{
+  approvalId: string;
+  decidedBy: string;
+  note: string | null;
+}>('ApprovalRejected', 1);
+export const ApprovalExecuted = defineEvent<{ approvalId: string; deploymentId: string }>(
+  'ApprovalExecuted',
+  1,
+);
+
+// Stream `service-backups-<serviceId>`.
+export const BackupRecorded = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  location: string;
+  checksum: string;
+  sizeBytes: number;
+  takenAt: string;
+}>('BackupRecorded', 1);
+
+export const FLEET_STREAM = 'fleet';
+export const CATALOG_STREAM = 'catalog';
+export const serviceDeploymentsStream = (serviceId: string) => `service-deployments-${serviceId}`;
+export const approvalStream = (approvalId: string) => `approval-${approvalId}`;
+export const serviceBackupsStream = (serviceId: string) => `service-backups-${serviceId}`;
