@@ -1,5 +1,10 @@
 import { apiTokensProjection } from './api-tokens.projection.js';
+import { approvalsProjection } from './approvals.projection.js';
+import { backupsProjection } from './backups.projection.js';
+import { deploymentsProjection } from './deployments.projection.js';
 import { mfaProjection } from './mfa.projection.js';
+import { serversProjection } from './servers.projection.js';
+import { servicesProjection } from './services.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { securityPolicyProjection } from './security-policy.projection.js';
@@ -16,4 +21,9 @@ export const applicationProjections: Projection[] = [
   mfaProjection,
   securityPolicyProjection,
   passwordResetsProjection,
+  serversProjection,
+  servicesProjection,
+  deploymentsProjection,
+  approvalsProjection,
+  backupsProjection,
 ];

@@ -181,7 +181,15 @@ describe('service deployments decider (the state machine)', () => {
     expect(() =>
       decideFrom(queue, running, { kind: 'start', deploymentId: 'd2', runnerId: 'r' }),
     ).toThrow(/running/);
-    const done = [...running, DeploymentSucceeded({ deploymentId: 'd1', imageDigest: null })];
+    const done = [
+      ...running,
+      DeploymentSucceeded({
+        deploymentId: 'd1',
+        serviceId: 'svc',
+        imageRef: 'ghcr.io/acme/api:1',
+        imageDigest: null,
+      }),
+    ];
     expect(
       decideFrom(queue, done, { kind: 'start', deploymentId: 'd2', runnerId: 'r' }),
     ).toHaveLength(1);

@@ -33,7 +33,13 @@ export type ServiceDeploymentsCommand =
   | { kind: 'start'; deploymentId: string; runnerId: string }
   | { kind: 'stepStarted'; deploymentId: string; step: string }
   | { kind: 'stepFinished'; deploymentId: string; step: string; ok: boolean; detail: string | null }
-  | { kind: 'succeed'; deploymentId: string; imageDigest: string | null }
+  | {
+      kind: 'succeed';
+      deploymentId: string;
+      serviceId: string;
+      imageRef: string;
+      imageDigest: string | null;
+    }
   | { kind: 'fail'; deploymentId: string; reason: string; step: string | null }
   | { kind: 'confirmCancelled'; deploymentId: string; reason: string };
 
