@@ -225,6 +225,8 @@ describe('service deployments decider (the state machine)', () => {
       decideFrom(queue, [triggered('d1', 1)], {
         kind: 'succeed',
         deploymentId: 'd1',
+        serviceId: 'svc',
+        imageRef: 'x:1',
         imageDigest: null,
       }),
     ).toThrow(/not running/);

@@ -110,6 +110,8 @@ export const DeploymentStepFinished = defineEvent<{
 }>('DeploymentStepFinished', 1);
 export const DeploymentSucceeded = defineEvent<{
   deploymentId: string;
+  serviceId: string;
+  imageRef: string;
   imageDigest: string | null;
 }>('DeploymentSucceeded', 1);
 export const DeploymentFailed = defineEvent<{

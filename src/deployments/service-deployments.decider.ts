@@ -170,6 +170,8 @@ export const serviceDeploymentsDecider: Decider<
         return [
           DeploymentSucceeded({
             deploymentId: command.deploymentId,
+            serviceId: command.serviceId,
+            imageRef: command.imageRef,
             imageDigest: command.imageDigest,
           }),
         ];
