@@ -26,7 +26,7 @@ export class AccessService {
     target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'>,
     req: Request,
   ): Promise<RequestContext> {
-    const anonymous = anonymousContext(req.requestId, req.correlationId, req.ip ?? null);
+    const anonymous = this.anonymous(req);
     if (target.auth === 'public') return anonymous;
     const identity = await this.authenticate(req);
     if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
@@ -66,7 +66,20 @@ export class AccessService {
 
   /** The context of a request that needs no credentials (sign-up, login). */
   anonymous(req: Request): RequestContext {
-    return anonymousContext(req.requestId, req.correlationId, req.ip ?? null);
+    const key = req.header('idempotency-key');
+    if (key !== undefined && !/^[A-Za-z0-9._:-]{1,255}$/.test(key)) {
+      throw new AppError(
+        'BAD_REQUEST',
+        'Idempotency-Key must be 1-255 characters: letters, digits, . _ : -',
+        {
+          issues: [{ path: 'Idempotency-Key', message: 'malformed' }],
+        },
+      );
+    }
+    return {
+      ...anonymousContext(req.requestId, req.correlationId, req.ip ?? null),
+      idempotencyKey: key ?? null,
+    };
   }
 
   /** The session-backed context when a live session cookie is presented, else null. */

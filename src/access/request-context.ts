@@ -42,6 +42,8 @@ export interface RequestContext {
   sessionDigest: string | null;
   /** Effective scopes: role capabilities intersected with token scopes. */
   scopes: string[];
+  /** The `Idempotency-Key` header, when the caller sent one. */
+  idempotencyKey: string | null;
 }
 
 export function anonymousContext(
@@ -60,6 +62,7 @@ export function anonymousContext(
     session: null,
     sessionDigest: null,
     scopes: [],
+    idempotencyKey: null,
   };
 }
 

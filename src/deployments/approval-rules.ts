@@ -1,0 +1,9 @@
+import type { Principal } from '../access/request-context.js';
+import type { ApprovalRule } from './deployments.events.js';
+
+/** Whether a service's rule turns this principal's deploy, rollback or restore into a request. */
+export function approvalRequired(rule: ApprovalRule, principal: Principal): boolean {
+  if (rule === 'agents') return principal.kind === 'agent';
+  if (rule === 'all-but-admins') return principal.role !== 'owner' && principal.role !== 'admin';
+  return false;
+}

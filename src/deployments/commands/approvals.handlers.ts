@@ -1,0 +1,135 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { badRequest, conflict } from '../../common/app-error.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
+import { approvalDecider } from '../approval.decider.js';
+import { DeploymentLauncher, validImageRef } from '../deployment-launcher.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { approvalStream } from '../deployments.events.js';
+import type { DecideApprovalInput, RequestApprovalInput } from '../deployments.inputs.js';
+import { checkRepository } from './deploy.handlers.js';
+
+export class RequestApprovalCommand extends Command<PendingApproval> {
+  constructor(
+    readonly input: RequestApprovalInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class DecideApprovalCommand extends Command<{
+  approvalId: string;
+  status: string;
+  deploymentId: string | null;
+}> {
+  constructor(
+    readonly input: DecideApprovalInput,
+    readonly approve: boolean,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** Asks for approval of a deploy, rollback or restore, with its payload checked and frozen. */
+@CommandHandler(RequestApprovalCommand)
+export class RequestApprovalHandler implements ICommandHandler<RequestApprovalCommand> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly approvals: ApprovalRequests,
+  ) {}
+
+  async execute({ input, ctx }: RequestApprovalCommand) {
+    const service = await this.lookup.service(input.serviceId);
+    const payload: Record<string, unknown> = { serviceId: service.id };
+    if (input.action === 'deploy') {
+      if (!input.imageTag)
+        throw badRequest('A deploy request needs imageTag', [
+          { path: 'imageTag', message: 'required for deploy' },
+        ]);
+      payload.imageRef = validImageRef(input.imageTag);
+      checkRepository(String(payload.imageRef), service.imageRepository);
+    } else if (input.action === 'rollback') {
+      if (!input.targetDeploymentId)
+        throw badRequest('A rollback request needs targetDeploymentId', [
+          { path: 'targetDeploymentId', message: 'required for rollback' },
+        ]);
+      const target = await this.lookup.deployment(input.targetDeploymentId);
+      if (target.serviceId !== service.id || target.status !== 'succeeded')
+        throw conflict('The target must be a succeeded deployment of this service');
+      payload.targetDeploymentId = target.id;
+    } else {
+      if (!input.backupId)
+        throw badRequest('A restore request needs backupId', [
+          { path: 'backupId', message: 'required for restore' },
+        ]);
+      const backup = await this.lookup.backup(input.backupId);
+      if (backup.serviceId !== service.id) throw conflict('The backup belongs to another service');
+      payload.backupId = backup.id;
+    }
+    return this.approvals.open(input.action, service.id, payload, input.reason, ctx);
+  }
+}
+
+/**
+ * Approve or reject someone else's request. An approved deploy or rollback runs its frozen
+ * payload exactly once (idempotency key `approval:<id>`); approving again retries a stalled run.
+ */
+@CommandHandler(DecideApprovalCommand)
+export class DecideApprovalHandler implements ICommandHandler<DecideApprovalCommand> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly runner: DeciderRunner,
+    private readonly launcher: DeploymentLauncher,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ input, approve, ctx }: DecideApprovalCommand) {
+    const approval = await this.lookup.approval(input.approvalId);
+    await this.runner.run(
+      approvalStream(approval.id),
+      approvalDecider,
+      {
+        kind: 'decide',
+        approvalId: approval.id,
+        approve,
+        decidedBy: ctx.principal!.id,
+        note: input.note ?? null,
+        now: this.clock.now().getTime(),
+      },
+      ctx,
+    );
+    if (!approve) return { approvalId: approval.id, status: 'rejected', deploymentId: null };
+    if (approval.action === 'restore')
+      return { approvalId: approval.id, status: 'approved', deploymentId: null };
+    const service = await this.lookup.service(approval.serviceId);
+    const target =
+      approval.action === 'rollback'
+        ? await this.lookup.deployment(String(approval.payload.targetDeploymentId))
+        : null;
+    const { deploymentId } = await this.launcher.launch(
+      {
+        service,
+        imageRef: target ? target.imageRef : String(approval.payload.imageRef),
+        trigger: target ? 'rollback' : 'approval',
+        requestedBy: approval.requestedBy,
+        snapshot: target?.snapshot,
+        rollbackOf: target?.id ?? null,
+        approvalId: approval.id,
+        idempotencyKey: `approval:${approval.id}`,
+      },
+      ctx,
+    );
+    await this.runner.run(
+      approvalStream(approval.id),
+      approvalDecider,
+      { kind: 'executed', approvalId: approval.id, deploymentId },
+      ctx,
+    );
+    return { approvalId: approval.id, status: 'approved', deploymentId };
+  }
+}

@@ -1,0 +1,176 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { badRequest, conflict } from '../../common/app-error.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
+import { approvalRequired } from '../approval-rules.js';
+import {
+  DeploymentLauncher,
+  requesterOf,
+  triggerOf,
+  validImageRef,
+} from '../deployment-launcher.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { serviceDeploymentsStream } from '../deployments.events.js';
+import type {
+  CancelDeploymentInput,
+  ExecuteRollbackInput,
+  TriggerDeployInput,
+} from '../deployments.inputs.js';
+import { parseImageReference, repositoryOf } from '../image-reference.js';
+import { serviceDeploymentsDecider } from '../service-deployments.decider.js';
+
+export interface QueuedDeploymentAnswer {
+  status: 'queued';
+  deploymentId: string;
+  created: boolean;
+}
+
+export class TriggerDeployCommand extends Command<QueuedDeploymentAnswer | PendingApproval> {
+  constructor(
+    readonly input: TriggerDeployInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class ExecuteRollbackCommand extends Command<QueuedDeploymentAnswer | PendingApproval> {
+  constructor(
+    readonly input: ExecuteRollbackInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class CancelDeploymentCommand extends Command<{
+  deploymentId: string;
+  status: 'cancelled' | 'cancelling';
+}> {
+  constructor(
+    readonly input: CancelDeploymentInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** The service's image only: a tag of another repository is a mistake, not a deployment. */
+export function checkRepository(imageRef: string, repository: string): void {
+  const ref = parseImageReference(imageRef)!;
+  if (repositoryOf(ref) !== repository) {
+    throw badRequest(`imageTag must be an image of ${repository}`, [
+      { path: 'imageTag', message: `repository ${repositoryOf(ref)} is not the service's` },
+    ]);
+  }
+}
+
+@CommandHandler(TriggerDeployCommand)
+export class TriggerDeployHandler implements ICommandHandler<TriggerDeployCommand> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly launcher: DeploymentLauncher,
+    private readonly approvals: ApprovalRequests,
+  ) {}
+
+  async execute({ input, ctx }: TriggerDeployCommand) {
+    const service = await this.lookup.service(input.serviceId);
+    const imageRef = validImageRef(input.imageTag);
+    checkRepository(imageRef, service.imageRepository);
+    if (approvalRequired(service.approvalRule, ctx.principal!)) {
+      const reason =
+        input.reason ?? `Deploy ${imageRef} to ${service.name} (${service.environment})`;
+      return this.approvals.open(
+        'deploy',
+        service.id,
+        { serviceId: service.id, imageRef },
+        reason.slice(0, 280),
+        ctx,
+      );
+    }
+    const launched = await this.launcher.launch(
+      {
+        service,
+        imageRef,
+        trigger: triggerOf(ctx),
+        requestedBy: requesterOf(ctx),
+        idempotencyKey: ctx.idempotencyKey,
+      },
+      ctx,
+    );
+    return { status: 'queued' as const, ...launched };
+  }
+}
+
+/** A new deployment that replays the target's frozen snapshot. */
+@CommandHandler(ExecuteRollbackCommand)
+export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollbackCommand> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly launcher: DeploymentLauncher,
+    private readonly approvals: ApprovalRequests,
+  ) {}
+
+  async execute({ input, ctx }: ExecuteRollbackCommand) {
+    const service = await this.lookup.service(input.serviceId);
+    const target = await this.lookup.deployment(input.targetDeploymentId);
+    if (target.serviceId !== service.id)
+      throw badRequest('The target deployment belongs to another service', [
+        { path: 'targetDeploymentId', message: 'not of this service' },
+      ]);
+    if (target.status !== 'succeeded')
+      throw conflict(
+        `Only a succeeded deployment can be rolled back to (this one ${target.status})`,
+      );
+    if (approvalRequired(service.approvalRule, ctx.principal!)) {
+      const reason = input.reason ?? `Roll ${service.name} back to ${target.imageRef}`;
+      return this.approvals.open(
+        'rollback',
+        service.id,
+        { serviceId: service.id, targetDeploymentId: target.id },
+        reason.slice(0, 280),
+        ctx,
+      );
+    }
+    const launched = await this.launcher.launch(
+      {
+        service,
+        imageRef: target.imageRef,
+        trigger: 'rollback',
+        requestedBy: requesterOf(ctx),
+        snapshot: target.snapshot,
+        rollbackOf: target.id,
+        idempotencyKey: ctx.idempotencyKey,
+      },
+      ctx,
+    );
+    return { status: 'queued' as const, ...launched };
+  }
+}
+
+/** A queued deployment is cancelled at once; a running one is asked to stop between steps. */
+@CommandHandler(CancelDeploymentCommand)
+export class CancelDeploymentHandler implements ICommandHandler<CancelDeploymentCommand> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly runner: DeciderRunner,
+  ) {}
+
+  async execute({ input, ctx }: CancelDeploymentCommand) {
+    const deployment = await this.lookup.deployment(input.deploymentId);
+    const reason = input.reason ?? `cancelled by ${ctx.principal?.name ?? 'a user'}`;
+    const decision = await this.runner.run(
+      serviceDeploymentsStream(deployment.serviceId),
+      serviceDeploymentsDecider,
+      { kind: 'cancel', deploymentId: deployment.id, reason },
+      ctx,
+      50,
+    );
+    const status =
+      decision.state.deployments.get(deployment.id)?.status === 'cancelled'
+        ? 'cancelled'
+        : 'cancelling';
+    return { deploymentId: deployment.id, status: status as 'cancelled' | 'cancelling' };
+  }
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { FLEET_STREAM } from '../deployments.events.js';
+import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployments.inputs.js';
+import { fleetDecider } from '../fleet.decider.js';
+
+export class RegisterServerCommand extends Command<{
+  serverId: string;
+  name: string;
+  status: string;
+  hostKeyFingerprint: string;
+}> {
+  constructor(
+    readonly input: RegisterServerInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class ApproveServerHostKeyCommand extends Command<{ serverId: string; status: 'ready' }> {
+  constructor(
+    readonly input: ApproveServerHostKeyInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/** The private key is sealed at once; the host key fingerprint is pinned, to be approved. */
+@CommandHandler(RegisterServerCommand)
+export class RegisterServerHandler implements ICommandHandler<RegisterServerCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input, ctx }: RegisterServerCommand) {
+    const serverId = randomUUID();
+    const labels = Object.fromEntries(
+      (input.labels ?? []).map((l) => l.split('=', 2) as [string, string]),
+    );
+    const event = {
+      serverId,
+      name: input.name,
+      host: input.host,
+      sshPort: input.sshPort ?? 22,
+      sshUser: input.sshUser,
+      credentialCiphertext: this.box.seal(input.privateKey),
+      hostKeyFingerprint: input.hostKeyFingerprint,
+      labels,
+    };
+    await this.runner.run(FLEET_STREAM, fleetDecider, { kind: 'register', event }, ctx, 50);
+    return {
+      serverId,
+      name: input.name,
+      status: 'pending-host-key',
+      hostKeyFingerprint: input.hostKeyFingerprint,
+    };
+  }
+}
+
+@CommandHandler(ApproveServerHostKeyCommand)
+export class ApproveServerHostKeyHandler implements ICommandHandler<ApproveServerHostKeyCommand> {
+  constructor(private readonly runner: DeciderRunner) {}
+
+  async execute({ input, ctx }: ApproveServerHostKeyCommand) {
+    await this.runner.run(
+      FLEET_STREAM,
+      fleetDecider,
+      { kind: 'approveHostKey', ...input },
+      ctx,
+      50,
+    );
+    return { serverId: input.serverId, status: 'ready' as const };
+  }
+}

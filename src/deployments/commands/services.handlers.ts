@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { badRequest } from '../../common/app-error.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { catalogDecider } from '../catalog.decider.js';
+import { validateCompose } from '../compose.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { CATALOG_STREAM } from '../deployments.events.js';
+import type { RegisterServiceInput, UpdateServiceInput } from '../deployments.inputs.js';
+import { recordEnv } from '../env-vars.js';
+
+export class RegisterServiceCommand extends Command<{
+  serviceId: string;
+  name: string;
+  environment: string;
+}> {
+  constructor(
+    readonly input: RegisterServiceInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+export class UpdateServiceCommand extends Command<{ serviceId: string; updated: string[] }> {
+  constructor(
+    readonly input: UpdateServiceInput,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+function checkCompose(compose: string): void {
+  const result = validateCompose(compose);
+  if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
+}
+
+@CommandHandler(RegisterServiceCommand)
+export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input, ctx }: RegisterServiceCommand) {
+    await this.lookup.server(input.serverId);
+    checkCompose(input.compose);
+    const serviceId = randomUUID();
+    const event = {
+      serviceId,
+      name: input.name,
+      environment: input.environment,
+      serverId: input.serverId,
+      imageRepository: input.imageRepository,
+      compose: input.compose,
+      env: recordEnv(input.env, this.box),
+      approvalRule: input.approvalRule ?? 'none',
+      healthCheckUrl: input.healthCheckUrl ?? null,
+      backupCommand: input.backupCommand ?? null,
+    };
+    await this.runner.run(CATALOG_STREAM, catalogDecider, { kind: 'register', event }, ctx, 50);
+    return { serviceId, name: input.name, environment: input.environment };
+  }
+}
+
+@CommandHandler(UpdateServiceCommand)
+export class UpdateServiceHandler implements ICommandHandler<UpdateServiceCommand> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input, ctx }: UpdateServiceCommand) {
+    await this.lookup.service(input.serviceId);
+    if (input.serverId) await this.lookup.server(input.serverId);
+    if (input.compose !== undefined) checkCompose(input.compose);
+    const { serviceId, env, ...rest } = input;
+    const changes: Record<string, unknown> = Object.fromEntries(
+      Object.entries(rest).filter(([, v]) => v !== undefined),
+    );
+    if (env !== undefined) changes.env = recordEnv(env, this.box);
+    await this.runner.run(
+      CATALOG_STREAM,
+      catalogDecider,
+      { kind: 'update', event: { serviceId, changes } },
+      ctx,
+      50,
+    );
+    return { serviceId, updated: Object.keys(changes).sort() };
+  }
+}

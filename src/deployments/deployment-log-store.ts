@@ -1,0 +1,58 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
+
+export interface LogLineData {
+  deploymentId: string;
+  line: number;
+  step: string;
+  stream: 'stdout' | 'stderr';
+  text: string;
+  at: string;
+}
+
+type LogLine = LogLineData & Doc;
+
+/**
+ * Deployment output, one document per line in `deployment_logs` (not events: output is bulky
+ * and not a decision). Numbered per deployment, so readers page with `afterLine` and live
+ * subscribers can resume where they stopped. The runner appends; `deploymentLogs` reads.
+ */
+@Injectable()
+export class DeploymentLogStore implements OnModuleInit {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.reads.ensureCollection({
+      name: 'deployment_logs',
+      indexes: [{ fields: ['deploymentId', 'line'] }],
+    });
+  }
+
+  async append(lines: LogLineData[]): Promise<void> {
+    await this.reads.transaction(async (session) => {
+      const logs = session.collection<LogLine>('deployment_logs');
+      for (const l of lines) {
+        await logs.put({ ...l, id: `${l.deploymentId}:${String(l.line).padStart(9, '0')}` });
+      }
+    });
+  }
+
+  async read(deploymentId: string, afterLine: number, limit: number) {
+    const page = await this.reads
+      .collection<LogLine>('deployment_logs')
+      .find({ deploymentId, line: { $gt: afterLine } }, { sort: { line: 1 }, limit });
+    const lines = page.items.map(({ line, step, stream, text, at }) => ({
+      line,
+      step,
+      stream,
+      text,
+      at,
+    }));
+    return {
+      deploymentId,
+      lines,
+      nextAfterLine: lines.length ? lines[lines.length - 1].line : afterLine,
+      more: page.nextCursor !== null,
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { ServerDoc } from '../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../projections/services.projection.js';
+import { maskEnv } from './env-vars.js';
+
+/** Read answers: no credential, no ciphertext or digest, secret env values masked. */
+export function deploymentView(d: DeploymentDoc) {
+  const { snapshot, ...rest } = d;
+  delete (rest as Record<string, unknown>)._position;
+  return {
+    ...rest,
+    snapshot: { ...snapshot, env: maskEnv(snapshot.env) },
+  };
+}
+
+export function deploymentSummary(d: DeploymentDoc) {
+  return {
+    id: d.id,
+    serviceId: d.serviceId,
+    serviceName: d.serviceName,
+    environment: d.environment,
+    imageRef: d.imageRef,
+    status: d.status,
+    trigger: d.trigger,
+    requestedBy: d.requestedBy,
+    createdAt: d.createdAt,
+    startedAt: d.startedAt,
+    finishedAt: d.finishedAt,
+    rollbackOf: d.rollbackOf,
+  };
+}
+
+export function serverView(s: ServerDoc) {
+  return {
+    id: s.id,
+    name: s.name,
+    host: s.host,
+    sshPort: s.sshPort,
+    sshUser: s.sshUser,
+    hostKeyFingerprint: s.hostKeyFingerprint,
+    hostKeyApproved: s.hostKeyApproved,
+    labels: s.labels,
+    status: s.status,
+    registeredAt: s.registeredAt,
+  };
+}
+
+export function serviceView(s: ServiceDoc) {
+  return {
+    id: s.id,
+    name: s.name,
+    environment: s.environment,
+    serverId: s.serverId,
+    imageRepository: s.imageRepository,
+    env: maskEnv(s.env),
+    approvalRule: s.approvalRule,
+    healthCheckUrl: s.healthCheckUrl,
+    backupCommand: s.backupCommand,
+    currentImage: s.currentImage,
+    currentDeploymentId: s.currentDeploymentId,
+    registeredAt: s.registeredAt,
+    updatedAt: s.updatedAt,
+  };
+}

@@ -1,0 +1,81 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { deploymentSummary, deploymentView } from '../deployment-views.js';
+import type { DeploymentLogsInput, RecentDeploymentsInput } from '../deployments.inputs.js';
+import { DeploymentLogStore } from '../deployment-log-store.js';
+
+export class RecentDeploymentsQuery extends Query<unknown> {
+  constructor(readonly input: RecentDeploymentsInput) {
+    super();
+  }
+}
+export class DeploymentDetailsQuery extends Query<unknown> {
+  constructor(readonly deploymentId: string) {
+    super();
+  }
+}
+export class DeploymentLogsQuery extends Query<unknown> {
+  constructor(readonly input: DeploymentLogsInput) {
+    super();
+  }
+}
+
+/** Newest first; filter by status and service; cursor paging. */
+@QueryHandler(RecentDeploymentsQuery)
+export class RecentDeploymentsHandler implements IQueryHandler<RecentDeploymentsQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute({ input }: RecentDeploymentsQuery) {
+    const filter: Filter = {};
+    if (input.status) filter.status = input.status;
+    if (input.serviceId) filter.serviceId = input.serviceId;
+    const page = await this.reads
+      .collection<DeploymentDoc>('deployments')
+      .find(filter, { sort: { order: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
+    return { items: page.items.map(deploymentSummary), nextCursor: page.nextCursor };
+  }
+}
+
+/** Everything about one deployment, and where it stands in its service's queue. */
+@QueryHandler(DeploymentDetailsQuery)
+export class DeploymentDetailsHandler implements IQueryHandler<DeploymentDetailsQuery> {
+  constructor(private readonly lookup: DeploymentLookup) {}
+
+  async execute({ deploymentId }: DeploymentDetailsQuery) {
+    const d = await this.lookup.deployment(deploymentId);
+    const ahead =
+      d.status === 'queued'
+        ? (
+            await this.lookup.reads
+              .collection<DeploymentDoc>('deployments')
+              .find(
+                { serviceId: d.serviceId, status: { $in: ['queued', 'running'] } },
+                { sort: { order: 1 }, limit: 1000 },
+              )
+          ).items.filter((x) => x.sequence < d.sequence)
+        : [];
+    return {
+      ...deploymentView(d),
+      queue: {
+        position: d.status === 'queued' ? ahead.length + 1 : null,
+        ahead: ahead.map((x) => x.id),
+      },
+    };
+  }
+}
+
+@QueryHandler(DeploymentLogsQuery)
+export class DeploymentLogsHandler implements IQueryHandler<DeploymentLogsQuery> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly logs: DeploymentLogStore,
+  ) {}
+
+  async execute({ input }: DeploymentLogsQuery) {
+    await this.lookup.deployment(input.deploymentId);
+    return this.logs.read(input.deploymentId, input.afterLine ?? 0, input.limit ?? 200);
+  }
+}

@@ -1,0 +1,101 @@
+import { Inject } from '@nestjs/common';
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ApprovalDoc } from '../../../projections/approvals.projection.js';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { deploymentSummary, serverView, serviceView } from '../deployment-views.js';
+
+export class InfrastructureInventoryQuery extends Query<unknown> {}
+export class ApprovalQueueQuery extends Query<unknown> {
+  constructor(
+    readonly status: string | undefined,
+    readonly limit: number,
+  ) {
+    super();
+  }
+}
+
+/** Servers and their services, each with its current and latest deployment and a health word. */
+@QueryHandler(InfrastructureInventoryQuery)
+export class InfrastructureInventoryHandler implements IQueryHandler<InfrastructureInventoryQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute() {
+    const servers = (
+      await this.reads.collection<ServerDoc>('servers').find({}, { sort: { name: 1 }, limit: 1000 })
+    ).items;
+    const services = (
+      await this.reads
+        .collection<ServiceDoc>('services')
+        .find({}, { sort: { name: 1 }, limit: 1000 })
+    ).items;
+    const deployments = this.reads.collection<DeploymentDoc>('deployments');
+    const serviceViews = await Promise.all(
+      services.map(async (s) => {
+        const latest =
+          (await deployments.find({ serviceId: s.id }, { sort: { order: -1 }, limit: 1 }))
+            .items[0] ?? null;
+        const health = !latest
+          ? 'never-deployed'
+          : latest.status === 'failed'
+            ? 'degraded'
+            : latest.status === 'succeeded'
+              ? 'healthy'
+              : latest.status === 'cancelled'
+                ? s.currentDeploymentId
+                  ? 'healthy'
+                  : 'never-deployed'
+                : 'deploying';
+        return {
+          ...serviceView(s),
+          latestDeployment: latest ? deploymentSummary(latest) : null,
+          health,
+        };
+      }),
+    );
+    return {
+      servers: servers.map((server) => ({
+        ...serverView(server),
+        services: serviceViews.filter((s) => s.serverId === server.id),
+      })),
+      totals: {
+        servers: servers.length,
+        services: services.length,
+        serversAwaitingHostKeyApproval: servers.filter((s) => !s.hostKeyApproved).length,
+      },
+    };
+  }
+}
+
+/** Requests by status, oldest first; a pending request past its expiry reads as expired. */
+@QueryHandler(ApprovalQueueQuery)
+export class ApprovalQueueHandler implements IQueryHandler<ApprovalQueueQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ status, limit }: ApprovalQueueQuery) {
+    const now = this.clock.now().toISOString();
+    const filter: Filter =
+      status === 'expired'
+        ? { status: 'pending', expiresAt: { $lte: now } }
+        : status === 'pending'
+          ? { status: 'pending', expiresAt: { $gt: now } }
+          : status
+            ? { status }
+            : {};
+    const page = await this.reads
+      .collection<ApprovalDoc>('approvals')
+      .find(filter, { sort: { requestedAt: 1 }, limit });
+    return {
+      items: page.items.map(({ _position: _p, ...a }) => ({
+        ...a,
+        status: a.status === 'pending' && a.expiresAt <= now ? 'expired' : a.status,
+      })),
+    };
+  }
+}
