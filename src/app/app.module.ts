@@ -10,7 +10,9 @@ import { RouteDeclarationGuard } from '../http/route-access.js';
 import { IdentityModule } from '../identity/identity.module.js';
 import { SecurityModule } from '../security/security.module.js';
 import { MailModule } from '../mail/mail.module.js';
+import { SecretsModule } from '../security/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
+import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -33,11 +35,13 @@ export class AppModule {
       imports: [
         CqrsModule.forRoot(),
         MailModule,
+        SecretsModule,
         StorageModule.forRoot([...applicationProjections, ...(options.extraProjections ?? [])]),
         AccessModule,
         IdentityModule,
         SecurityModule,
         ApiV1Module,
+        DeploymentsModule,
         RpcModule,
         HealthModule,
         ...(options.extraImports ?? []),

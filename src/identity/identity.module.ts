@@ -23,7 +23,6 @@ import { MfaGuardRails } from './mfa/mfa-guard-rails.js';
 import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-maintenance.handlers.js';
 import { MfaProcedures } from './mfa/mfa.procedures.js';
 import { Totp } from './mfa/totp.js';
-import { secretBoxProvider } from '../security/secret-box.provider.js';
 import { ListPrincipalsHandler } from './members.query.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionStarter } from './session-starter.js';
@@ -33,7 +32,6 @@ import { SessionTerminator } from './session-terminator.js';
   imports: [AccessModule],
   controllers: [AuthController],
   providers: [
-    secretBoxProvider,
     PasswordHasher,
     Totp,
     MfaCodes,

@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { RequestContext } from '../access/request-context.js';
+import { Procedure, type ProcedureOptions } from '../rpc/procedure.js';
+import {
+  ApprovalQueueInput,
+  BackupRestorePlanInput,
+  ComposeDeploymentPlanInput,
+  ConfigDiffInput,
+  DeploymentIdInput,
+  DeploymentLogsInput,
+  DeploymentPlanInput,
+  RecentDeploymentsInput,
+  RollbackPlanInput,
+} from './deployments.inputs.js';
+import { PlanQuery } from './planning/plan.query.js';
+import {
+  DeploymentDetailsQuery,
+  DeploymentLogsQuery,
+  RecentDeploymentsQuery,
+} from './queries/deployment-queries.js';
+import { ApprovalQueueQuery, InfrastructureInventoryQuery } from './queries/inventory-queries.js';
+
+const EVERYONE: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'viewer', 'agent'];
+const PLANNERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'agent'];
+const read = (
+  name: string,
+  scope: string,
+  input: ProcedureOptions['input'],
+  description: string,
+): ProcedureOptions => ({
+  name,
+  lane: 'read',
+  auth: 'authenticated',
+  roles: EVERYONE,
+  scopes: [scope],
+  input,
+  description,
+});
+const planning = (
+  name: string,
+  input: ProcedureOptions['input'],
+  description: string,
+): ProcedureOptions => ({
+  name,
+  lane: 'planning',
+  auth: 'authenticated',
+  roles: PLANNERS,
+  scopes: ['deploy:plan'],
+  input,
+  description,
+});
+
+@Injectable()
+export class DeploymentQueryProcedures {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Procedure(
+    read(
+      'recentDeployments',
+      'deploy:read',
+      RecentDeploymentsInput,
+      'Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}.',
+    ),
+  )
+  recentDeployments(input: RecentDeploymentsInput) {
+    return this.queries.execute(new RecentDeploymentsQuery(input));
+  }
+
+  @Procedure(
+    read(
+      'deploymentDetails',
+      'deploy:read',
+      DeploymentIdInput,
+      'One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position.',
+    ),
+  )
+  deploymentDetails(input: DeploymentIdInput) {
+    return this.queries.execute(new DeploymentDetailsQuery(input.deploymentId));
+  }
+
+  @Procedure(
+    read(
+      'deploymentLogs',
+      'deploy:read',
+      DeploymentLogsInput,
+      'Output lines the runner recorded, after a line number, in order.',
+    ),
+  )
+  deploymentLogs(input: DeploymentLogsInput) {
+    return this.queries.execute(new DeploymentLogsQuery(input));
+  }
+
+  @Procedure(
+    read(
+      'infrastructureInventory',
+      'server:read',
+      undefined,
+      'Servers and their services, each with its latest deployment and health.',
+    ),
+  )
+  infrastructureInventory() {
+    return this.queries.execute(new InfrastructureInventoryQuery());
+  }
+
+  @Procedure(
+    read(
+      'approvalQueue',
+      'approval:read',
+      ApprovalQueueInput,
+      'Approval requests by status (pending, approved, rejected, expired), oldest first.',
+    ),
+  )
+  approvalQueue(input: ApprovalQueueInput) {
+    return this.queries.execute(new ApprovalQueueQuery(input.status, input.limit ?? 50));
+  }
+
+  @Procedure(
+    planning(
+      'deploymentPlan',
+      DeploymentPlanInput,
+      'Preflight checks and steps for deploying an image to a service; no side effects.',
+    ),
+  )
+  deploymentPlan(input: DeploymentPlanInput, ctx: RequestContext) {
+    return this.queries.execute(new PlanQuery({ kind: 'deploy', ...input }, ctx));
+  }
+
+  @Procedure(
+    planning(
+      'composeDeploymentPlan',
+      ComposeDeploymentPlanInput,
+      'Preflight checks for running a compose definition on a server; no side effects.',
+    ),
+  )
+  composeDeploymentPlan(input: ComposeDeploymentPlanInput, ctx: RequestContext) {
+    return this.queries.execute(new PlanQuery({ kind: 'compose', ...input }, ctx));
+  }
+
+  @Procedure(
+    planning(
+      'rollbackPlan',
+      RollbackPlanInput,
+      'Preflight checks for rolling back (default target: the previous succeeded deployment).',
+    ),
+  )
+  rollbackPlan(input: RollbackPlanInput, ctx: RequestContext) {
+    return this.queries.execute(new PlanQuery({ kind: 'rollback', ...input }, ctx));
+  }
+
+  @Procedure(
+    planning(
+      'backupRestorePlan',
+      BackupRestorePlanInput,
+      'Preflight checks and steps for restoring a recorded backup.',
+    ),
+  )
+  backupRestorePlan(input: BackupRestorePlanInput, ctx: RequestContext) {
+    return this.queries.execute(new PlanQuery({ kind: 'restore', ...input }, ctx));
+  }
+
+  @Procedure(
+    planning(
+      'configDiff',
+      ConfigDiffInput,
+      'Field-by-field difference of two deployments’ frozen snapshots (secret values never shown).',
+    ),
+  )
+  configDiff(input: ConfigDiffInput, ctx: RequestContext) {
+    return this.queries.execute(new PlanQuery({ kind: 'diff', ...input }, ctx));
+  }
+}

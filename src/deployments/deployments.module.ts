@@ -1,0 +1,57 @@
+import { Module } from '@nestjs/common';
+import { ApprovalRequests } from './approval-requests.js';
+import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
+import { RecordBackupHandler } from './commands/backups.handlers.js';
+import {
+  CancelDeploymentHandler,
+  ExecuteRollbackHandler,
+  TriggerDeployHandler,
+} from './commands/deploy.handlers.js';
+import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
+import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { DeploymentLauncher } from './deployment-launcher.js';
+import { DeploymentLogStore } from './deployment-log-store.js';
+import { DeploymentLookup } from './deployment-lookup.js';
+import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
+import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
+import { PlanHandler } from './planning/plan.query.js';
+import { Planner } from './planning/planner.js';
+import {
+  DeploymentDetailsHandler,
+  DeploymentLogsHandler,
+  RecentDeploymentsHandler,
+} from './queries/deployment-queries.js';
+import {
+  ApprovalQueueHandler,
+  InfrastructureInventoryHandler,
+} from './queries/inventory-queries.js';
+
+@Module({
+  providers: [
+    DeploymentLookup,
+    DeploymentLauncher,
+    DeploymentLogStore,
+    ApprovalRequests,
+    Planner,
+    RegisterServerHandler,
+    ApproveServerHostKeyHandler,
+    RegisterServiceHandler,
+    UpdateServiceHandler,
+    TriggerDeployHandler,
+    ExecuteRollbackHandler,
+    CancelDeploymentHandler,
+    RequestApprovalHandler,
+    DecideApprovalHandler,
+    RecordBackupHandler,
+    RecentDeploymentsHandler,
+    DeploymentDetailsHandler,
+    DeploymentLogsHandler,
+    InfrastructureInventoryHandler,
+    ApprovalQueueHandler,
+    PlanHandler,
+    DeploymentCommandProcedures,
+    DeploymentQueryProcedures,
+  ],
+  exports: [DeploymentLogStore, DeploymentLookup],
+})
+export class DeploymentsModule {}

@@ -1,0 +1,69 @@
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { validateCompose } from '../compose.js';
+import type { RecordedEnvVar } from '../deployments.events.js';
+import { ok, plan, warn, type Plan } from './plan.js';
+
+export interface EnvChange {
+  name: string;
+  change: 'added' | 'removed' | 'changed' | 'unchanged';
+  secret: boolean;
+}
+
+/** Plain values compare as they are; secrets by their keyed digests, never revealed. */
+export function diffEnv(from: RecordedEnvVar[], to: RecordedEnvVar[]): EnvChange[] {
+  const names = [...new Set([...from.map((v) => v.name), ...to.map((v) => v.name)])].sort();
+  return names.map((name) => {
+    const a = from.find((v) => v.name === name);
+    const b = to.find((v) => v.name === name);
+    const secret = !!(a?.secretCiphertext || b?.secretCiphertext);
+    if (!a) return { name, change: 'added', secret };
+    if (!b) return { name, change: 'removed', secret };
+    const same = secret
+      ? a.secretDigest === b.secretDigest && !!a.secretCiphertext === !!b.secretCiphertext
+      : a.value === b.value;
+    return { name, change: same ? 'unchanged' : 'changed', secret };
+  });
+}
+
+function composeServices(compose: string): Map<string, string> {
+  const result = validateCompose(compose);
+  return new Map(result.ok ? result.summary.services.map((s) => [s.name, s.image]) : []);
+}
+
+/** Field-by-field comparison of two frozen snapshots, as a plan whose command applies `to`. */
+export function configDiff(from: DeploymentDoc, to: DeploymentDoc) {
+  const env = diffEnv(from.snapshot.env, to.snapshot.env);
+  const a = composeServices(from.snapshot.compose);
+  const b = composeServices(to.snapshot.compose);
+  const compose = {
+    changed: from.snapshot.compose !== to.snapshot.compose,
+    servicesAdded: [...b.keys()].filter((k) => !a.has(k)),
+    servicesRemoved: [...a.keys()].filter((k) => !b.has(k)),
+    imagesChanged: [...b.keys()]
+      .filter((k) => a.has(k) && a.get(k) !== b.get(k))
+      .map((k) => ({ service: k, from: a.get(k), to: b.get(k) })),
+  };
+  const diff = {
+    image: { from: from.imageRef, to: to.imageRef, changed: from.imageRef !== to.imageRef },
+    server: { from: from.serverId, to: to.serverId, changed: from.serverId !== to.serverId },
+    env,
+    compose,
+  };
+  const checks = [
+    from.serviceId === to.serviceId
+      ? ok('same-service', to.serviceName)
+      : warn('same-service', 'the deployments belong to different services'),
+    to.status === 'succeeded'
+      ? ok('target-succeeded', `${to.id} succeeded`)
+      : warn('target-succeeded', `${to.id} ${to.status}; it cannot be replayed`),
+  ];
+  const command =
+    to.status === 'succeeded'
+      ? `slipway rollback ${to.serviceId} ${to.id} --yes`
+      : `slipway deployments show ${to.id}`;
+  const result: Plan & { diff: typeof diff } = {
+    ...plan(checks, ['replay the "to" snapshot on its server'], false, command),
+    diff,
+  };
+  return result;
+}

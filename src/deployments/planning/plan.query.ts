@@ -1,0 +1,48 @@
+import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { configDiff } from './config-diff.js';
+import type { Plan } from './plan.js';
+import { Planner } from './planner.js';
+
+export type PlanRequest =
+  | { kind: 'deploy'; serviceId: string; imageTag: string }
+  | { kind: 'compose'; serverId: string; compose: string }
+  | { kind: 'rollback'; serviceId: string; targetDeploymentId?: string }
+  | { kind: 'restore'; backupId: string }
+  | { kind: 'diff'; fromDeploymentId: string; toDeploymentId: string };
+
+export class PlanQuery extends Query<Plan> {
+  constructor(
+    readonly request: PlanRequest,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(PlanQuery)
+export class PlanHandler implements IQueryHandler<PlanQuery> {
+  constructor(
+    private readonly planner: Planner,
+    private readonly lookup: DeploymentLookup,
+  ) {}
+
+  async execute({ request: r, ctx }: PlanQuery): Promise<Plan> {
+    switch (r.kind) {
+      case 'deploy':
+        return this.planner.deploymentPlan(r.serviceId, r.imageTag, ctx);
+      case 'compose':
+        return this.planner.composeDeploymentPlan(r.serverId, r.compose);
+      case 'rollback':
+        return this.planner.rollbackPlan(r.serviceId, r.targetDeploymentId, ctx);
+      case 'restore':
+        return this.planner.backupRestorePlan(r.backupId, ctx);
+      case 'diff':
+        return configDiff(
+          await this.lookup.deployment(r.fromDeploymentId),
+          await this.lookup.deployment(r.toDeploymentId),
+        );
+    }
+  }
+}

@@ -1,0 +1,177 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { RequestContext } from '../../access/request-context.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { approvalRequired } from '../approval-rules.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { validateCompose } from '../compose.js';
+import { parseImageReference, repositoryOf, formatImageReference } from '../image-reference.js';
+import { fail, ok, plan, RETENTION_DAYS, shellArg, warn, type Plan } from './plan.js';
+import {
+  approvalCheck,
+  composeChecks,
+  envChecks,
+  imageChecks,
+  queueCheck,
+  serverChecks,
+} from './preflight-checks.js';
+
+const DEPLOY_STEPS = [
+  'write the frozen compose file to a directory of its own on the server',
+  'docker compose pull',
+  'docker compose up -d --remove-orphans',
+  'health check: container state, and the HTTP probe when the service defines one',
+  'record the running image digest',
+];
+
+/** The planning lane: previews from the read models only; nothing is appended. */
+@Injectable()
+export class Planner {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private async serverOrNull(id: string): Promise<ServerDoc | null> {
+    return (await this.lookup.reads.collection<ServerDoc>('servers').get(id)) ?? null;
+  }
+
+  private async activeCount(serviceId: string): Promise<number> {
+    return this.lookup.reads
+      .collection('deployments')
+      .count({ serviceId, status: { $in: ['queued', 'running'] } });
+  }
+
+  async deploymentPlan(serviceId: string, imageTag: string, ctx: RequestContext): Promise<Plan> {
+    const service = await this.lookup.service(serviceId);
+    const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
+    const ref = parseImageReference(imageTag);
+    const imageRef = ref ? formatImageReference(ref) : imageTag;
+    const checks = [
+      ok('service-exists', `${service.name} (${service.environment})`),
+      ...serverChecks(await this.serverOrNull(service.serverId)),
+      ...imageChecks(imageRef, service),
+      ...composeChecks(service.compose, service.imageRepository),
+      ...envChecks(service.env, this.box),
+      queueCheck(await this.activeCount(service.id)),
+      approvalCheck(needsApproval, service.approvalRule),
+    ];
+    return plan(
+      checks,
+      DEPLOY_STEPS,
+      needsApproval,
+      `slipway deploy ${service.id} ${shellArg(imageRef)} --yes`,
+    );
+  }
+
+  async composeDeploymentPlan(serverId: string, compose: string): Promise<Plan> {
+    const server = await this.serverOrNull(serverId);
+    const checks = [...serverChecks(server), ...composeChecks(compose, null)];
+    const summary = validateCompose(compose);
+    const first = summary.ok ? summary.summary.services[0] : null;
+    const ref = first ? parseImageReference(first.image) : null;
+    const steps = ['register the compose definition as a service on this server', ...DEPLOY_STEPS];
+    const command =
+      first && ref
+        ? `slipway services register --server ${serverId} --name ${shellArg(first.name.toLowerCase())} --environment production --image-repository ${shellArg(repositoryOf(ref))} --compose-file compose.yaml --yes`
+        : `slipway services register --server ${serverId} --compose-file compose.yaml --yes`;
+    return plan(checks, steps, false, command);
+  }
+
+  async rollbackPlan(
+    serviceId: string,
+    targetDeploymentId: string | undefined,
+    ctx: RequestContext,
+  ): Promise<Plan> {
+    const service = await this.lookup.service(serviceId);
+    const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
+    const target = targetDeploymentId
+      ? await this.lookup.deployment(targetDeploymentId)
+      : await this.previousSucceeded(service.id, service.currentDeploymentId);
+    const checks = [
+      ok('service-exists', `${service.name} (${service.environment})`),
+      ...serverChecks(await this.serverOrNull(service.serverId)),
+    ];
+    if (!target) {
+      checks.push(fail('rollback-target', 'no earlier succeeded deployment to roll back to'));
+      return plan(checks, [], needsApproval, `slipway deployments list --service ${service.id}`);
+    }
+    const ageDays =
+      (this.clock.now().getTime() - Date.parse(target.finishedAt ?? target.createdAt)) / 86_400_000;
+    checks.push(
+      target.serviceId !== service.id
+        ? fail('rollback-target', 'the target belongs to another service')
+        : ok('rollback-target', `${target.id} (${target.imageRef})`),
+      target.status === 'succeeded'
+        ? ok('target-succeeded', `finished ${target.finishedAt}`)
+        : fail('target-succeeded', `the target ${target.status}`),
+      ageDays <= RETENTION_DAYS
+        ? ok('within-retention', `${Math.floor(ageDays)} of ${RETENTION_DAYS} days`)
+        : fail(
+            'within-retention',
+            `${Math.floor(ageDays)} days old; retention is ${RETENTION_DAYS} days`,
+          ),
+      target.id === service.currentDeploymentId
+        ? warn('already-current', 'the target is what runs now')
+        : ok('already-current', `replaces ${service.currentImage ?? 'nothing'}`),
+      queueCheck(await this.activeCount(service.id)),
+      approvalCheck(needsApproval, service.approvalRule),
+    );
+    return plan(
+      checks,
+      ['replay the target deployment’s frozen snapshot', ...DEPLOY_STEPS.slice(1)],
+      needsApproval,
+      `slipway rollback ${service.id} ${target.id} --yes`,
+    );
+  }
+
+  async backupRestorePlan(backupId: string, ctx: RequestContext): Promise<Plan> {
+    const backup = await this.lookup.backup(backupId);
+    const service = await this.lookup.service(backup.serviceId);
+    const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
+    const checks = [
+      ok(
+        'backup-exists',
+        `${backup.location} (${backup.sizeBytes} bytes, taken ${backup.takenAt})`,
+      ),
+      /^sha256:[a-f0-9]{64}$/.test(backup.checksum)
+        ? ok('checksum-present', backup.checksum)
+        : fail('checksum-present', 'the backup has no usable checksum'),
+      ...serverChecks(await this.serverOrNull(service.serverId)),
+      queueCheck(await this.activeCount(service.id)),
+      approvalCheck(
+        true,
+        needsApproval ? service.approvalRule : 'restores are always approved by a second person',
+      ),
+    ];
+    const steps = [
+      'fetch the artifact',
+      'verify its SHA-256 against the recorded checksum',
+      'stop the service',
+      'restore',
+      'start the service',
+      'health check',
+    ];
+    const reason = shellArg(`Restore ${service.name} from backup ${backup.id}`);
+    return plan(
+      checks,
+      steps,
+      true,
+      `slipway approvals request --action restore --service ${service.id} --backup ${backup.id} --reason ${reason} --yes`,
+    );
+  }
+
+  private async previousSucceeded(
+    serviceId: string,
+    currentId: string | null,
+  ): Promise<DeploymentDoc | null> {
+    const { items } = await this.lookup.reads
+      .collection<DeploymentDoc>('deployments')
+      .find({ serviceId, status: 'succeeded' }, { sort: { order: -1 }, limit: 2 });
+    return items.find((d) => d.id !== currentId) ?? null;
+  }
+}

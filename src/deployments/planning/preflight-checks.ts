@@ -1,0 +1,102 @@
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { validateCompose } from '../compose.js';
+import type { RecordedEnvVar } from '../deployments.events.js';
+import { parseImageReference, repositoryOf } from '../image-reference.js';
+import { fail, ok, warn, type PreflightCheck } from './plan.js';
+
+export function serverChecks(server: ServerDoc | null): PreflightCheck[] {
+  if (!server) return [fail('server-registered', 'the target server is not registered')];
+  return [
+    ok('server-registered', `${server.name} (${server.sshUser}@${server.host}:${server.sshPort})`),
+    server.hostKeyApproved
+      ? ok('host-key-approved', `pinned ${server.hostKeyFingerprint} approved`)
+      : fail(
+          'host-key-approved',
+          `approve ${server.hostKeyFingerprint} first (slipway servers approve-host-key)`,
+        ),
+  ];
+}
+
+export function imageChecks(imageRef: string, service: ServiceDoc): PreflightCheck[] {
+  const ref = parseImageReference(imageRef);
+  if (!ref)
+    return [
+      fail('image-reference-valid', `${imageRef} is not an image reference with a tag or digest`),
+    ];
+  const repository = repositoryOf(ref);
+  return [
+    ok('image-reference-valid', imageRef),
+    repository === service.imageRepository
+      ? ok('image-repository-matches', repository)
+      : fail(
+          'image-repository-matches',
+          `${repository} is not the service's repository ${service.imageRepository}`,
+        ),
+  ];
+}
+
+export function composeChecks(compose: string, repository: string | null): PreflightCheck[] {
+  const result = validateCompose(compose);
+  if (!result.ok)
+    return [fail('compose-valid', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '))];
+  const checks = [
+    ok(
+      'compose-valid',
+      `${result.summary.services.length} service(s): ${result.summary.services.map((s) => s.name).join(', ')}`,
+    ),
+  ];
+  if (repository === null) return checks;
+  const uses = result.summary.services.filter((s) => {
+    const ref = parseImageReference(s.image);
+    return ref && repositoryOf(ref) === repository;
+  });
+  checks.push(
+    uses.length
+      ? ok('compose-names-image', `${uses.map((s) => s.name).join(', ')} run(s) ${repository}`)
+      : fail('compose-names-image', `no compose service uses ${repository}`),
+  );
+  return checks;
+}
+
+export function envChecks(env: RecordedEnvVar[], box: SecretBox): PreflightCheck[] {
+  const broken = env.filter((v) => {
+    if (!v.secretCiphertext) return false;
+    try {
+      box.open(v.secretCiphertext);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return [
+    broken.length
+      ? fail(
+          'env-vars-resolve',
+          `cannot decrypt ${broken.map((v) => v.name).join(', ')} (was the secret key changed?)`,
+        )
+      : ok(
+          'env-vars-resolve',
+          `${env.length} variable(s), ${env.filter((v) => v.secretCiphertext).length} secret`,
+        ),
+  ];
+}
+
+export function queueCheck(active: number): PreflightCheck {
+  return active === 0
+    ? ok('no-deployment-running', 'nothing queued or running for this service')
+    : warn(
+        'no-deployment-running',
+        `${active} deployment(s) queued or running; this one would wait behind them (FIFO)`,
+      );
+}
+
+export function approvalCheck(required: boolean, rule: string): PreflightCheck {
+  return required
+    ? warn(
+        'approval',
+        `the service rule "${rule}" turns this into an approval request for someone with approvals:decide`,
+      )
+    : ok('approval', `not needed (rule "${rule}")`);
+}
