@@ -4,6 +4,8 @@
  * changing anything that matters. A procedure missing here fails the matrix test.
  */
 const NOBODY = '00000000-0000-4000-8000-000000000000';
+const FINGERPRINT = `SHA256:${'A'.repeat(43)}`;
+const COMPOSE = 'services:\n  api:\n    image: ghcr.io/acme/api:1\n';
 
 export const MATRIX_INPUTS: Record<string, unknown> = {
   health: undefined,
@@ -25,4 +27,47 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   confirmMfaEnrollment: { code: '000000' },
   rotateRecoveryCodes: { code: '000000' },
   disableMfa: { password: 'not the password', code: '000000' },
+  registerServer: {
+    name: 'matrix-server',
+    host: '10.0.0.1',
+    sshUser: 'deploy',
+    privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+    hostKeyFingerprint: FINGERPRINT,
+  },
+  approveServerHostKey: { serverId: NOBODY, fingerprint: FINGERPRINT },
+  registerService: {
+    name: 'matrix',
+    environment: 'production',
+    serverId: NOBODY,
+    imageRepository: 'ghcr.io/acme/api',
+    compose: COMPOSE,
+  },
+  updateService: { serviceId: NOBODY, approvalRule: 'none' },
+  triggerDeploy: { serviceId: NOBODY, imageTag: 'ghcr.io/acme/api:1' },
+  executeRollback: { serviceId: NOBODY, targetDeploymentId: NOBODY },
+  cancelDeployment: { deploymentId: NOBODY },
+  requestApproval: {
+    action: 'deploy',
+    serviceId: NOBODY,
+    imageTag: 'ghcr.io/acme/api:1',
+    reason: 'matrix reason, long enough',
+  },
+  approveRequest: { approvalId: NOBODY },
+  rejectRequest: { approvalId: NOBODY },
+  recordBackup: {
+    serviceId: NOBODY,
+    location: 's3://backups/x.dump',
+    checksum: `sha256:${'0'.repeat(64)}`,
+    sizeBytes: 1,
+  },
+  recentDeployments: { limit: 5 },
+  deploymentDetails: { deploymentId: NOBODY },
+  deploymentLogs: { deploymentId: NOBODY },
+  infrastructureInventory: undefined,
+  approvalQueue: { limit: 5 },
+  deploymentPlan: { serviceId: NOBODY, imageTag: 'ghcr.io/acme/api:1' },
+  composeDeploymentPlan: { serverId: NOBODY, compose: COMPOSE },
+  rollbackPlan: { serviceId: NOBODY },
+  backupRestorePlan: { backupId: NOBODY },
+  configDiff: { fromDeploymentId: NOBODY, toDeploymentId: NOBODY },
 };
