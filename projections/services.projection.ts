@@ -60,5 +60,19 @@ export const servicesProjection: Projection = {
           c ? { ...c, ...(e.data.changes as object), updatedAt: e.recordedAt } : null,
       },
     ],
+    DeploymentSucceeded: [
+      {
+        collection: 'services',
+        documentId: (e) => String(e.data.serviceId),
+        evolve: (c, e) =>
+          c
+            ? {
+                ...c,
+                currentImage: String(e.data.imageRef),
+                currentDeploymentId: String(e.data.deploymentId),
+              }
+            : null,
+      },
+    ],
   },
 };

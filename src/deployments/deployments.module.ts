@@ -10,6 +10,7 @@ import {
 import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
 import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
+import { DeploymentStateMachine } from './deployment-state-machine.js';
 import { DeploymentLogStore } from './deployment-log-store.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
@@ -30,6 +31,7 @@ import {
   providers: [
     DeploymentLookup,
     DeploymentLauncher,
+    DeploymentStateMachine,
     DeploymentLogStore,
     ApprovalRequests,
     Planner,
@@ -52,6 +54,6 @@ import {
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
   ],
-  exports: [DeploymentLogStore, DeploymentLookup],
+  exports: [DeploymentLogStore, DeploymentLookup, DeploymentStateMachine],
 })
 export class DeploymentsModule {}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  ApprovalExecuted,
+  ApprovalGranted,
+  ApprovalRequested,
+  DeploymentStarted,
+  DeploymentStepFinished,
+  DeploymentStepStarted,
+  DeploymentSucceeded,
+  DeploymentTriggered,
+  ServiceRegistered,
+} from '../src/deployments/deployments.events.js';
+import type { PendingEvent } from '../src/eventstore/define-event.js';
+import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
+import { systemMetadata } from '../src/eventstore/event-metadata.js';
+import { approvalsProjection } from './approvals.projection.js';
+import { deploymentsProjection } from './deployments.projection.js';
+import { projectInMemory } from './project-in-memory.js';
+import { servicesProjection } from './services.projection.js';
+
+const at = (i: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString();
+function given(events: PendingEvent[]): RecordedEvent[] {
+  return events.map((e, i) => ({
+    ...e,
+    id: `e${i}`,
+    stream: 's',
+    revision: BigInt(i),
+    position: BigInt(i + 1),
+    recordedAt: at(i),
+    metadata: systemMetadata(),
+  }));
+}
+const requester = {
+  principalId: 'p1',
+  kind: 'agent',
+  role: 'agent',
+  authMethod: 'token',
+  tokenId: 't1',
+};
+const snapshot = {
+  serviceName: 'api',
+  environment: 'production',
+  serverId: 's1',
+  imageRef: 'ghcr.io/acme/api:1',
+  compose: '',
+  env: [],
+  healthCheckUrl: null,
+};
+const triggered = DeploymentTriggered({
+  deploymentId: 'd1',
+  serviceId: 'svc',
+  sequence: 1,
+  imageRef: 'ghcr.io/acme/api:1',
+  trigger: 'approval',
+  requestedBy: requester,
+  snapshot,
+  rollbackOf: null,
+  approvalId: 'a1',
+  idempotencyKey: 'approval:a1',
+  inputDigest: 'h',
+});
+
+describe('deployments projection', () => {
+  it('follows a deployment from trigger through steps to success', () => {
+    const model = projectInMemory(
+      deploymentsProjection,
+      given([
+        triggered,
+        DeploymentStarted({ deploymentId: 'd1', runnerId: 'r' }),
+        DeploymentStepStarted({ deploymentId: 'd1', step: 'pull' }),
+        DeploymentStepFinished({ deploymentId: 'd1', step: 'pull', ok: true, detail: null }),
+        DeploymentSucceeded({
+          deploymentId: 'd1',
+          serviceId: 'svc',
+          imageRef: 'ghcr.io/acme/api:1',
+          imageDigest: 'sha256:x',
+        }),
+      ]),
+    );
+    expect(model.deployments.d1).toMatchObject({
+      status: 'succeeded',
+      order: 1,
+      sequence: 1,
+      trigger: 'approval',
+      requestedBy: requester,
+      approvalId: 'a1',
+      startedAt: at(1),
+      finishedAt: at(4),
+      imageDigest: 'sha256:x',
+      steps: [{ step: 'pull', startedAt: at(2), finishedAt: at(3), ok: true, detail: null }],
+    });
+  });
+});
+
+describe('services projection', () => {
+  it('tracks the image of the last succeeded deployment', () => {
+    const model = projectInMemory(
+      servicesProjection,
+      given([
+        ServiceRegistered({
+          serviceId: 'svc',
+          name: 'api',
+          environment: 'production',
+          serverId: 's1',
+          imageRepository: 'ghcr.io/acme/api',
+          compose: '',
+          env: [],
+          approvalRule: 'none',
+          healthCheckUrl: null,
+          backupCommand: null,
+        }),
+        DeploymentSucceeded({
+          deploymentId: 'd1',
+          serviceId: 'svc',
+          imageRef: 'ghcr.io/acme/api:1',
+          imageDigest: null,
+        }),
+      ]),
+    );
+    expect(model.services.svc).toMatchObject({
+      currentImage: 'ghcr.io/acme/api:1',
+      currentDeploymentId: 'd1',
+    });
+  });
+});
+
+describe('approvals projection', () => {
+  it('records the decision and the deployment an approval executed', () => {
+    const model = projectInMemory(
+      approvalsProjection,
+      given([
+        ApprovalRequested({
+          approvalId: 'a1',
+          action: 'deploy',
+          serviceId: 'svc',
+          payload: { imageRef: 'x:1' },
+          reason: 'ship the billing fix',
+          requestedBy: requester,
+          expiresAt: at(3600),
+        }),
+        ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: 'ok' }),
+        ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' }),
+      ]),
+    );
+    expect(model.approvals.a1).toMatchObject({
+      status: 'approved',
+      decidedBy: 'p2',
+      decidedAt: at(1),
+      note: 'ok',
+      executedDeploymentId: 'd1',
+      requestedAt: at(0),
+    });
+  });
+});
