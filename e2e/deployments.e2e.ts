@@ -48,6 +48,27 @@ describe('deployments over HTTP', () => {
       fingerprint: `SHA256:${'B'.repeat(43)}`,
     });
     expect([wrong.status, wrong.body.error.code]).toEqual([409, 'CONFLICT']);
+    const service = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'edge-app',
+        environment: 'production',
+        serverId: server.serverId,
+        imageRepository: 'ghcr.io/acme/api',
+        compose: COMPOSE,
+      }),
+    );
+    const early = await call(t.url, 'POST', 'triggerDeploy', owner, {
+      serviceId: service.serviceId,
+      imageTag: 'ghcr.io/acme/api:1.0.0',
+    });
+    expect([early.status, early.body.error.code]).toEqual([409, 'CONFLICT']);
+    const plan = data<{ isReady: boolean }>(
+      await call(t.url, 'GET', 'deploymentPlan', owner, {
+        serviceId: service.serviceId,
+        imageTag: 'ghcr.io/acme/api:1.0.0',
+      }),
+    );
+    expect(plan.isReady).toBe(false);
     const dup = await call(t.url, 'POST', 'registerServer', owner, {
       name: 'edge-1',
       host: 'x.example.com',

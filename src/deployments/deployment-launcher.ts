@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import type { RequestContext } from '../access/request-context.js';
-import { badRequest } from '../common/app-error.js';
+import { badRequest, conflict } from '../common/app-error.js';
+import { DeploymentLookup } from './deployment-lookup.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import {
   serviceDeploymentsStream,
@@ -56,13 +57,23 @@ export function validImageRef(value: string, path = 'imageTag'): string {
  */
 @Injectable()
 export class DeploymentLauncher {
-  constructor(private readonly runner: DeciderRunner) {}
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly lookup: DeploymentLookup,
+  ) {}
 
   async launch(
     request: LaunchRequest,
     ctx: RequestContext,
   ): Promise<{ deploymentId: string; created: boolean }> {
     const { service } = request;
+    const serverId = request.snapshot?.serverId ?? service.serverId;
+    const server = await this.lookup.server(serverId);
+    if (!server.hostKeyApproved) {
+      throw conflict(`Approve the host key of server ${server.name} before deploying to it`, {
+        serverId,
+      });
+    }
     const snapshot: DeploymentSnapshot = request.snapshot ?? {
       serviceName: service.name,
       environment: service.environment,
