@@ -1,8 +1,7 @@
 import { expect } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
-import { systemMetadata } from '../../src/eventstore/event-metadata.js';
 import { DeploymentStateMachine } from '../../src/deployments/deployment-state-machine.js';
-import type { RequestContext } from '../../src/access/request-context.js';
+import { anonymousContext, type RequestContext } from '../../src/access/request-context.js';
 import { call } from './identity.js';
 
 export const FINGERPRINT = `SHA256:${'Qm9vdHN0cmFwcGVkIGhvc3Qga2V5IGZvciB0ZXN0cyE'.slice(0, 43)}`;
@@ -66,19 +65,9 @@ export async function runToSuccess(
   imageRef: string,
 ): Promise<void> {
   const machine = app.get(DeploymentStateMachine);
-  const meta = systemMetadata();
   const ctx: RequestContext = {
-    requestId: 'runner',
-    correlationId: 'runner',
-    clientAddress: null,
-    principal: null,
-    authMethod: meta.authMethod,
-    tokenId: null,
-    token: null,
-    session: null,
-    sessionDigest: null,
-    scopes: [],
-    idempotencyKey: null,
+    ...anonymousContext('runner', 'runner', null),
+    authMethod: 'system',
   };
   await machine.apply({ kind: 'start', deploymentId, runnerId: 'test-runner' }, ctx);
   await machine.apply({ kind: 'stepStarted', deploymentId, step: 'pull' }, ctx);

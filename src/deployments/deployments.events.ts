@@ -46,11 +46,8 @@ export const ServerHostKeyApproved = defineEvent<{ serverId: string; fingerprint
   1,
 );
 
-// Stream `catalog`: every service, because name + environment is unique across it.
-export const ServiceRegistered = defineEvent<{
-  serviceId: string;
-  name: string;
-  environment: string;
+/** What a service is set up with; `ServiceUpdated` carries any subset of it. */
+export type ServiceSettings = {
   serverId: string;
   imageRepository: string;
   compose: string;
@@ -58,19 +55,16 @@ export const ServiceRegistered = defineEvent<{
   approvalRule: ApprovalRule;
   healthCheckUrl: string | null;
   backupCommand: string | null;
-}>('ServiceRegistered', 1);
-export const ServiceUpdated = defineEvent<{
-  serviceId: string;
-  changes: Partial<{
-    serverId: string;
-    imageRepository: string;
-    compose: string;
-    env: RecordedEnvVar[];
-    approvalRule: ApprovalRule;
-    healthCheckUrl: string | null;
-    backupCommand: string | null;
-  }>;
-}>('ServiceUpdated', 1);
+};
+
+// Stream `catalog`: every service, because name + environment is unique across it.
+export const ServiceRegistered = defineEvent<
+  { serviceId: string; name: string; environment: string } & ServiceSettings
+>('ServiceRegistered', 1);
+export const ServiceUpdated = defineEvent<{ serviceId: string; changes: Partial<ServiceSettings> }>(
+  'ServiceUpdated',
+  1,
+);
 
 // Stream `service-deployments-<serviceId>`: the service's queue, in trigger order.
 export const DeploymentTriggered = defineEvent<{
