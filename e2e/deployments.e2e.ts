@@ -35,7 +35,7 @@ describe('deployments over HTTP', () => {
     const server = data<{ serverId: string; status: string }>(
       await call(t.url, 'POST', 'registerServer', owner, {
         name: 'edge-1',
-        host: 'edge-1.example.com',
+        host: 'edge-1.example.invalid',
         sshUser: 'deploy',
         privateKey: PRIVATE_KEY,
         hostKeyFingerprint: FINGERPRINT,
@@ -71,7 +71,7 @@ describe('deployments over HTTP', () => {
     expect(plan.isReady).toBe(false);
     const dup = await call(t.url, 'POST', 'registerServer', owner, {
       name: 'edge-1',
-      host: 'x.example.com',
+      host: 'x.example.invalid',
       sshUser: 'deploy',
       privateKey: PRIVATE_KEY,
       hostKeyFingerprint: FINGERPRINT,

@@ -28,7 +28,7 @@ export async function readyService(
   const server = data<{ serverId: string }>(
     await call(url, 'POST', 'registerServer', auth, {
       name: `${name}-host`,
-      host: '10.1.2.3',
+      host: '127.0.0.2',
       sshUser: 'deploy',
       privateKey: PRIVATE_KEY,
       hostKeyFingerprint: FINGERPRINT,

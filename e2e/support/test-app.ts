@@ -32,7 +32,10 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-e2e-'));
-  const config = { ...loadConfig({}), dataDir, port: 0, projectionPollMs: 50, ...options.config };
+  const defaults = loadConfig({});
+  // The runner stays off unless a test asks for it: fixture servers are never contacted.
+  const runner = { ...defaults.runner, mode: 'off' as const, pollMs: 50 };
+  const config = { ...defaults, dataDir, port: 0, projectionPollMs: 50, runner, ...options.config };
   const notes = options.notes ?? true;
   const moduleRef = await Test.createTestingModule({
     imports: [

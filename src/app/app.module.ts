@@ -13,6 +13,7 @@ import { MailModule } from '../mail/mail.module.js';
 import { SecretsModule } from '../security/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { RunnerModule } from '../runner/runner.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -42,6 +43,7 @@ export class AppModule {
         SecurityModule,
         ApiV1Module,
         DeploymentsModule,
+        RunnerModule,
         RpcModule,
         HealthModule,
         ...(options.extraImports ?? []),

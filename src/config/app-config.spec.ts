@@ -17,6 +17,13 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
+      runner: {
+        mode: 'embedded',
+        maxPerServer: 2,
+        stepTimeoutSeconds: 900,
+        pollMs: 1000,
+        remoteDir: '/srv/slipway',
+      },
     });
   });
 

@@ -88,6 +88,32 @@ export class EnvironmentVariables {
   @MaxLength(200)
   SLIPWAY_MAIL_FROM = 'Slipway <no-reply@slipway.invalid>';
 
+  @IsIn(['embedded', 'off'])
+  SLIPWAY_RUNNER: 'embedded' | 'off' = 'embedded';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  SLIPWAY_RUNNER_MAX_PER_SERVER = 2;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(86_400)
+  SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS = 900;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(60_000)
+  SLIPWAY_RUNNER_POLL_MS = 1000;
+
+  @Matches(/^\/[A-Za-z0-9._/-]{1,200}$/, {
+    message: 'SLIPWAY_RUNNER_REMOTE_DIR must be an absolute path',
+  })
+  SLIPWAY_RUNNER_REMOTE_DIR = '/srv/slipway';
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @IsOptional()
@@ -108,6 +134,13 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
+  runner: {
+    mode: 'embedded' | 'off';
+    maxPerServer: number;
+    stepTimeoutSeconds: number;
+    pollMs: number;
+    remoteDir: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -148,6 +181,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
+    runner: {
+      mode: vars.SLIPWAY_RUNNER,
+      maxPerServer: vars.SLIPWAY_RUNNER_MAX_PER_SERVER,
+      stepTimeoutSeconds: vars.SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS,
+      pollMs: vars.SLIPWAY_RUNNER_POLL_MS,
+      remoteDir: vars.SLIPWAY_RUNNER_REMOTE_DIR,
+    },
     publicUrl: (vars.SLIPWAY_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
   };
 }

@@ -24,7 +24,7 @@ import { serviceDeploymentsDecider as queue } from './service-deployments.decide
 const server = {
   serverId: 's1',
   name: 'web-1',
-  host: '10.0.0.5',
+  host: '127.0.0.5',
   sshPort: 22,
   sshUser: 'deploy',
   credentialCiphertext: 'c',

@@ -1,0 +1,152 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export type DockerMode = 'success' | 'pull-fail' | 'unhealthy' | 'slow';
+
+export interface TestSshd {
+  host: string;
+  port: number;
+  user: string;
+  /** PEM key the server accepts. */
+  clientKey: string;
+  /** `SHA256:...` of the server's generated host key. */
+  fingerprint: string;
+  dir: string;
+  /** Where deployments write their files (the "server's" disk). */
+  remoteDir: string;
+  setMode(mode: DockerMode): void;
+  /** Every docker invocation: its argument vector. */
+  dockerCalls(): string[][];
+  stop(): Promise<void>;
+}
+
+const SSHD = '/usr/sbin/sshd';
+
+/**
+ * A stand-in for docker, first on the test user's PATH: records its arguments (NUL-separated,
+ * so nothing is lost) and prints what docker compose would, per mode.
+ */
+function fakeDocker(dir: string): string {
+  return `#!/bin/sh
+for a in "$@"; do printf '%s\\0' "$a"; done >> "${dir}/docker-calls"
+printf '\\n' >> "${dir}/docker-calls"
+mode=$(cat "${dir}/docker-mode" 2>/dev/null || echo success)
+case " $* " in
+  *" pull "*)
+    if [ "$mode" = pull-fail ]; then echo "Error response from daemon: manifest for ghcr.io/acme/api not found: manifest unknown" >&2; exit 1; fi
+    echo " api Pulling"
+    if [ "$mode" = slow ]; then echo " api Waiting on a slow registry"; sleep 20; fi
+    echo " api Pulled" ;;
+  *" up "*) echo " Network app_default  Created"; echo " Container app-api-1  Started" ;;
+  *" ps "*)
+    if [ "$mode" = unhealthy ]; then echo '{"Name":"app-api-1","State":"exited","Health":"","ExitCode":1}';
+    else echo '{"Name":"app-api-1","State":"running","Health":"healthy"}'; fi ;;
+  *" images "*) echo '[{"ContainerName":"app-api-1","Repository":"ghcr.io/acme/api","Tag":"1","ID":"sha256:5f1c2a7e9b3d4c6a8e0f1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6"}]' ;;
+  *) echo "docker: unexpected call: $*" >&2; exit 2 ;;
+esac
+`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real OpenSSH server on a free loopback port, with generated keys and a fake docker. */
+export async function startSshd(): Promise<TestSshd> {
+  if (!existsSync(SSHD))
+    throw new Error(`${SSHD} not found: install openssh-server (the CI script does)`);
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-sshd-'));
+  chmodSync(dir, 0o755);
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_ed25519')]);
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'client')]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client.pub')));
+  mkdirSync(join(dir, 'bin'));
+  writeFileSync(join(dir, 'bin', 'docker'), fakeDocker(dir), { mode: 0o755 });
+  const remoteDir = join(dir, 'srv');
+  mkdirSync(remoteDir);
+  const port = await freePort();
+  const user = userInfo().username;
+  writeFileSync(
+    join(dir, 'sshd_config'),
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_ed25519')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'UsePAM no',
+      'StrictModes no',
+      `AllowUsers ${user}`,
+      `SetEnv PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
+  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  await waitForPort(port, () => stderr);
+  const fingerprint = execFileSync('ssh-keygen', ['-lf', join(dir, 'host_ed25519.pub')])
+    .toString()
+    .split(' ')[1];
+  return {
+    host: '127.0.0.1',
+    port,
+    user,
+    clientKey: readFileSync(join(dir, 'client'), 'utf8'),
+    fingerprint,
+    dir,
+    remoteDir,
+    setMode: (mode) => writeFileSync(join(dir, 'docker-mode'), mode),
+    dockerCalls: () => {
+      const file = join(dir, 'docker-calls');
+      if (!existsSync(file)) return [];
+      return readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\0').filter((a, i, all) => i < all.length - 1 || a !== ''));
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForPort(port: number, stderr: () => string): Promise<void> {
+  const { connect } = await import('node:net');
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`sshd did not start: ${stderr()}`);
+}

@@ -1,0 +1,165 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import { anonymousContext, type RequestContext } from '../access/request-context.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
+import { DeploymentLookup } from '../deployments/deployment-lookup.js';
+import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
+import { SECRET_BOX } from '../security/secret-box.provider.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { deploymentSteps, digestFrom } from './deployment-steps.js';
+import { LogWriter } from './log-writer.js';
+import { SshSession } from './ssh-session.js';
+
+const logger = new Logger('Runner');
+
+export function runnerContext(deploymentId: string): RequestContext {
+  return {
+    ...anonymousContext(`runner:${deploymentId}`, `deployment:${deploymentId}`, null),
+    authMethod: 'system',
+  };
+}
+
+/** Why a run stopped early: a cancellation asked for by a user, or the watchdog. */
+export class RunControl {
+  readonly abort = new AbortController();
+  cancelReason: string | null = null;
+  watchdogReason: string | null = null;
+}
+
+/**
+ * Runs one started deployment on its server: connect (host key pinned), the steps in order with
+ * their output in the log store, a check for cancellation between steps, a watchdog that fails
+ * a step without output for too long, then succeed or fail.
+ */
+@Injectable()
+export class DeploymentExecutor {
+  constructor(
+    private readonly machine: DeploymentStateMachine,
+    private readonly lookup: DeploymentLookup,
+    private readonly logs: DeploymentLogStore,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async run(deployment: DeploymentDoc, control: RunControl): Promise<void> {
+    const ctx = runnerContext(deployment.id);
+    const log = new LogWriter(this.logs, deployment.id, this.clock);
+    const id = deployment.id;
+    let step = 'connect';
+    let session: SshSession | null = null;
+    try {
+      await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
+      const server = await this.lookup.server(deployment.serverId);
+      if (!server.hostKeyApproved)
+        throw new Error(`the host key of ${server.name} is not approved`);
+      session = await SshSession.connect({
+        host: server.host,
+        port: server.sshPort,
+        username: server.sshUser,
+        privateKey: this.box.open(server.credentialCiphertext),
+        hostKeyFingerprint: server.hostKeyFingerprint,
+      });
+      log.write(
+        step,
+        'stdout',
+        `connected to ${server.sshUser}@${server.host}:${server.sshPort} (${server.hostKeyFingerprint})`,
+      );
+      await this.machine.apply(
+        { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
+        ctx,
+      );
+      let digest: string | null = null;
+      for (const remote of deploymentSteps(deployment, this.config.runner.remoteDir, this.box)) {
+        if (await this.cancelled(id, control))
+          return await this.finishCancelled(id, control, log, ctx);
+        step = remote.name;
+        await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
+        const stdout: string[] = [];
+        const watchdog = this.watchdog(control);
+        const result = await session.exec(remote.args, {
+          stdin: remote.stdin,
+          signal: control.abort.signal,
+          onLine: (stream, text) => {
+            watchdog.progress();
+            if (stream === 'stdout') stdout.push(text);
+            log.write(step, stream, text);
+          },
+        });
+        watchdog.stop();
+        if (control.watchdogReason) throw new Error(control.watchdogReason);
+        if (control.abort.signal.aborted) return await this.finishCancelled(id, control, log, ctx);
+        const problem =
+          result.code !== 0
+            ? `${step} exited with ${result.code ?? `signal ${result.signal}`}`
+            : (remote.check?.(stdout) ?? null);
+        await this.machine.apply(
+          { kind: 'stepFinished', deploymentId: id, step, ok: problem === null, detail: problem },
+          ctx,
+        );
+        if (problem) throw new Error(problem);
+        if (step === 'record-digest') digest = digestFrom(stdout, deployment.imageRef);
+      }
+      await log.flush();
+      await this.machine.apply(
+        {
+          kind: 'succeed',
+          deploymentId: id,
+          serviceId: deployment.serviceId,
+          imageRef: deployment.imageRef,
+          imageDigest: digest,
+        },
+        ctx,
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log.write(step, 'stderr', `slipway: ${reason}`);
+      await log.flush();
+      logger.warn(`Deployment ${id} failed at ${step}: ${reason}`);
+      await this.machine
+        .apply({ kind: 'fail', deploymentId: id, reason, step }, ctx)
+        .catch(() => undefined);
+    } finally {
+      session?.close();
+    }
+  }
+
+  private async cancelled(id: string, control: RunControl): Promise<boolean> {
+    if (control.cancelReason) return true;
+    const current = await this.lookup.deployment(id);
+    if (current.cancelRequested) control.cancelReason = current.failureReason ?? 'cancelled';
+    return current.cancelRequested;
+  }
+
+  private async finishCancelled(
+    id: string,
+    control: RunControl,
+    log: LogWriter,
+    ctx: RequestContext,
+  ): Promise<void> {
+    log.write('cancel', 'stdout', 'slipway: cancelled; remaining steps skipped');
+    await log.flush();
+    await this.machine.apply(
+      { kind: 'confirmCancelled', deploymentId: id, reason: control.cancelReason ?? 'cancelled' },
+      ctx,
+    );
+  }
+
+  private watchdog(control: RunControl) {
+    const limit = this.config.runner.stepTimeoutSeconds * 1000;
+    let timer = setTimeout(fire, limit);
+    function fire(): void {
+      control.watchdogReason = `watchdog: no progress for ${limit / 1000} s`;
+      control.abort.abort();
+    }
+    return {
+      progress: () => {
+        clearTimeout(timer);
+        timer = setTimeout(fire, limit);
+      },
+      stop: () => clearTimeout(timer),
+    };
+  }
+}

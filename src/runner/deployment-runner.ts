@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { WakeSignal } from '../common/wake-signal.js';
+import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { DeploymentExecutor, RunControl, runnerContext } from './deployment-executor.js';
+
+const logger = new Logger('Runner');
+
+/**
+ * Claims queued deployments in FIFO order per service (one at a time per service, at most
+ * `SLIPWAY_RUNNER_MAX_PER_SERVER` per server) and runs them. On start, a deployment left
+ * running by a previous process is failed with "runner restarted": never running forever.
+ */
+@Injectable()
+export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly runnerId = randomUUID();
+  private readonly active = new Map<
+    string,
+    { deployment: DeploymentDoc; control: RunControl; done: Promise<void> }
+  >();
+  private readonly wake = new WakeSignal();
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly executor: DeploymentExecutor,
+    private readonly machine: DeploymentStateMachine,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.runner.mode === 'off') return;
+    await this.recover();
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.wake.signal();
+    await this.loop;
+    for (const { control } of this.active.values()) {
+      control.watchdogReason = 'runner stopped';
+      control.abort.abort();
+    }
+    await Promise.all([...this.active.values()].map((a) => a.done));
+  }
+
+  /** Asks the loop to look for work now. */
+  poke(): void {
+    this.wake.signal();
+  }
+
+  private async recover(): Promise<void> {
+    const { items } = await this.deployments().find({ status: 'running' }, { limit: 1000 });
+    for (const d of items) {
+      logger.warn(`Deployment ${d.id} was running when the runner stopped; marking it failed`);
+      await this.machine
+        .apply(
+          {
+            kind: 'fail',
+            deploymentId: d.id,
+            reason: 'runner restarted',
+            step: d.steps.at(-1)?.step ?? null,
+          },
+          runnerContext(d.id),
+        )
+        .catch(() => undefined);
+    }
+  }
+
+  private deployments() {
+    return this.reads.collection<DeploymentDoc>('deployments');
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.wake.reset();
+      try {
+        await this.watchCancellations();
+        await this.claim();
+      } catch (error) {
+        logger.error('Runner pass failed', error instanceof Error ? error.stack : String(error));
+      }
+      await this.wake.wait(this.config.runner.pollMs);
+    }
+  }
+
+  private async watchCancellations(): Promise<void> {
+    for (const { deployment, control } of this.active.values()) {
+      if (control.abort.signal.aborted) continue;
+      const current = await this.deployments().get(deployment.id);
+      if (current?.cancelRequested) {
+        control.cancelReason = 'cancelled';
+        control.abort.abort();
+      }
+    }
+  }
+
+  private async claim(): Promise<void> {
+    const { items: queued } = await this.deployments().find(
+      { status: 'queued' },
+      { sort: { order: 1 }, limit: 500 },
+    );
+    const { items: running } = await this.deployments().find(
+      { status: 'running' },
+      { limit: 1000 },
+    );
+    const busyServices = new Set(running.map((d) => d.serviceId));
+    const perServer = new Map<string, number>();
+    for (const d of running) perServer.set(d.serverId, (perServer.get(d.serverId) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const d of queued) {
+      if (seen.has(d.serviceId)) continue; // only the oldest queued of each service
+      seen.add(d.serviceId);
+      if (
+        busyServices.has(d.serviceId) ||
+        (perServer.get(d.serverId) ?? 0) >= this.config.runner.maxPerServer
+      )
+        continue;
+      try {
+        await this.machine.apply(
+          { kind: 'start', deploymentId: d.id, runnerId: this.runnerId },
+          runnerContext(d.id),
+        );
+      } catch {
+        continue; // someone else started it, or it was cancelled meanwhile
+      }
+      perServer.set(d.serverId, (perServer.get(d.serverId) ?? 0) + 1);
+      const control = new RunControl();
+      const done = this.executor.run(d, control).finally(() => {
+        this.active.delete(d.id);
+        this.wake.signal();
+      });
+      this.active.set(d.id, { deployment: d, control, done });
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { composeForDeployment } from './compose-image.js';
+
+export interface RemoteStep {
+  name: string;
+  args: string[];
+  stdin?: string;
+  /** Decides from the step's stdout whether it succeeded, beyond its exit code. */
+  check?: (stdout: string[]) => string | null;
+}
+
+/** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
+export function envFile(deployment: DeploymentDoc, box: SecretBox): string {
+  return deployment.snapshot.env
+    .map((v) => {
+      const value = v.secretCiphertext ? box.open(v.secretCiphertext) : (v.value ?? '');
+      const escaped = value
+        .replace(/\\/g, '\\\\')
+        .replace(/"/g, '\\"')
+        .replace(/\$/g, '$$$$')
+        .replace(/\n/g, '\\n');
+      return `${v.name}="${escaped}"\n`;
+    })
+    .join('');
+}
+
+function composeHealth(stdout: string[]): string | null {
+  const containers = stdout
+    .filter((l) => l.trim().startsWith('{'))
+    .map((l) => JSON.parse(l) as { Name?: string; State?: string; Health?: string });
+  if (containers.length === 0) return 'no container is running';
+  const bad = containers.filter(
+    (c) =>
+      c.State !== 'running' ||
+      (c.Health !== undefined && c.Health !== '' && c.Health !== 'healthy'),
+  );
+  return bad.length
+    ? `unhealthy: ${bad.map((c) => `${c.Name} ${c.State}${c.Health ? `/${c.Health}` : ''}`).join(', ')}`
+    : null;
+}
+
+/**
+ * The remote work of a compose deployment. Every value travels as its own quoted argument or on
+ * stdin; the only shell scripts are constants, which take the directory as `$1`.
+ */
+export function deploymentSteps(
+  deployment: DeploymentDoc,
+  remoteDir: string,
+  box: SecretBox,
+): RemoteStep[] {
+  const project = `${deployment.serviceName}-${deployment.environment}`.replace(
+    /[^a-z0-9_-]/g,
+    '-',
+  );
+  const dir = `${remoteDir}/${project}/${deployment.id}`;
+  const compose = [
+    'docker',
+    'compose',
+    '--project-name',
+    project,
+    '--project-directory',
+    dir,
+    '-f',
+    `${dir}/compose.yaml`,
+    '--env-file',
+    `${dir}/.env`,
+  ];
+  const steps: RemoteStep[] = [
+    {
+      name: 'write-compose',
+      args: ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
+      stdin: composeForDeployment(deployment.snapshot.compose, deployment.imageRef),
+    },
+    {
+      name: 'write-env',
+      args: ['sh', '-c', 'umask 077 && cat > "$1/.env"', 'slipway', dir],
+      stdin: envFile(deployment, box),
+    },
+    { name: 'pull', args: [...compose, 'pull'] },
+    { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
+    { name: 'health', args: [...compose, 'ps', '--all', '--format', 'json'], check: composeHealth },
+  ];
+  if (deployment.snapshot.healthCheckUrl) {
+    steps.push({
+      name: 'http-probe',
+      args: [
+        'curl',
+        '-fsS',
+        '--max-time',
+        '10',
+        '-o',
+        '/dev/null',
+        deployment.snapshot.healthCheckUrl,
+      ],
+    });
+  }
+  steps.push({
+    name: 'record-digest',
+    args: ['docker', 'compose', '--project-name', project, 'images', '--format', 'json'],
+  });
+  return steps;
+}
+
+/** The image ID of the deployed repository's container, from `docker compose images --format json`. */
+export function digestFrom(stdout: string[], imageRef: string): string | null {
+  try {
+    const rows = JSON.parse(stdout.join('\n')) as { Repository?: string; ID?: string }[];
+    const repo = imageRef.split('@')[0].replace(/:[^/:]+$/, '');
+    return rows.find((r) => r.Repository === repo)?.ID ?? rows[0]?.ID ?? null;
+  } catch {
+    return null;
+  }
+}

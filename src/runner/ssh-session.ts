@@ -1,0 +1,111 @@
+import { Client, type ClientChannel } from 'ssh2';
+import { fingerprintOf } from './host-key.js';
+import { commandLine } from './shell-quote.js';
+
+export interface SshTarget {
+  host: string;
+  port: number;
+  username: string;
+  privateKey: string;
+  /** The pinned fingerprint; any other host key is refused before authentication. */
+  hostKeyFingerprint: string;
+}
+
+export class HostKeyMismatchError extends Error {
+  constructor(
+    readonly expected: string,
+    readonly presented: string,
+  ) {
+    super(`host key ${presented} does not match the pinned ${expected}; refused to connect`);
+    this.name = 'HostKeyMismatchError';
+  }
+}
+
+export interface ExecOptions {
+  stdin?: string;
+  onLine(stream: 'stdout' | 'stderr', text: string): void;
+  /** Aborting signals the remote command (TERM) and closes the channel. */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  code: number | null;
+  signal: string | null;
+}
+
+/** One SSH connection to a registered server, host key verified against the pinned one. */
+export class SshSession {
+  private constructor(private readonly client: Client) {}
+
+  static connect(target: SshTarget, timeoutMs = 15_000): Promise<SshSession> {
+    return new Promise((resolve, reject) => {
+      const client = new Client();
+      let mismatch: HostKeyMismatchError | null = null;
+      client
+        .on('ready', () => resolve(new SshSession(client)))
+        .on('error', (error) => reject(mismatch ?? error))
+        .connect({
+          host: target.host,
+          port: target.port,
+          username: target.username,
+          privateKey: target.privateKey,
+          readyTimeout: timeoutMs,
+          hostVerifier: (key: Buffer) => {
+            const presented = fingerprintOf(key);
+            if (presented === target.hostKeyFingerprint) return true;
+            mismatch = new HostKeyMismatchError(target.hostKeyFingerprint, presented);
+            return false;
+          },
+        });
+    });
+  }
+
+  /** Runs an argument vector (each argument quoted), streaming output line by line. */
+  exec(args: string[], options: ExecOptions): Promise<ExecResult> {
+    return new Promise((resolve, reject) => {
+      this.client.exec(commandLine(args), (error, channel: ClientChannel) => {
+        if (error) return reject(error);
+        const abort = () => {
+          channel.signal('TERM');
+          channel.close();
+        };
+        options.signal?.addEventListener('abort', abort, { once: true });
+        const splitter = (stream: 'stdout' | 'stderr') => {
+          let rest = '';
+          return {
+            push: (chunk: Buffer) => {
+              rest += chunk.toString('utf8');
+              const lines = rest.split('\n');
+              rest = lines.pop() ?? '';
+              for (const line of lines) options.onLine(stream, line.replace(/\r$/, ''));
+            },
+            flush: () => {
+              if (rest) options.onLine(stream, rest);
+              rest = '';
+            },
+          };
+        };
+        const out = splitter('stdout');
+        const err = splitter('stderr');
+        let result: ExecResult = { code: null, signal: null };
+        channel.on('data', (c: Buffer) => out.push(c));
+        channel.stderr.on('data', (c: Buffer) => err.push(c));
+        channel.on('exit', (code: number | null, signal?: string) => {
+          result = { code: code ?? null, signal: signal ?? null };
+        });
+        channel.on('close', () => {
+          options.signal?.removeEventListener('abort', abort);
+          out.flush();
+          err.flush();
+          resolve(options.signal?.aborted ? { code: null, signal: 'TERM' } : result);
+        });
+        if (options.stdin !== undefined) channel.end(options.stdin);
+        else channel.end();
+      });
+    });
+  }
+
+  close(): void {
+    this.client.end();
+  }
+}

@@ -1,0 +1,35 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from './app/app.module.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+
+/**
+ * The deployment runner as a process of its own (same code, no HTTP). Run the API with
+ * SLIPWAY_RUNNER=off and this worker beside it on the same SLIPWAY_DATA_DIR.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = { ...loadConfig(), runner: { ...loadConfig().runner, mode: 'embedded' as const } };
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), {
+    logger: ['error', 'warn', 'log'],
+  });
+  await app.init();
+  new Logger('Worker').log(`Runner worker started (data: ${config.dataDir})`);
+  const stop = () => void app.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error('Slipway worker failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
