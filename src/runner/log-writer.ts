@@ -1,11 +1,15 @@
 import type { DeploymentLogStore, LogLineData } from '../deployments/deployment-log-store.js';
 import type { Clock } from '../common/clock.js';
 
-/** Numbers a deployment's output lines and writes them in small batches. */
+/**
+ * Numbers a deployment's output lines and writes them in small batches: at 50 lines, or 100 ms
+ * after the first unwritten line, so readers following a deployment see output almost live.
+ */
 export class LogWriter {
   private line = 0;
   private pending: LogLineData[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly store: DeploymentLogStore,
@@ -23,9 +27,12 @@ export class LogWriter {
       at: this.clock.now().toISOString(),
     });
     if (this.pending.length >= 50) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), 100);
   }
 
   flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     const batch = this.pending;
     this.pending = [];
     this.flushing = this.flushing.then(() => (batch.length ? this.store.append(batch) : undefined));

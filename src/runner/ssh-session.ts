@@ -65,9 +65,18 @@ export class SshSession {
     return new Promise((resolve, reject) => {
       this.client.exec(commandLine(args), (error, channel: ClientChannel) => {
         if (error) return reject(error);
+        let settled = false;
+        const settle = (result: ExecResult) => {
+          if (settled) return;
+          settled = true;
+          options.signal?.removeEventListener('abort', abort);
+          resolve(result);
+        };
+        // Signal the remote command and stop waiting for it: the caller moves on at once.
         const abort = () => {
           channel.signal('TERM');
           channel.close();
+          settle({ code: null, signal: 'TERM' });
         };
         options.signal?.addEventListener('abort', abort, { once: true });
         const splitter = (stream: 'stdout' | 'stderr') => {
@@ -94,10 +103,9 @@ export class SshSession {
           result = { code: code ?? null, signal: signal ?? null };
         });
         channel.on('close', () => {
-          options.signal?.removeEventListener('abort', abort);
           out.flush();
           err.flush();
-          resolve(options.signal?.aborted ? { code: null, signal: 'TERM' } : result);
+          settle(options.signal?.aborted ? { code: null, signal: 'TERM' } : result);
         });
         if (options.stdin !== undefined) channel.end(options.stdin);
         else channel.end();
