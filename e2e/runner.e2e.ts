@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -208,6 +209,47 @@ describe('the runner executes deployments over real SSH', () => {
       'utf8',
     );
     expect(compose).toContain('image: ghcr.io/acme/api:1.0.0');
+  });
+
+  it('takes a backup over SSH: artifact stored, SHA-256 computed from the stream, recorded', async () => {
+    data(
+      await call(t.url, 'POST', 'updateService', owner, {
+        serviceId,
+        backupCommand: 'docker exec db pg_dump app',
+      }),
+    );
+    const taken = data<{ backupId: string; location: string; checksum: string; sizeBytes: number }>(
+      await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
+    );
+    const bytes = readFileSync(taken.location);
+    expect(bytes.subarray(0, 7)).toEqual(Buffer.from([0x50, 0x47, 0x44, 0x4d, 0x50, 0x00, 0x01]));
+    expect(taken.sizeBytes).toBe(bytes.length);
+    expect(taken.checksum).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    expect(sshd.dockerCalls().at(-1)).toEqual(['exec', 'db', 'pg_dump', 'app']);
+    const plan = data<{ isReady: boolean }>(
+      await call(t.url, 'GET', 'backupRestorePlan', owner, { backupId: taken.backupId }),
+    );
+    expect(plan.isReady).toBe(true);
+  });
+
+  it('fails a step that shows no progress past the watchdog timeout', async () => {
+    sshd.setMode('slow');
+    Object.assign(t.config.runner, { stepTimeoutSeconds: 1 });
+    try {
+      const done = await waitForStatus(await deploy('ghcr.io/acme/api:4.0.0'), [
+        'succeeded',
+        'failed',
+        'cancelled',
+      ]);
+      expect(done).toMatchObject({
+        status: 'failed',
+        failedStep: 'pull',
+        failureReason: 'watchdog: no progress for 1 s',
+      });
+    } finally {
+      Object.assign(t.config.runner, { stepTimeoutSeconds: 60 });
+      sshd.setMode('success');
+    }
   });
 
   it('refuses a server whose host key differs from the pinned one, running nothing', async () => {

@@ -70,4 +70,5 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   rollbackPlan: { serviceId: NOBODY },
   backupRestorePlan: { backupId: NOBODY },
   configDiff: { fromDeploymentId: NOBODY, toDeploymentId: NOBODY },
+  triggerBackup: { serviceId: NOBODY },
 };

@@ -1,11 +1,19 @@
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
+import { BackupTaker } from './backup-taker.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
 
 @Module({
   imports: [DeploymentsModule],
-  providers: [DeploymentExecutor, DeploymentRunner],
+  providers: [
+    DeploymentExecutor,
+    DeploymentRunner,
+    BackupTaker,
+    TriggerBackupHandler,
+    BackupProcedures,
+  ],
   exports: [DeploymentRunner],
 })
 export class RunnerModule {}

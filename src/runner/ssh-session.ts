@@ -24,6 +24,8 @@ export class HostKeyMismatchError extends Error {
 export interface ExecOptions {
   stdin?: string;
   onLine(stream: 'stdout' | 'stderr', text: string): void;
+  /** Raw stdout bytes go here instead of being split into lines (binary artifacts). */
+  onStdoutData?: (chunk: Buffer) => void;
   /** Aborting signals the remote command (TERM) and closes the channel. */
   signal?: AbortSignal;
 }
@@ -97,7 +99,9 @@ export class SshSession {
         const out = splitter('stdout');
         const err = splitter('stderr');
         let result: ExecResult = { code: null, signal: null };
-        channel.on('data', (c: Buffer) => out.push(c));
+        channel.on('data', (c: Buffer) =>
+          options.onStdoutData ? options.onStdoutData(c) : out.push(c),
+        );
         channel.stderr.on('data', (c: Buffer) => err.push(c));
         channel.on('exit', (code: number | null, signal?: string) => {
           result = { code: code ?? null, signal: signal ?? null };

@@ -1,0 +1,95 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import type { RequestContext } from '../access/request-context.js';
+import { conflict } from '../common/app-error.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DeploymentLookup } from '../deployments/deployment-lookup.js';
+import { BackupRecorded, serviceBackupsStream } from '../deployments/deployments.events.js';
+import { SECRET_BOX } from '../security/secret-box.provider.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { EventWriter } from '../storage/event-writer.js';
+import { SshSession } from './ssh-session.js';
+
+export interface TakenBackup {
+  backupId: string;
+  location: string;
+  checksum: string;
+  sizeBytes: number;
+  takenAt: string;
+}
+
+/**
+ * Runs a service's backup command on its server and streams the output into
+ * `<data dir>/backups/<service>/<backup>.bak` (mode 0600), computing SHA-256 and size from the
+ * stream itself, then records BackupRecorded.
+ */
+@Injectable()
+export class BackupTaker {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly writer: EventWriter,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async take(serviceId: string, ctx: RequestContext): Promise<TakenBackup> {
+    const service = await this.lookup.service(serviceId);
+    if (!service.backupCommand) throw conflict('The service defines no backup command');
+    const server = await this.lookup.server(service.serverId);
+    if (!server.hostKeyApproved)
+      throw conflict(`Approve the host key of server ${server.name} first`);
+    const backupId = randomUUID();
+    const dir = join(this.config.dataDir, 'backups', service.id);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const location = join(dir, `${backupId}.bak`);
+    const file = createWriteStream(location, { mode: 0o600 });
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    const stderr: string[] = [];
+    const session = await SshSession.connect({
+      host: server.host,
+      port: server.sshPort,
+      username: server.sshUser,
+      privateKey: this.box.open(server.credentialCiphertext),
+      hostKeyFingerprint: server.hostKeyFingerprint,
+    });
+    try {
+      const result = await session.exec(['sh', '-c', service.backupCommand], {
+        onStdoutData: (chunk) => {
+          hash.update(chunk);
+          sizeBytes += chunk.length;
+          file.write(chunk);
+        },
+        onLine: (_stream, text) => stderr.push(text),
+      });
+      await new Promise<void>((resolve, reject) =>
+        file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+      if (result.code !== 0) {
+        throw conflict(`The backup command failed (exit ${result.code ?? result.signal})`, {
+          stderr: stderr.slice(-20),
+        });
+      }
+    } finally {
+      session.close();
+    }
+    const taken = {
+      backupId,
+      location,
+      checksum: `sha256:${hash.digest('hex')}`,
+      sizeBytes,
+      takenAt: this.clock.now().toISOString(),
+    };
+    await this.writer.append(
+      serviceBackupsStream(service.id),
+      [BackupRecorded({ serviceId: service.id, ...taken })],
+      'any',
+      ctx,
+    );
+    return taken;
+  }
+}
