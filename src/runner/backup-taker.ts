@@ -11,7 +11,7 @@ import { BackupRecorded, serviceBackupsStream } from '../deployments/deployments
 import { SECRET_BOX } from '../security/secret-box.provider.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { SshSession } from './ssh-session.js';
+import { SshSession, sshTargetOf } from './ssh-session.js';
 
 export interface TakenBackup {
   backupId: string;
@@ -50,13 +50,7 @@ export class BackupTaker {
     const hash = createHash('sha256');
     let sizeBytes = 0;
     const stderr: string[] = [];
-    const session = await SshSession.connect({
-      host: server.host,
-      port: server.sshPort,
-      username: server.sshUser,
-      privateKey: this.box.open(server.credentialCiphertext),
-      hostKeyFingerprint: server.hostKeyFingerprint,
-    });
+    const session = await SshSession.connect(sshTargetOf(server, (c) => this.box.open(c)));
     try {
       const result = await session.exec(['sh', '-c', service.backupCommand], {
         onStdoutData: (chunk) => {

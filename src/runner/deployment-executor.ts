@@ -10,7 +10,7 @@ import { SECRET_BOX } from '../security/secret-box.provider.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
-import { SshSession } from './ssh-session.js';
+import { SshSession, sshTargetOf } from './ssh-session.js';
 
 const logger = new Logger('Runner');
 
@@ -55,13 +55,7 @@ export class DeploymentExecutor {
       const server = await this.lookup.server(deployment.serverId);
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
-      session = await SshSession.connect({
-        host: server.host,
-        port: server.sshPort,
-        username: server.sshUser,
-        privateKey: this.box.open(server.credentialCiphertext),
-        hostKeyFingerprint: server.hostKeyFingerprint,
-      });
+      session = await SshSession.connect(sshTargetOf(server, (c) => this.box.open(c)));
       log.write(
         step,
         'stdout',

@@ -121,3 +121,23 @@ export class SshSession {
     this.client.end();
   }
 }
+
+/** The SSH target of a registered server, its private key unsealed for this connection only. */
+export function sshTargetOf(
+  server: {
+    host: string;
+    sshPort: number;
+    sshUser: string;
+    credentialCiphertext: string;
+    hostKeyFingerprint: string;
+  },
+  unseal: (ciphertext: string) => string,
+): SshTarget {
+  return {
+    host: server.host,
+    port: server.sshPort,
+    username: server.sshUser,
+    privateKey: unseal(server.credentialCiphertext),
+    hostKeyFingerprint: server.hostKeyFingerprint,
+  };
+}
