@@ -1,0 +1,97 @@
+import { CliError } from './cli-error.js';
+
+export interface Connection {
+  url: string;
+  credential: string | null;
+}
+
+interface ErrorBody {
+  error?: { code?: string; message?: string; data?: Record<string, unknown> };
+}
+
+/** Calls Slipway: `slw_` tokens as `Authorization: Bearer`, anything else as the session cookie. */
+export class ApiClient {
+  constructor(readonly connection: Connection) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const { credential } = this.connection;
+    const auth: Record<string, string> = !credential
+      ? {}
+      : credential.startsWith('slw_')
+        ? { Authorization: `Bearer ${credential}` }
+        : { Cookie: `slipway_session=${credential}` };
+    return { Accept: 'application/json', ...auth, ...extra };
+  }
+
+  query<T>(name: string, input?: unknown): Promise<T> {
+    const query =
+      input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+    return this.rpc<T>(`/trpc/${name}${query}`, { method: 'GET', headers: this.headers() });
+  }
+
+  mutation<T>(name: string, input: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return this.rpc<T>(`/trpc/${name}`, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json', ...headers }),
+      body: JSON.stringify({ json: input }),
+    });
+  }
+
+  /** A REST call (e.g. /api/auth/login); returns body and the session cookie it set, if any. */
+  async rest<T>(path: string, body: unknown): Promise<{ body: T; session: string | null }> {
+    const res = await this.send(path, {
+      method: 'POST',
+      headers: this.headers({ 'Content-Type': 'application/json' }),
+      body: JSON.stringify(body),
+    });
+    const parsed = (await this.parse(res)) as T;
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('slipway_session='));
+    return {
+      body: parsed,
+      session: cookie ? cookie.split(';')[0].slice('slipway_session='.length) : null,
+    };
+  }
+
+  private async rpc<T>(path: string, init: RequestInit): Promise<T> {
+    const body = (await this.parse(await this.send(path, init))) as {
+      result: { data: { json: T } };
+    };
+    return body.result.data.json;
+  }
+
+  private async send(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(new URL(path, this.connection.url), {
+        ...init,
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (error) {
+      const reason =
+        error instanceof Error
+          ? error.cause instanceof Error
+            ? error.cause.message
+            : error.message
+          : String(error);
+      throw new CliError('UNREACHABLE', `Cannot reach ${this.connection.url}: ${reason}`);
+    }
+  }
+
+  private async parse(res: Response): Promise<unknown> {
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new CliError('BAD_RESPONSE', `Unexpected answer from the server (HTTP ${res.status})`);
+    }
+    if (!res.ok) {
+      const error = (body as ErrorBody).error ?? {};
+      throw new CliError(
+        error.code ?? `HTTP_${res.status}`,
+        error.message ?? `HTTP ${res.status}`,
+        error.data ?? {},
+      );
+    }
+    return body;
+  }
+}

@@ -1,0 +1,209 @@
+import type { Command } from 'commander';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { keyValues, table } from '../output.js';
+
+interface Minted {
+  token: string;
+  tokenId: string;
+  name: string;
+  scopes: string[];
+  lane: string;
+  expiresAt: string | null;
+}
+
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const shownOnce = (m: Minted) =>
+  `${m.token}\n\nThis token is shown once. Name ${m.name}, lane ${m.lane}, scopes ${m.scopes.join(' ')}, expires ${m.expiresAt ?? 'never'}.`;
+
+export function registerAccessCommands(program: Command): void {
+  const agents = program
+    .command('agents')
+    .description('agent principals for AI systems and automation');
+  agents
+    .command('create <name>')
+    .option('--preset <preset>', 'agent:read-only (default), agent:minimal-write or agent:full')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, name: string, opts: { preset?: string; yes?: boolean }) => {
+        await confirm(opts.yes, `Create agent ${name}`);
+        const agent = await run
+          .client()
+          .mutation<{ principalId: string; preset: string; capabilities: string[] }>(
+            'createAgent',
+            { name, preset: opts.preset },
+          );
+        run.out.ok(
+          agent,
+          () =>
+            `Agent ${name} created: ${agent.principalId} (${agent.preset}: ${agent.capabilities.join(' ')})`,
+        );
+      }),
+    );
+  agents.command('list').action(
+    action(async (run) => {
+      const page = await run
+        .client()
+        .query<{
+          items: {
+            id: string;
+            name: string;
+            preset: string;
+            status: string;
+            invalidated: boolean;
+          }[];
+        }>('agents', { limit: 100 });
+      run.out.ok(page, () =>
+        table(
+          ['id', 'name', 'preset', 'status'],
+          page.items.map((a) => [a.id, a.name, a.preset, a.invalidated ? 'invalidated' : a.status]),
+        ),
+      );
+    }),
+  );
+
+  const tokens = program
+    .command('tokens')
+    .description('API tokens (values are shown once, when created)');
+  tokens
+    .command('create <name>')
+    .requiredOption(
+      '--scopes <list>',
+      'comma-separated scopes, e.g. deploy:read,deploy:start',
+      list,
+    )
+    .option('--expires-in-days <n>', '1-365')
+    .option('--agent <principalId>', 'mint for this agent instead of yourself')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(
+        async (
+          run,
+          name: string,
+          opts: { scopes: string[]; expiresInDays?: string; agent?: string; yes?: boolean },
+        ) => {
+          await confirm(opts.yes, `Create token ${name}`);
+          const expiresInDays = opts.expiresInDays ? Number(opts.expiresInDays) : undefined;
+          const minted = opts.agent
+            ? await run
+                .client()
+                .mutation<Minted>('generateAgentToken', {
+                  principalId: opts.agent,
+                  tokenName: name,
+                  scopes: opts.scopes,
+                  expiresInDays,
+                })
+            : await run
+                .client()
+                .mutation<Minted>('createToken', {
+                  tokenName: name,
+                  scopes: opts.scopes,
+                  expiresInDays,
+                });
+          run.out.ok(minted, () => shownOnce(minted));
+        },
+      ),
+    );
+  tokens
+    .command('list')
+    .option('--principal <principalId>', 'only this principal')
+    .action(
+      action(async (run, opts: { principal?: string }) => {
+        const page = await run
+          .client()
+          .query<{
+            items: {
+              tokenId: string;
+              name: string;
+              lane: string;
+              state: string;
+              expiresAt: string | null;
+              lastUsedAt: string | null;
+            }[];
+          }>('tokens', { limit: 100, principalId: opts.principal });
+        run.out.ok(page, () =>
+          table(
+            ['id', 'name', 'lane', 'state', 'expires', 'last used'],
+            page.items.map((t) => [t.tokenId, t.name, t.lane, t.state, t.expiresAt, t.lastUsedAt]),
+          ),
+        );
+      }),
+    );
+  tokens
+    .command('revoke <tokenId>')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, tokenId: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Revoke token ${tokenId}`);
+        const result = await run.client().mutation('revokeToken', { tokenId });
+        run.out.ok(result, () => `Token ${tokenId} revoked`);
+      }),
+    );
+  tokens
+    .command('rotate <tokenId>')
+    .option('--overlap-minutes <n>', 'how long the old token keeps working (0-10080)', '0')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, tokenId: string, opts: { overlapMinutes: string; yes?: boolean }) => {
+        await confirm(opts.yes, `Rotate token ${tokenId}`);
+        const minted = await run
+          .client()
+          .mutation<Minted>('rotateToken', {
+            tokenId,
+            overlapMinutes: Number(opts.overlapMinutes),
+          });
+        run.out.ok(minted, () => shownOnce(minted));
+      }),
+    );
+
+  const mfa = program.command('mfa').description('two-factor authentication and the team policy');
+  mfa.command('status').action(
+    action(async (run) => {
+      const s = await run
+        .client()
+        .query<{ policy: string; setAt: string | null; caller: Record<string, unknown> }>(
+          'accountSecurityStatus',
+        );
+      run.out.ok(s, () =>
+        keyValues([['policy', s.policy], ['set at', s.setAt], ...Object.entries(s.caller)]),
+      );
+    }),
+  );
+  const policy = mfa.command('policy').description('the team MFA policy');
+  policy.command('get').action(
+    action(async (run) => {
+      const s = await run
+        .client()
+        .query<{ policy: string; setAt: string | null; setBy: string | null }>(
+          'accountSecurityStatus',
+        );
+      const data = { policy: s.policy, setAt: s.setAt, setBy: s.setBy };
+      run.out.ok(
+        data,
+        () => `${s.policy} (set ${s.setAt ?? 'never'}${s.setBy ? ` by ${s.setBy}` : ''})`,
+      );
+    }),
+  );
+  policy
+    .command('set <policy>')
+    .description('optional, privileged or all')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, value: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Set the team MFA policy to ${value}`);
+        const result = await run
+          .client()
+          .mutation<{ policy: string; changed: boolean }>('updateAccountSecurityPolicy', {
+            policy: value,
+          });
+        run.out.ok(
+          result,
+          () => `MFA policy is ${result.policy}${result.changed ? '' : ' (unchanged)'}`,
+        );
+      }),
+    );
+}

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { table } from '../output.js';
+import { resolveService } from './resolve.js';
+
+export function registerApprovalCommands(program: Command): void {
+  const approvals = program.command('approvals').description('requests that need a second person');
+  approvals
+    .command('list')
+    .option('--status <status>', 'pending, approved, rejected or expired')
+    .action(
+      action(async (run, opts: { status?: string }) => {
+        const page = await run
+          .client()
+          .query<{
+            items: {
+              id: string;
+              action: string;
+              serviceId: string;
+              status: string;
+              reason: string;
+              requestedAt: string;
+            }[];
+          }>('approvalQueue', { status: opts.status, limit: 100 });
+        run.out.ok(page, () =>
+          table(
+            ['id', 'action', 'service', 'status', 'reason', 'requested'],
+            page.items.map((a) => [a.id, a.action, a.serviceId, a.status, a.reason, a.requestedAt]),
+          ),
+        );
+      }),
+    );
+  approvals
+    .command('request')
+    .requiredOption('--action <action>', 'deploy, rollback or restore')
+    .requiredOption('--service <service>', 'id, name or name@env')
+    .requiredOption('--reason <text>', '12-280 characters')
+    .option('--image <imageTag>', 'for deploy')
+    .option('--target <deploymentId>', 'for rollback')
+    .option('--backup <backupId>', 'for restore')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(
+        async (
+          run,
+          opts: {
+            action: string;
+            service: string;
+            reason: string;
+            image?: string;
+            target?: string;
+            backup?: string;
+            yes?: boolean;
+          },
+        ) => {
+          const client = run.client();
+          const serviceId = await resolveService(client, opts.service);
+          await confirm(opts.yes, `Request approval to ${opts.action} ${opts.service}`);
+          const result = await client.mutation<{ approvalId: string }>('requestApproval', {
+            action: opts.action,
+            serviceId,
+            reason: opts.reason,
+            imageTag: opts.image,
+            targetDeploymentId: opts.target,
+            backupId: opts.backup,
+          });
+          run.out.ok(result, () => `Approval requested: ${result.approvalId}`);
+        },
+      ),
+    );
+  for (const [verb, procedure] of [
+    ['approve', 'approveRequest'],
+    ['reject', 'rejectRequest'],
+  ] as const) {
+    approvals
+      .command(`${verb} <approvalId>`)
+      .option('--note <text>', 'a note for the record')
+      .option('--yes', 'do not ask for confirmation')
+      .action(
+        action(async (run, approvalId: string, opts: { note?: string; yes?: boolean }) => {
+          await confirm(
+            opts.yes,
+            `${verb === 'approve' ? 'Approve' : 'Reject'} request ${approvalId}`,
+          );
+          const result = await run
+            .client()
+            .mutation<{ status: string; deploymentId: string | null }>(procedure, {
+              approvalId,
+              note: opts.note,
+            });
+          run.out.ok(
+            result,
+            () =>
+              `Request ${approvalId} ${result.status}${result.deploymentId ? `; deployment ${result.deploymentId} queued` : ''}`,
+          );
+        }),
+      );
+  }
+}

@@ -1,0 +1,151 @@
+import type { Command } from 'commander';
+import { ApiClient } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+import { action } from '../context.js';
+import { keyValues } from '../output.js';
+
+interface Viewer {
+  principal: { id: string; kind: string; name: string; email: string | null; role: string };
+  authMethod: string;
+  scopes: string[];
+  token: {
+    id: string;
+    name: string;
+    scopes: string[];
+    lane: string;
+    expiresAt: string | null;
+  } | null;
+  session: unknown;
+}
+
+async function whoami(client: ApiClient): Promise<Viewer> {
+  return client.query<Viewer>('viewer');
+}
+
+export function registerAuthCommands(program: Command): void {
+  program
+    .command('login')
+    .description('store credentials for a Slipway server (validated before they are saved)')
+    .requiredOption('--url <url>', 'server address, e.g. https://slipway.example.com')
+    .option('--token <token>', 'an API token (slw_...)')
+    .option('--email <email>', 'log in with email and password')
+    .option('--password <password>', 'the password (with --email)')
+    .option('--totp-code <code>', 'the 6-digit code, when the account has MFA')
+    .option('--recovery-code <code>', 'a recovery code instead of the TOTP code (used up)')
+    .option('--name <context>', 'context name to store it under', 'default')
+    .action(
+      action(
+        async (
+          run,
+          opts: {
+            url: string;
+            token?: string;
+            email?: string;
+            password?: string;
+            totpCode?: string;
+            recoveryCode?: string;
+            name: string;
+          },
+        ) => {
+          let credential: string;
+          if (opts.token) {
+            if (opts.email)
+              throw new CliError('BAD_USAGE', 'Use either --token or --email/--password');
+            credential = opts.token;
+          } else {
+            if (!opts.email || !opts.password)
+              throw new CliError('BAD_USAGE', 'Give --token, or --email and --password');
+            if (opts.totpCode && opts.recoveryCode)
+              throw new CliError('BAD_USAGE', 'Give one of --totp-code and --recovery-code');
+            const anon = new ApiClient({ url: opts.url, credential: null });
+            const first = await anon.rest<{ status: string; challenge?: string }>(
+              '/api/auth/login',
+              { email: opts.email, password: opts.password },
+            );
+            let session = first.session;
+            if (first.body.status === 'mfa_required') {
+              if (!opts.totpCode && !opts.recoveryCode)
+                throw new CliError(
+                  'MFA_REQUIRED',
+                  'This account uses MFA: add --totp-code CODE or --recovery-code CODE',
+                );
+              const second = await anon.rest('/api/auth/login/verify', {
+                challenge: first.body.challenge,
+                ...(opts.totpCode
+                  ? { totpCode: opts.totpCode }
+                  : { recoveryCode: opts.recoveryCode }),
+              });
+              session = second.session;
+            }
+            if (!session) throw new CliError('BAD_RESPONSE', 'The server set no session');
+            credential = session;
+          }
+          const viewer = await whoami(new ApiClient({ url: opts.url, credential }));
+          run.store.save(opts.name, {
+            url: opts.url,
+            credential,
+            savedAt: new Date().toISOString(),
+          });
+          run.out.ok(
+            {
+              context: opts.name,
+              url: opts.url,
+              authMethod: viewer.authMethod,
+              principal: viewer.principal,
+            },
+            () =>
+              `Logged in to ${opts.url} as ${viewer.principal.name} (${viewer.principal.role}, ${viewer.authMethod}); context "${opts.name}"`,
+          );
+        },
+      ),
+    );
+
+  program
+    .command('logout')
+    .description('forget the stored credentials (and end the session on the server)')
+    .action(
+      action(async (run) => {
+        const found = run.store.get(program.opts<{ context?: string }>().context);
+        if (found && !found.context.credential.startsWith('slw_')) {
+          await new ApiClient({ url: found.context.url, credential: found.context.credential })
+            .rest('/api/auth/logout', {})
+            .catch(() => undefined);
+        }
+        const removed = run.store.remove(found?.name);
+        run.out.ok({ context: removed }, () =>
+          removed ? `Logged out of context "${removed}"` : 'Nothing to log out of',
+        );
+      }),
+    );
+
+  program
+    .command('whoami')
+    .description('the identity behind the current credentials')
+    .action(
+      action(async (run) => {
+        const v = await whoami(run.client());
+        const data = {
+          authMethod: v.authMethod,
+          principal: v.principal,
+          role: v.principal.role,
+          scopes: v.scopes,
+          token: v.token,
+          session: v.session,
+        };
+        run.out.ok(data, () =>
+          keyValues([
+            ['principal', `${v.principal.name} (${v.principal.kind} ${v.principal.id})`],
+            ['role', v.principal.role],
+            ['auth', v.authMethod],
+            [
+              'token',
+              v.token
+                ? `${v.token.name} (${v.token.lane}, expires ${v.token.expiresAt ?? 'never'})`
+                : null,
+            ],
+            ['scopes', v.scopes.join(' ')],
+          ]),
+        );
+      }),
+    );
+}

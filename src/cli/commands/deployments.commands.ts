@@ -1,0 +1,210 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+import { confirm } from '../confirm.js';
+import { action, type Run } from '../context.js';
+import { keyValues, table } from '../output.js';
+import { resolveService } from './resolve.js';
+
+interface Deployment {
+  id: string;
+  serviceName: string;
+  environment: string;
+  imageRef: string;
+  status: string;
+  trigger: string;
+  createdAt: string;
+  finishedAt: string | null;
+  failureReason?: string | null;
+  failedStep?: string | null;
+}
+
+const FINISHED = ['succeeded', 'failed', 'cancelled'];
+
+async function follow(run: Run, client: ApiClient, deploymentId: string): Promise<Deployment> {
+  let after = 0;
+  let status = '';
+  for (;;) {
+    const logs = await client.query<{
+      lines: { line: number; step: string; text: string }[];
+      nextAfterLine: number;
+    }>('deploymentLogs', { deploymentId, afterLine: after, limit: 1000 });
+    for (const l of logs.lines) run.out.progress(`[${l.step}] ${l.text}`);
+    after = logs.nextAfterLine;
+    const d = await client.query<Deployment>('deploymentDetails', { deploymentId });
+    if (d.status !== status) run.out.progress(`… ${d.status}`);
+    status = d.status;
+    if (FINISHED.includes(d.status) && logs.lines.length === 0) return d;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+function answerOf(
+  run: Run,
+  result: { status: string; deploymentId?: string; approvalId?: string },
+): void {
+  run.out.ok(result, () =>
+    result.status === 'pending_approval'
+      ? `Approval required: request ${result.approvalId} waits for someone with approvals:decide`
+      : `Deployment ${result.deploymentId} ${result.status}`,
+  );
+}
+
+export function registerDeploymentCommands(program: Command): void {
+  const deployments = program
+    .command('deployments')
+    .description('list, show and follow deployments');
+  deployments
+    .command('list')
+    .option('--service <service>', 'only this service (id, name or name@env)')
+    .option('--status <status>', 'queued, running, succeeded, failed or cancelled')
+    .option('--limit <n>', '1-100', '20')
+    .action(
+      action(async (run, opts: { service?: string; status?: string; limit: string }) => {
+        const client = run.client();
+        const serviceId = opts.service ? await resolveService(client, opts.service) : undefined;
+        const page = await client.query<{ items: Deployment[] }>('recentDeployments', {
+          limit: Number(opts.limit),
+          status: opts.status,
+          serviceId,
+        });
+        run.out.ok(page, () =>
+          table(
+            ['id', 'service', 'image', 'status', 'trigger', 'created'],
+            page.items.map((d) => [
+              d.id,
+              `${d.serviceName}@${d.environment}`,
+              d.imageRef,
+              d.status,
+              d.trigger,
+              d.createdAt,
+            ]),
+          ),
+        );
+      }),
+    );
+  deployments.command('show <deploymentId>').action(
+    action(async (run, deploymentId: string) => {
+      const d = await run
+        .client()
+        .query<Deployment & Record<string, unknown>>('deploymentDetails', { deploymentId });
+      run.out.ok(d, () =>
+        keyValues([
+          ['id', d.id],
+          ['service', `${d.serviceName}@${d.environment}`],
+          ['image', d.imageRef],
+          ['status', d.status],
+          ['trigger', d.trigger],
+          ['created', d.createdAt],
+          ['finished', d.finishedAt],
+          ['failure', d.failureReason ? `${d.failedStep}: ${d.failureReason}` : null],
+        ]),
+      );
+    }),
+  );
+  deployments
+    .command('logs <deploymentId>')
+    .option('--after <line>', 'only lines after this number', '0')
+    .action(
+      action(async (run, deploymentId: string, opts: { after: string }) => {
+        const logs = await run
+          .client()
+          .query<{ lines: { line: number; step: string; stream: string; text: string }[] }>(
+            'deploymentLogs',
+            { deploymentId, afterLine: Number(opts.after), limit: 1000 },
+          );
+        run.out.ok(logs, () =>
+          logs.lines.map((l) => `${String(l.line).padStart(5)} [${l.step}] ${l.text}`).join('\n'),
+        );
+      }),
+    );
+
+  program
+    .command('deploy <service> <imageTag>')
+    .description('deploy an image (registry/repo:tag or @sha256:) to a service')
+    .option(
+      '--wait',
+      'follow the deployment and its logs until it ends; non-zero exit unless it succeeds',
+    )
+    .option('--idempotency-key <key>', 'repeat-safe key: the same key returns the same deployment')
+    .option('--reason <text>', 'used if the service requires approval (12-280 characters)')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(
+        async (
+          run,
+          service: string,
+          imageTag: string,
+          opts: { wait?: boolean; idempotencyKey?: string; reason?: string; yes?: boolean },
+        ) => {
+          const client = run.client();
+          const serviceId = await resolveService(client, service);
+          await confirm(opts.yes, `Deploy ${imageTag} to ${service}`);
+          const headers: Record<string, string> = opts.idempotencyKey
+            ? { 'Idempotency-Key': opts.idempotencyKey }
+            : {};
+          const result = await client.mutation<{
+            status: string;
+            deploymentId?: string;
+            approvalId?: string;
+          }>('triggerDeploy', { serviceId, imageTag, reason: opts.reason }, headers);
+          if (!opts.wait || !result.deploymentId) return answerOf(run, result);
+          const final = await follow(run, client, result.deploymentId);
+          if (final.status !== 'succeeded') {
+            throw new CliError(
+              final.status === 'cancelled' ? 'DEPLOYMENT_CANCELLED' : 'DEPLOYMENT_FAILED',
+              `Deployment ${final.id} ${final.status}${final.failureReason ? `: ${final.failureReason}` : ''}`,
+              { deployment: final },
+            );
+          }
+          run.out.ok(
+            final,
+            () =>
+              `Deployment ${final.id} succeeded: ${final.imageRef} runs on ${final.serviceName}@${final.environment}`,
+          );
+        },
+      ),
+    );
+
+  program
+    .command('rollback <service> <targetDeploymentId>')
+    .description("queue a deployment that replays a succeeded deployment's frozen snapshot")
+    .option('--reason <text>', 'used if the service requires approval')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(
+        async (
+          run,
+          service: string,
+          targetDeploymentId: string,
+          opts: { reason?: string; yes?: boolean },
+        ) => {
+          const client = run.client();
+          const serviceId = await resolveService(client, service);
+          await confirm(opts.yes, `Roll ${service} back to ${targetDeploymentId}`);
+          answerOf(
+            run,
+            await client.mutation('executeRollback', {
+              serviceId,
+              targetDeploymentId,
+              reason: opts.reason,
+            }),
+          );
+        },
+      ),
+    );
+
+  program
+    .command('cancel <deploymentId>')
+    .description('cancel a queued deployment, or stop a running one between steps')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, deploymentId: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Cancel deployment ${deploymentId}`);
+        const result = await run
+          .client()
+          .mutation<{ status: string }>('cancelDeployment', { deploymentId });
+        run.out.ok(result, () => `Deployment ${deploymentId} ${result.status}`);
+      }),
+    );
+}

@@ -1,0 +1,38 @@
+import type { ApiClient } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Inventory {
+  servers: {
+    id: string;
+    name: string;
+    services: { id: string; name: string; environment: string }[];
+  }[];
+}
+
+/** A service by id, `name` (when only one environment has it) or `name@environment`. */
+export async function resolveService(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const [name, environment] = ref.split('@');
+  const inventory = await client.query<Inventory>('infrastructureInventory');
+  const matches = inventory.servers
+    .flatMap((s) => s.services)
+    .filter((s) => s.name === name && (!environment || s.environment === environment));
+  if (matches.length === 1) return matches[0].id;
+  throw new CliError(
+    matches.length ? 'AMBIGUOUS' : 'NOT_FOUND',
+    matches.length
+      ? `Several services are named ${name}: use name@environment`
+      : `No service ${ref}`,
+  );
+}
+
+export async function resolveServer(client: ApiClient, ref: string): Promise<string> {
+  if (UUID.test(ref)) return ref;
+  const server = (await client.query<Inventory>('infrastructureInventory')).servers.find(
+    (s) => s.name === ref,
+  );
+  if (!server) throw new CliError('NOT_FOUND', `No server ${ref}`);
+  return server.id;
+}

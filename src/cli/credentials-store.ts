@@ -1,0 +1,63 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface StoredContext {
+  url: string;
+  /** An API token (`slw_...`) or a session cookie value; the prefix tells which. */
+  credential: string;
+  savedAt: string;
+}
+
+interface CredentialsFile {
+  current: string | null;
+  contexts: Record<string, StoredContext>;
+}
+
+export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return join(base, 'slipway', 'credentials.json');
+}
+
+/** `$XDG_CONFIG_HOME/slipway/credentials.json`: directory 0700, file 0600, named contexts. */
+export class CredentialsStore {
+  constructor(private readonly file = credentialsPath()) {}
+
+  private read(): CredentialsFile {
+    if (!existsSync(this.file)) return { current: null, contexts: {} };
+    return JSON.parse(readFileSync(this.file, 'utf8')) as CredentialsFile;
+  }
+
+  private write(data: CredentialsFile): void {
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    chmodSync(dirname(this.file), 0o700);
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temp, this.file);
+    chmodSync(this.file, 0o600);
+  }
+
+  get(name?: string): { name: string; context: StoredContext } | null {
+    const data = this.read();
+    const key = name ?? data.current;
+    if (!key || !data.contexts[key]) return null;
+    return { name: key, context: data.contexts[key] };
+  }
+
+  save(name: string, context: StoredContext): void {
+    const data = this.read();
+    data.contexts[name] = context;
+    data.current = name;
+    this.write(data);
+  }
+
+  remove(name?: string): string | null {
+    const data = this.read();
+    const key = name ?? data.current;
+    if (!key || !data.contexts[key]) return null;
+    delete data.contexts[key];
+    if (data.current === key) data.current = Object.keys(data.contexts)[0] ?? null;
+    this.write(data);
+    return key;
+  }
+}

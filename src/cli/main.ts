@@ -1,0 +1,51 @@
+import { Command, CommanderError } from 'commander';
+import { CliError } from './cli-error.js';
+import { registerAccessCommands } from './commands/access.commands.js';
+import { registerApprovalCommands } from './commands/approvals.commands.js';
+import { registerAuthCommands } from './commands/auth.commands.js';
+import { registerDeploymentCommands } from './commands/deployments.commands.js';
+import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
+import { registerPlanCommands } from './commands/plan.commands.js';
+import { Output } from './output.js';
+
+/** The `slipway` program: one JSON document per command with --json, exit codes 0/1/2/3. */
+export function buildProgram(): Command {
+  const program = new Command('slipway')
+    .description('Slipway deployment control plane')
+    .option('--json', 'print one JSON document: {"ok":true,"data":...} or {"ok":false,"error":...}')
+    .option('--context <name>', 'stored credentials to use (default: the last login)')
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined })
+    .showHelpAfterError(false);
+  registerAuthCommands(program);
+  registerDeploymentCommands(program);
+  registerPlanCommands(program);
+  registerInfrastructureCommands(program);
+  registerAccessCommands(program);
+  registerApprovalCommands(program);
+  for (const command of program.commands) applyToTree(command);
+  return program;
+}
+
+function applyToTree(command: Command): void {
+  command.exitOverride().configureOutput({ writeErr: () => undefined });
+  for (const child of command.commands) applyToTree(child);
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return Number(process.exitCode ?? 0);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code))
+        return 0;
+      return new Output(json).fail(
+        new CliError('BAD_USAGE', error.message.replace(/^error: /, '')),
+      );
+    }
+    return new Output(json).fail(error);
+  }
+}

@@ -1,0 +1,50 @@
+import Table from 'cli-table3';
+import { CliError, exitCodeFor } from './cli-error.js';
+
+/** One JSON document with --json, readable text otherwise. */
+export class Output {
+  constructor(readonly json: boolean) {}
+
+  ok(data: unknown, human: () => string): void {
+    process.stdout.write(this.json ? `${JSON.stringify({ ok: true, data })}\n` : `${human()}\n`);
+  }
+
+  /** Long waits: progress on stderr, and only for people (never in --json). */
+  progress(line: string): void {
+    if (!this.json) process.stderr.write(`${line}\n`);
+  }
+
+  fail(error: unknown): number {
+    const e =
+      error instanceof CliError
+        ? error
+        : new CliError('ERROR', error instanceof Error ? error.message : String(error));
+    if (this.json) {
+      process.stdout.write(
+        `${JSON.stringify({ ok: false, error: { code: e.code, message: e.message, data: e.data } })}\n`,
+      );
+    } else {
+      const scopes = e.data.requiredScopes
+        ? ` (required: ${(e.data.requiredScopes as string[]).join(', ') || '-'}; granted: ${((e.data.grantedScopes as string[]) ?? []).join(', ') || '-'})`
+        : '';
+      process.stderr.write(`slipway: ${e.code}: ${e.message.split('\n')[0]}${scopes}\n`);
+    }
+    return exitCodeFor(e.code);
+  }
+}
+
+export function table(head: string[], rows: unknown[][]): string {
+  const t = new Table({ head, style: { head: [], border: [] } });
+  for (const row of rows) t.push(row.map((c) => (c === null || c === undefined ? '-' : String(c))));
+  return t.toString();
+}
+
+export function keyValues(entries: [string, unknown][]): string {
+  const width = Math.max(...entries.map(([k]) => k.length));
+  return entries
+    .map(
+      ([k, v]) =>
+        `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+    )
+    .join('\n');
+}
