@@ -55,7 +55,7 @@ export async function createToken(
   const res = await request(url)
     .post('/trpc/createToken')
     .set('Cookie', cookie)
-    .send({ json: { tokenName: `t-${scopes.join('-')}`, scopes, expiresInDays } });
+    .send({ json: { tokenName: `t-${scopes.join('-')}`.slice(0, 80), scopes, expiresInDays } });
   if (res.status !== 200)
     throw new Error(`createToken failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.result.data.json;

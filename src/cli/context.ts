@@ -23,7 +23,8 @@ export function runFor(command: Command): Run {
     out: new Output(!!globals.json),
     store,
     client: () => {
-      const { SLIPWAY_URL: url, SLIPWAY_TOKEN: token } = process.env;
+      const url = process.env.SLIPWAY_URL || undefined;
+      const token = process.env.SLIPWAY_TOKEN || undefined;
       if (url && token) return new ApiClient({ url, credential: token });
       const found = store.get(globals.context);
       if (!found)

@@ -46,17 +46,15 @@ export function registerAccessCommands(program: Command): void {
     );
   agents.command('list').action(
     action(async (run) => {
-      const page = await run
-        .client()
-        .query<{
-          items: {
-            id: string;
-            name: string;
-            preset: string;
-            status: string;
-            invalidated: boolean;
-          }[];
-        }>('agents', { limit: 100 });
+      const page = await run.client().query<{
+        items: {
+          id: string;
+          name: string;
+          preset: string;
+          status: string;
+          invalidated: boolean;
+        }[];
+      }>('agents', { limit: 100 });
       run.out.ok(page, () =>
         table(
           ['id', 'name', 'preset', 'status'],
@@ -89,21 +87,17 @@ export function registerAccessCommands(program: Command): void {
           await confirm(opts.yes, `Create token ${name}`);
           const expiresInDays = opts.expiresInDays ? Number(opts.expiresInDays) : undefined;
           const minted = opts.agent
-            ? await run
-                .client()
-                .mutation<Minted>('generateAgentToken', {
-                  principalId: opts.agent,
-                  tokenName: name,
-                  scopes: opts.scopes,
-                  expiresInDays,
-                })
-            : await run
-                .client()
-                .mutation<Minted>('createToken', {
-                  tokenName: name,
-                  scopes: opts.scopes,
-                  expiresInDays,
-                });
+            ? await run.client().mutation<Minted>('generateAgentToken', {
+                principalId: opts.agent,
+                tokenName: name,
+                scopes: opts.scopes,
+                expiresInDays,
+              })
+            : await run.client().mutation<Minted>('createToken', {
+                tokenName: name,
+                scopes: opts.scopes,
+                expiresInDays,
+              });
           run.out.ok(minted, () => shownOnce(minted));
         },
       ),
@@ -113,18 +107,16 @@ export function registerAccessCommands(program: Command): void {
     .option('--principal <principalId>', 'only this principal')
     .action(
       action(async (run, opts: { principal?: string }) => {
-        const page = await run
-          .client()
-          .query<{
-            items: {
-              tokenId: string;
-              name: string;
-              lane: string;
-              state: string;
-              expiresAt: string | null;
-              lastUsedAt: string | null;
-            }[];
-          }>('tokens', { limit: 100, principalId: opts.principal });
+        const page = await run.client().query<{
+          items: {
+            tokenId: string;
+            name: string;
+            lane: string;
+            state: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+          }[];
+        }>('tokens', { limit: 100, principalId: opts.principal });
         run.out.ok(page, () =>
           table(
             ['id', 'name', 'lane', 'state', 'expires', 'last used'],
@@ -150,12 +142,10 @@ export function registerAccessCommands(program: Command): void {
     .action(
       action(async (run, tokenId: string, opts: { overlapMinutes: string; yes?: boolean }) => {
         await confirm(opts.yes, `Rotate token ${tokenId}`);
-        const minted = await run
-          .client()
-          .mutation<Minted>('rotateToken', {
-            tokenId,
-            overlapMinutes: Number(opts.overlapMinutes),
-          });
+        const minted = await run.client().mutation<Minted>('rotateToken', {
+          tokenId,
+          overlapMinutes: Number(opts.overlapMinutes),
+        });
         run.out.ok(minted, () => shownOnce(minted));
       }),
     );

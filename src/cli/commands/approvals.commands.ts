@@ -11,18 +11,16 @@ export function registerApprovalCommands(program: Command): void {
     .option('--status <status>', 'pending, approved, rejected or expired')
     .action(
       action(async (run, opts: { status?: string }) => {
-        const page = await run
-          .client()
-          .query<{
-            items: {
-              id: string;
-              action: string;
-              serviceId: string;
-              status: string;
-              reason: string;
-              requestedAt: string;
-            }[];
-          }>('approvalQueue', { status: opts.status, limit: 100 });
+        const page = await run.client().query<{
+          items: {
+            id: string;
+            action: string;
+            serviceId: string;
+            status: string;
+            reason: string;
+            requestedAt: string;
+          }[];
+        }>('approvalQueue', { status: opts.status, limit: 100 });
         run.out.ok(page, () =>
           table(
             ['id', 'action', 'service', 'status', 'reason', 'requested'],
