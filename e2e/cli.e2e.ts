@@ -332,7 +332,7 @@ describe('the slipway CLI as a subprocess', () => {
       'default',
     ]);
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toMatch(/\[pull\]  api Pulled/);
+    expect(ok.stderr).toMatch(/\[pull\] {2}api Pulled/);
     expect(ok.stdout).toMatch(/succeeded/);
     sshd.setMode('pull-fail');
     const bad = await cli([
