@@ -16,7 +16,7 @@ import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { PASSWORD, call, cookieAuth, createToken, signUp } from './support/identity.js';
 import { codeAt, enrol } from './support/mfa.js';
-import { startSshd, type TestSshd } from './support/sshd.js';
+import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
 import { TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -120,22 +120,7 @@ describe('the slipway CLI as a subprocess', () => {
     });
     await t.app.get(DeploymentRunner).onApplicationBootstrap();
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
-    const serverId = data<{ serverId: string }>(
-      await call(t.url, 'POST', 'registerServer', owner, {
-        name: 'box',
-        host: sshd.host,
-        sshPort: sshd.port,
-        sshUser: sshd.user,
-        privateKey: sshd.clientKey,
-        hostKeyFingerprint: sshd.fingerprint,
-      }),
-    ).serverId;
-    data(
-      await call(t.url, 'POST', 'approveServerHostKey', owner, {
-        serverId,
-        fingerprint: sshd.fingerprint,
-      }),
-    );
+    const serverId = await registerLoopbackServer(t.url, owner, sshd, 'box');
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
         name: 'api',

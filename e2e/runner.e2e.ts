@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
-import { startSshd, type TestSshd } from './support/sshd.js';
+import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 interface Details {
@@ -52,22 +52,7 @@ describe('the runner executes deployments over real SSH', () => {
     });
     await t.app.get(DeploymentRunner).onApplicationBootstrap();
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
-    serverId = data<{ serverId: string }>(
-      await call(t.url, 'POST', 'registerServer', owner, {
-        name: 'loopback',
-        host: sshd.host,
-        sshPort: sshd.port,
-        sshUser: sshd.user,
-        privateKey: sshd.clientKey,
-        hostKeyFingerprint: sshd.fingerprint,
-      }),
-    ).serverId;
-    data(
-      await call(t.url, 'POST', 'approveServerHostKey', owner, {
-        serverId,
-        fingerprint: sshd.fingerprint,
-      }),
-    );
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
         name: 'api',

@@ -11,6 +11,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { call } from './identity.js';
 
 export type DockerMode = 'success' | 'pull-fail' | 'unhealthy' | 'slow';
 
@@ -150,4 +151,27 @@ async function waitForPort(port: number, stderr: () => string): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`sshd did not start: ${stderr()}`);
+}
+
+/** Registers the test sshd as a ready server through the API; returns its id. */
+export async function registerLoopbackServer(
+  url: string,
+  auth: Record<string, string>,
+  sshd: TestSshd,
+  name = 'loopback',
+): Promise<string> {
+  const res = await call(url, 'POST', 'registerServer', auth, {
+    name,
+    host: sshd.host,
+    sshPort: sshd.port,
+    sshUser: sshd.user,
+    privateKey: sshd.clientKey,
+    hostKeyFingerprint: sshd.fingerprint,
+  });
+  const serverId = res.body.result.data.json.serverId as string;
+  await call(url, 'POST', 'approveServerHostKey', auth, {
+    serverId,
+    fingerprint: sshd.fingerprint,
+  });
+  return serverId;
 }
