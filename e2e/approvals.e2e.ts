@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { data, readyService } from './support/deployments.js';
+import { bearer, call, cookieAuth, signUp } from './support/identity.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+describe('approvals', () => {
+  let t: TestApp;
+  let owner: Record<string, string>;
+  let operator: Record<string, string>;
+  let agentToken: string;
+  let serviceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ notes: false });
+    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    const op = await signUp(t.url, 'operator@example.com');
+    data(
+      await call(t.url, 'POST', 'changeUserRole', owner, { userId: op.userId, role: 'operator' }),
+    );
+    operator = cookieAuth(op.cookie);
+    ({ serviceId } = await readyService(t.url, owner, { approvalRule: 'agents' }));
+    const agent = data<{ principalId: string }>(
+      await call(t.url, 'POST', 'createAgent', owner, {
+        name: 'ci',
+        preset: 'agent:minimal-write',
+      }),
+    );
+    agentToken = data<{ token: string }>(
+      await call(t.url, 'POST', 'generateAgentToken', owner, {
+        principalId: agent.principalId,
+        tokenName: 'ci',
+        expiresInDays: 7,
+      }),
+    ).token;
+  });
+  afterAll(async () => t.close());
+
+  it('turns an agent’s deploy into a pending approval; an operator approves; the deployment is created once', async () => {
+    const pending = data<{ status: string; approvalId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', bearer(agentToken), {
+        serviceId,
+        imageTag: 'ghcr.io/acme/api:3.0.0',
+        reason: 'release 3.0 for the billing fix',
+      }),
+    );
+    expect(pending.status).toBe('pending_approval');
+    expect(
+      data<{ items: unknown[] }>(
+        await call(t.url, 'GET', 'recentDeployments', owner, { serviceId }),
+      ).items,
+    ).toHaveLength(0);
+    const queue = data<{ items: { id: string; status: string; reason: string }[] }>(
+      await call(t.url, 'GET', 'approvalQueue', operator, { status: 'pending' }),
+    );
+    expect(queue.items).toEqual([
+      expect.objectContaining({
+        id: pending.approvalId,
+        status: 'pending',
+        reason: 'release 3.0 for the billing fix',
+      }),
+    ]);
+    const agentDecides = await call(t.url, 'POST', 'approveRequest', bearer(agentToken), {
+      approvalId: pending.approvalId,
+    });
+    expect(agentDecides.status).toBe(403);
+
+    const approved = data<{ status: string; deploymentId: string }>(
+      await call(t.url, 'POST', 'approveRequest', operator, { approvalId: pending.approvalId }),
+    );
+    expect(approved.status).toBe('approved');
+    const retried = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'approveRequest', operator, { approvalId: pending.approvalId }),
+    );
+    expect(retried.deploymentId).toBe(approved.deploymentId);
+    const deployments = data<{
+      items: { id: string; trigger: string; requestedBy: { kind: string } }[];
+    }>(await call(t.url, 'GET', 'recentDeployments', owner, { serviceId }));
+    expect(deployments.items).toHaveLength(1);
+    expect(deployments.items[0]).toMatchObject({
+      id: approved.deploymentId,
+      trigger: 'approval',
+      requestedBy: { kind: 'agent' },
+    });
+    const reject = await call(t.url, 'POST', 'rejectRequest', owner, {
+      approvalId: pending.approvalId,
+    });
+    expect(reject.status).toBe(409);
+  });
+
+  it('refuses self-approval and lets a human deploy directly under the agents rule', async () => {
+    const asked = data<{ approvalId: string }>(
+      await call(t.url, 'POST', 'requestApproval', operator, {
+        action: 'deploy',
+        serviceId,
+        imageTag: 'ghcr.io/acme/api:3.1.0',
+        reason: 'please double-check this one',
+      }),
+    );
+    const self = await call(t.url, 'POST', 'approveRequest', operator, {
+      approvalId: asked.approvalId,
+    });
+    expect([self.status, self.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    const rejected = data<{ status: string }>(
+      await call(t.url, 'POST', 'rejectRequest', owner, {
+        approvalId: asked.approvalId,
+        note: 'not this week',
+      }),
+    );
+    expect(rejected.status).toBe('rejected');
+    const direct = data<{ status: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', operator, {
+        serviceId,
+        imageTag: 'ghcr.io/acme/api:3.1.0',
+      }),
+    );
+    expect(direct.status).toBe('queued');
+    const short = await call(t.url, 'POST', 'requestApproval', operator, {
+      action: 'deploy',
+      serviceId,
+      imageTag: 'ghcr.io/acme/api:3.1.0',
+      reason: 'too short',
+    });
+    expect(short.status).toBe(400);
+  });
+});
