@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailSender, OutgoingMail } from './mail-sender.port.js';
 
 /**
@@ -9,20 +9,20 @@ import type { MailSender, OutgoingMail } from './mail-sender.port.js';
  * `<data dir>/mail/`, mode 0600 (it may hold a reset link), readable by any mail client.
  */
 export class FileMailSender implements MailSender {
-  private readonly transport: Transporter;
+  private transport: Transporter | null = null;
 
   constructor(
     private readonly dir: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport({
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    const nodemailer = (await import('nodemailer')).default;
+    this.transport ??= nodemailer.createTransport({
       streamTransport: true,
       buffer: true,
       newline: 'unix',
     });
-  }
-
-  async send(mail: OutgoingMail): Promise<void> {
     const info = (await this.transport.sendMail({ from: this.from, ...mail })) as {
       message: Buffer;
     };

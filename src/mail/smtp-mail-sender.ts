@@ -1,18 +1,19 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailSender, OutgoingMail } from './mail-sender.port.js';
 
 /** A real SMTP conversation with the server of `SLIPWAY_SMTP_URL`. */
 export class SmtpMailSender implements MailSender {
-  private readonly transport: Transporter;
+  private transport: Transporter | null = null;
 
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly from: string,
-  ) {
-    this.transport = nodemailer.createTransport(url);
-  }
+  ) {}
 
   async send(mail: OutgoingMail): Promise<void> {
+    // nodemailer is loaded on the first message, not at start-up.
+    const nodemailer = (await import('nodemailer')).default;
+    this.transport ??= nodemailer.createTransport(this.url);
     await this.transport.sendMail({ from: this.from, ...mail });
   }
 }

@@ -1,4 +1,4 @@
-import { Client, type ClientChannel } from 'ssh2';
+import type { Client, ClientChannel } from 'ssh2';
 import { fingerprintOf } from './host-key.js';
 import { commandLine } from './shell-quote.js';
 
@@ -39,9 +39,11 @@ export interface ExecResult {
 export class SshSession {
   private constructor(private readonly client: Client) {}
 
-  static connect(target: SshTarget, timeoutMs = 15_000): Promise<SshSession> {
+  static async connect(target: SshTarget, timeoutMs = 15_000): Promise<SshSession> {
+    // Loaded on first use: the API process should not pay for ssh2 at start-up.
+    const { Client: SshClient } = await import('ssh2');
     return new Promise((resolve, reject) => {
-      const client = new Client();
+      const client = new SshClient();
       let mismatch: HostKeyMismatchError | null = null;
       client
         .on('ready', () => resolve(new SshSession(client)))
