@@ -71,4 +71,6 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   backupRestorePlan: { backupId: NOBODY },
   configDiff: { fromDeploymentId: NOBODY, toDeploymentId: NOBODY },
   triggerBackup: { serviceId: NOBODY },
+  verifyAuditTrail: undefined,
+  sealAuditCheckpoint: undefined,
 };

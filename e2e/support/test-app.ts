@@ -35,7 +35,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const defaults = loadConfig({});
   // The runner stays off unless a test asks for it: fixture servers are never contacted.
   const runner = { ...defaults.runner, mode: 'off' as const, pollMs: 50 };
-  const config = { ...defaults, dataDir, port: 0, projectionPollMs: 50, runner, ...options.config };
+  // Automatic sealing stays off too: tests that count events seal when they mean to.
+  const audit = { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 };
+  const config = {
+    ...defaults,
+    dataDir,
+    port: 0,
+    projectionPollMs: 50,
+    runner,
+    audit,
+    ...options.config,
+  };
   const notes = options.notes ?? true;
   const moduleRef = await Test.createTestingModule({
     imports: [

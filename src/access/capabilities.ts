@@ -34,6 +34,7 @@ export const NEVER_FOR_AGENTS: readonly Scope[] = [
   'security:manage',
   'approvals:decide',
   'audit:read',
+  'audit:seal',
 ];
 
 const AGENT_READ: Scope[] = ['deploy:read', 'server:read', 'service:read', 'approval:read'];

@@ -35,6 +35,7 @@ export const SCOPE_CATALOGUE = {
     description: 'Change roles, deactivate users, invalidate principals',
   },
   'security:manage': { lane: 'command', description: 'Change the team security (MFA) policy' },
+  'audit:seal': { lane: 'command', description: 'Seal a signed checkpoint of the audit chain' },
 } as const satisfies Record<string, { lane: Lane; description: string }>;
 
 export type Scope = keyof typeof SCOPE_CATALOGUE;

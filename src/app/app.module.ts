@@ -14,6 +14,7 @@ import { SecretsModule } from '../security/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
+import { AuditModule } from '../audit/audit.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -44,6 +45,7 @@ export class AppModule {
         ApiV1Module,
         DeploymentsModule,
         RunnerModule,
+        AuditModule,
         RpcModule,
         HealthModule,
         ...(options.extraImports ?? []),

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
+      audit: { signingKey: null, sealEveryEvents: 1000, sealSeconds: 300 },
       runner: {
         mode: 'embedded',
         maxPerServer: 2,

@@ -114,6 +114,27 @@ export class EnvironmentVariables {
   })
   SLIPWAY_RUNNER_REMOTE_DIR = '/srv/slipway';
 
+  /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
+  @IsOptional()
+  @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
+    message: 'SLIPWAY_AUDIT_SIGNING_KEY must be a PKCS#8 PEM private key',
+  })
+  SLIPWAY_AUDIT_SIGNING_KEY?: string = undefined;
+
+  /** Seal a checkpoint once this many events are unsealed (0: never by count). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  SLIPWAY_AUDIT_SEAL_EVERY_EVENTS = 1000;
+
+  /** ... or once this many seconds passed with unsealed events (0: never by time). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  SLIPWAY_AUDIT_SEAL_SECONDS = 300;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @IsOptional()
@@ -134,6 +155,7 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
+  audit: { signingKey: string | null; sealEveryEvents: number; sealSeconds: number };
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -181,6 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
+    audit: {
+      signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
+      sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,
+      sealSeconds: vars.SLIPWAY_AUDIT_SEAL_SECONDS,
+    },
     runner: {
       mode: vars.SLIPWAY_RUNNER,
       maxPerServer: vars.SLIPWAY_RUNNER_MAX_PER_SERVER,

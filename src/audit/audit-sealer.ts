@@ -1,0 +1,147 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { anonymousContext, type RequestContext } from '../access/request-context.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
+import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
+import { EventWriter } from '../storage/event-writer.js';
+import { AuditSigningKey } from './audit-signing-key.js';
+import {
+  AUDIT_CHECKPOINTS_STREAM,
+  AuditCheckpointSealed,
+  checkpointDigest,
+} from './audit.events.js';
+import { chainLink, GENESIS } from './hash-chain.js';
+
+export interface ChainLinkDoc extends Doc {
+  position: number;
+  hash: string;
+}
+
+export interface SealedCheckpoint {
+  sequence: number;
+  toPosition: number;
+  chainHash: string;
+}
+
+export const AUDIT_SIGNING_KEY = Symbol('AUDIT_SIGNING_KEY');
+const logger = new Logger('Audit');
+
+/**
+ * Extends the hash chain over events not yet sealed, records each link in `audit_chain` (so a
+ * later verification can name the exact event that changed), and appends a checkpoint signed
+ * with the audit key. Runs on demand and, when configured, every N events or T seconds.
+ */
+@Injectable()
+export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private lastSealAt = Date.now();
+  private sealing: Promise<SealedCheckpoint | null> | null = null;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly writer: EventWriter,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reads.ensureCollection({ name: 'audit_chain', indexes: [{ fields: ['position'] }] });
+    const { sealEveryEvents, sealSeconds } = this.config.audit;
+    if (sealEveryEvents === 0 && sealSeconds === 0) return;
+    this.timer = setInterval(() => void this.maybeSeal(), 2000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.sealing;
+  }
+
+  private async maybeSeal(): Promise<void> {
+    const last = await this.lastCheckpoint();
+    const unsealed = Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
+    const { sealEveryEvents, sealSeconds } = this.config.audit;
+    const due =
+      (sealEveryEvents > 0 && unsealed >= sealEveryEvents) ||
+      (sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000);
+    if (due)
+      await this.seal(systemContext()).catch((e: unknown) =>
+        logger.error('Sealing failed', e instanceof Error ? e.stack : String(e)),
+      );
+  }
+
+  /** One seal at a time; null when there is nothing new to seal. */
+  seal(ctx: RequestContext): Promise<SealedCheckpoint | null> {
+    const run = (this.sealing ?? Promise.resolve(null)).then(() => this.sealOnce(ctx));
+    this.sealing = run.catch(() => null);
+    return run;
+  }
+
+  private async lastCheckpoint() {
+    const stream = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
+    const last = stream.at(-1);
+    return last
+      ? {
+          revision: last.revision,
+          ...(last.data as {
+            sequence: number;
+            toPosition: number;
+            chainHash: string;
+            previousCheckpointHash: string;
+          }),
+        }
+      : null;
+  }
+
+  private async sealOnce(ctx: RequestContext): Promise<SealedCheckpoint | null> {
+    const last = await this.lastCheckpoint();
+    const head = Number(await this.events.headPosition());
+    let from = (last?.toPosition ?? 0) + 1;
+    if (head < from) return null;
+    let link = last?.chainHash ?? GENESIS;
+    let toPosition = from - 1;
+    while (from <= head) {
+      const batch = await this.events.readAll(BigInt(from), 1000);
+      const upTo = batch.filter((e) => Number(e.position) <= head);
+      if (upTo.length === 0) break;
+      const docs: ChainLinkDoc[] = upTo.map((e) => {
+        link = chainLink(link, e);
+        return {
+          id: String(e.position).padStart(15, '0'),
+          position: Number(e.position),
+          hash: link,
+        };
+      });
+      await this.reads.transaction(async (session) => {
+        for (const doc of docs) await session.collection<ChainLinkDoc>('audit_chain').put(doc);
+      });
+      toPosition = docs[docs.length - 1].position;
+      from = toPosition + 1;
+    }
+    const fields = {
+      sequence: (last?.sequence ?? 0) + 1,
+      toPosition,
+      chainHash: link,
+      previousCheckpointHash: last ? checkpointDigest(last) : GENESIS,
+    };
+    await this.writer.append(
+      AUDIT_CHECKPOINTS_STREAM,
+      [AuditCheckpointSealed({ ...fields, signature: this.key.sign(checkpointDigest(fields)) })],
+      last ? last.revision : 'no_stream',
+      ctx,
+    );
+    this.lastSealAt = Date.now();
+    return { sequence: fields.sequence, toPosition, chainHash: link };
+  }
+}
+
+function systemContext(): RequestContext {
+  return { ...anonymousContext('audit-sealer', 'audit-sealer', null), authMethod: 'system' };
+}

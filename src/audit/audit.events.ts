@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import { defineEvent } from '../eventstore/define-event.js';
+import { canonicalJson } from './canonical-json.js';
+
+/** Stream `audit-checkpoints`: the chain as it stood at `toPosition`, signed. */
+export const AuditCheckpointSealed = defineEvent<{
+  sequence: number;
+  toPosition: number;
+  chainHash: string;
+  previousCheckpointHash: string;
+  signature: string;
+}>('AuditCheckpointSealed', 1);
+
+export const AUDIT_CHECKPOINTS_STREAM = 'audit-checkpoints';
+
+export interface CheckpointFields {
+  sequence: number;
+  toPosition: number;
+  chainHash: string;
+  previousCheckpointHash: string;
+}
+
+/** What a checkpoint's signature covers, and what the next checkpoint links to. */
+export function checkpointDigest(c: CheckpointFields): string {
+  const body = canonicalJson({
+    sequence: c.sequence,
+    toPosition: c.toPosition,
+    chainHash: c.chainHash,
+    previousCheckpointHash: c.previousCheckpointHash,
+  });
+  return createHash('sha256').update(body).digest('hex');
+}

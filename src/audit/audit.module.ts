@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
+import { AuditSigningKey } from './audit-signing-key.js';
+import { AuditVerification } from './audit-verification.js';
+import {
+  AuditProcedures,
+  SealAuditCheckpointHandler,
+  VerifyAuditTrailHandler,
+} from './audit.procedures.js';
+
+@Module({
+  providers: [
+    {
+      provide: AUDIT_SIGNING_KEY,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        AuditSigningKey.load(config.dataDir, config.audit.signingKey ?? undefined),
+    },
+    AuditSealer,
+    AuditVerification,
+    VerifyAuditTrailHandler,
+    SealAuditCheckpointHandler,
+    AuditProcedures,
+  ],
+})
+export class AuditModule {}
