@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { benchAppend } from './append.bench.js';
+import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 
@@ -52,6 +53,14 @@ async function main(): Promise<void> {
   console.log(`  wrong email      median ${login.wrongEmailMedianMs.toFixed(1)} ms`);
   console.log(`  wrong password   median ${login.wrongPasswordMedianMs.toFixed(1)} ms`);
   console.log(`  ratio            ${login.ratio.toFixed(3)} (1.000 = indistinguishable)`);
+
+  const auditEvents = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
+  const audit = await benchAuditVerify(auditEvents);
+  console.log(`\naudit trail over ${fmt(audit.events)} events (BENCH_AUDIT_EVENTS)`);
+  console.log(`  seal (hash chain + links + signed checkpoint)  ${fmt(audit.sealSeconds, 1)} s`);
+  console.log(
+    `  verify                                         ${fmt(audit.verifySeconds, 1)} s = ${fmt(audit.verifyEventsPerSecond)} events/s (${audit.ok ? 'clean' : 'FAILED'})`,
+  );
 }
 
 main().catch((error: unknown) => {

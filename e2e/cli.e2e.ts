@@ -414,6 +414,15 @@ describe('the slipway CLI as a subprocess', () => {
     expect([res.code, res.json.error?.code]).toEqual([3, 'PLAN_NOT_READY']);
   });
 
+  it('seals and verifies the audit trail', async () => {
+    const { token } = await createToken(t.url, owner.Cookie, ['audit:read', 'audit:seal'], 1);
+    const env = { SLIPWAY_URL: t.url, SLIPWAY_TOKEN: token };
+    expect((await cli(['audit', 'seal', '--yes', '--json'], env)).json.ok).toBe(true);
+    const verified = await cli(['audit', 'verify', '--json'], env);
+    expect([verified.code, verified.json.data?.ok]).toEqual([0, true]);
+    expect(String(verified.json.data?.message)).toMatch(/events, 1 checkpoints verified/);
+  });
+
   it('logs out and is then not logged in', async () => {
     expect((await cli(['logout', '--context', 'default', '--json'])).code).toBe(0);
     const after = await cli(['whoami', '--context', 'default', '--json']);

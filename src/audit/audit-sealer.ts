@@ -64,17 +64,19 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     await this.sealing;
   }
 
+  /** Never throws: a failed pass is logged and the next one tries again. */
   private async maybeSeal(): Promise<void> {
-    const last = await this.lastCheckpoint();
-    const unsealed = Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
-    const { sealEveryEvents, sealSeconds } = this.config.audit;
-    const due =
-      (sealEveryEvents > 0 && unsealed >= sealEveryEvents) ||
-      (sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000);
-    if (due)
-      await this.seal(systemContext()).catch((e: unknown) =>
-        logger.error('Sealing failed', e instanceof Error ? e.stack : String(e)),
-      );
+    try {
+      const last = await this.lastCheckpoint();
+      const unsealed = Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
+      const { sealEveryEvents, sealSeconds } = this.config.audit;
+      const byCount = sealEveryEvents > 0 && unsealed >= sealEveryEvents;
+      const byTime =
+        sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000;
+      if (byCount || byTime) await this.seal(systemContext());
+    } catch (error) {
+      logger.error('Sealing failed', error instanceof Error ? error.stack : String(error));
+    }
   }
 
   /** One seal at a time; null when there is nothing new to seal. */

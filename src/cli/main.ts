@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-error.js';
 import { registerAccessCommands } from './commands/access.commands.js';
 import { registerApprovalCommands } from './commands/approvals.commands.js';
+import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerInfrastructureCommands(program);
   registerAccessCommands(program);
   registerApprovalCommands(program);
+  registerAuditCommands(program);
   for (const command of program.commands) applyToTree(command);
   return program;
 }

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProjectionRunner } from '../projections/projection-runner.js';
+import { anonymousContext } from '../src/access/request-context.js';
+import { AuditSealer } from '../src/audit/audit-sealer.js';
+import { AuditSigningKey } from '../src/audit/audit-signing-key.js';
+import { AuditVerification } from '../src/audit/audit-verification.js';
+import { loadConfig } from '../src/config/app-config.js';
+import { systemMetadata } from '../src/eventstore/event-metadata.js';
+import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
+import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
+import { EventWriter } from '../src/storage/event-writer.js';
+
+export interface AuditBenchResult {
+  events: number;
+  appendSeconds: number;
+  sealSeconds: number;
+  verifySeconds: number;
+  verifyEventsPerSecond: number;
+  ok: boolean;
+}
+
+/** Appends `count` realistic events, seals one checkpoint over them, then verifies the trail. */
+export async function benchAuditVerify(count: number): Promise<AuditBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-bench-audit-'));
+  const events = new SqliteEventStore(join(dir, 'events.sqlite'));
+  const reads = new SqliteReadStore(join(dir, 'read-models.sqlite'));
+  const runner = new ProjectionRunner(events, reads, []);
+  await runner.start();
+  const defaults = loadConfig({});
+  const config = {
+    ...defaults,
+    dataDir: dir,
+    audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 },
+  };
+  const key = AuditSigningKey.load(dir, undefined);
+  const sealer = new AuditSealer(events, reads, key, config, new EventWriter(events, runner));
+  await sealer.onApplicationBootstrap();
+  const verification = new AuditVerification(events, reads, key);
+  const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+  try {
+    let t = process.hrtime.bigint();
+    for (let i = 0; i < count; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({
+        type: 'DeploymentStepFinished',
+        schemaVersion: 1,
+        data: { deploymentId: `d-${(i + j) % 5000}`, step: 'pull', ok: true, detail: null },
+        metadata: systemMetadata({ requestId: `r-${i + j}`, correlationId: 'bench' }),
+      }));
+      await events.append(`bench-${i % 97}`, batch, 'any');
+    }
+    const appendSeconds = seconds(t);
+    t = process.hrtime.bigint();
+    await sealer.seal({ ...anonymousContext('bench', 'bench', null), authMethod: 'system' });
+    const sealSeconds = seconds(t);
+    t = process.hrtime.bigint();
+    const report = await verification.verify();
+    const verifySeconds = seconds(t);
+    return {
+      events: report.eventsVerified,
+      appendSeconds,
+      sealSeconds,
+      verifySeconds,
+      verifyEventsPerSecond: report.eventsVerified / verifySeconds,
+      ok: report.ok,
+    };
+  } finally {
+    await sealer.onApplicationShutdown();
+    await runner.stop();
+    await events.close();
+    await reads.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
