@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data, readyService } from './support/deployments.js';
-import { bearer, call, cookieAuth, signUp } from './support/identity.js';
+import { bearer, call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('approvals', () => {
@@ -13,11 +13,7 @@ describe('approvals', () => {
   beforeAll(async () => {
     t = await startTestApp({ notes: false });
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
-    const op = await signUp(t.url, 'operator@example.com');
-    data(
-      await call(t.url, 'POST', 'changeUserRole', owner, { userId: op.userId, role: 'operator' }),
-    );
-    operator = cookieAuth(op.cookie);
+    operator = await memberWithRole(t.url, owner, 'operator@example.com', 'operator');
     ({ serviceId } = await readyService(t.url, owner, { approvalRule: 'agents' }));
     const agent = data<{ principalId: string }>(
       await call(t.url, 'POST', 'createAgent', owner, {

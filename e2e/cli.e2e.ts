@@ -1,117 +1,29 @@
-import { execFile } from 'node:child_process';
-import {
-  mkdtempSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  existsSync,
-  chmodSync,
-  mkdirSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeploymentRunner } from '../src/runner/deployment-runner.js';
+import { cli as runCli, cliHome, shell as runShell, type CliResult } from './support/cli.js';
 import { COMPOSE, data } from './support/deployments.js';
-import { PASSWORD, call, cookieAuth, createToken, signUp } from './support/identity.js';
-import { codeAt, enrol } from './support/mfa.js';
+import { call, cookieAuth, createToken, signUp } from './support/identity.js';
 import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
-import { TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
-const bin = fileURLToPath(new URL('../bin/slipway.js', import.meta.url));
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: {
-    ok: boolean;
-    data?: Record<string, unknown>;
-    error?: { code: string; message: string; data: Record<string, unknown> };
-  };
-}
-
-describe('the slipway CLI as a subprocess', () => {
-  const clock = new TestClock();
+describe('slipway deploy, plans and audit against a runner on a real sshd (the real binary)', () => {
   let t: TestApp;
   let sshd: TestSshd;
   let home: string;
   let owner: Record<string, string>;
   let serviceId: string;
   let ownerToken = '';
-
-  function cli(args: string[], env: Record<string, string> = {}, cwd = home): Promise<CliResult> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        [bin, ...args],
-        {
-          cwd,
-          env: {
-            ...process.env,
-            XDG_CONFIG_HOME: join(home, 'config'),
-            SLIPWAY_URL: '',
-            SLIPWAY_TOKEN: '',
-            ...env,
-          },
-        },
-        (error, stdout, stderr) => {
-          let json: CliResult['json'] = { ok: false };
-          try {
-            json = JSON.parse(stdout);
-          } catch {
-            // human output
-          }
-          resolve({
-            code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-            stdout,
-            stderr,
-            json,
-          });
-        },
-      );
-    });
-  }
-  /** Runs a printed command line through a shell, with `slipway` on PATH. */
-  function shell(line: string, cwd: string): Promise<CliResult> {
-    return new Promise((resolve) => {
-      execFile(
-        '/bin/sh',
-        ['-c', `${line} --json`],
-        {
-          cwd,
-          env: {
-            ...process.env,
-            PATH: `${join(home, 'bin')}:${process.env.PATH}`,
-            XDG_CONFIG_HOME: join(home, 'config'),
-            SLIPWAY_URL: t.url,
-            SLIPWAY_TOKEN: ownerToken,
-          },
-        },
-        (error, stdout, stderr) => {
-          resolve({
-            code: error ? Number((error as { code?: number }).code ?? 1) : 0,
-            stdout,
-            stderr,
-            json: stdout ? JSON.parse(stdout) : { ok: false },
-          });
-        },
-      );
-    });
-  }
+  const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+    runCli(home, args, env);
+  const shell = (line: string, cwd: string): Promise<CliResult> =>
+    runShell(home, line, cwd, { SLIPWAY_URL: t.url, SLIPWAY_TOKEN: ownerToken });
 
   beforeAll(async () => {
-    home = mkdtempSync(join(tmpdir(), 'slipway-cli-'));
-    mkdirSync(join(home, 'bin'));
-    writeFileSync(
-      join(home, 'bin', 'slipway'),
-      `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`,
-    );
-    chmodSync(join(home, 'bin', 'slipway'), 0o755);
+    home = cliHome();
     sshd = await startSshd();
-    t = await startTestApp({ notes: false, clock });
+    t = await startTestApp({ notes: false });
     Object.assign(t.config.runner, {
       mode: 'embedded',
       remoteDir: sshd.remoteDir,
@@ -119,7 +31,8 @@ describe('the slipway CLI as a subprocess', () => {
       pollMs: 50,
     });
     await t.app.get(DeploymentRunner).onApplicationBootstrap();
-    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    const account = await signUp(t.url, 'owner@example.com');
+    owner = cookieAuth(account.cookie);
     const serverId = await registerLoopbackServer(t.url, owner, sshd, 'box');
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
@@ -130,142 +43,23 @@ describe('the slipway CLI as a subprocess', () => {
         compose: COMPOSE,
       }),
     ).serviceId;
+    const scopes = [
+      'deploy:read',
+      'deploy:start',
+      'deploy:plan',
+      'deploy:cancel',
+      'server:read',
+      'service:write',
+      'approvals:request',
+    ];
+    ownerToken = (await createToken(t.url, account.cookie, scopes, 30)).token;
+    const login = await cli(['login', '--url', t.url, '--token', ownerToken, '--json']);
+    expect(login.code).toBe(0);
   });
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
     rmSync(home, { recursive: true, force: true });
-  });
-
-  it('logs in with a token, stores it 0600 in a 0700 directory, and whoami reports it', async () => {
-    const { token } = await createToken(
-      t.url,
-      owner.Cookie,
-      [
-        'deploy:read',
-        'deploy:start',
-        'deploy:plan',
-        'server:read',
-        'service:write',
-        'approvals:request',
-        'deploy:cancel',
-      ],
-      30,
-    );
-    ownerToken = token;
-    const login = await cli(['login', '--url', t.url, '--token', token, '--json']);
-    expect([login.code, login.json.ok]).toEqual([0, true]);
-    const file = join(home, 'config', 'slipway', 'credentials.json');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(statSync(join(home, 'config', 'slipway')).mode & 0o777).toBe(0o700);
-    const who = await cli(['whoami', '--json']);
-    expect(who.json).toEqual({
-      ok: true,
-      data: {
-        authMethod: 'token',
-        principal: expect.objectContaining({ kind: 'user', role: 'owner' }),
-        role: 'owner',
-        scopes: expect.arrayContaining(['deploy:start']),
-        token: expect.objectContaining({
-          id: expect.any(String),
-          name: expect.any(String),
-          lane: 'command',
-          scopes: expect.any(Array),
-        }),
-        session: null,
-      },
-    });
-    expect(who.stdout).not.toContain(token);
-  });
-
-  it('refuses a bad token before storing it, and reports unreachable servers in one line', async () => {
-    const bad = await cli([
-      'login',
-      '--url',
-      t.url,
-      '--token',
-      'slw_notarealtoken',
-      '--name',
-      'bad',
-      '--json',
-    ]);
-    expect([bad.code, bad.json.error?.code]).toEqual([2, 'TOKEN_INVALID']);
-    const gone = await cli(['login', '--url', 'http://127.0.0.1:9', '--token', 'slw_x']);
-    expect(gone.code).toBe(1);
-    expect(gone.stderr.trim().split('\n')).toHaveLength(1);
-    expect(gone.stderr).toMatch(/UNREACHABLE/);
-    const flag = await cli(['whoami', '--frobnicate']);
-    expect(flag.code).toBe(1);
-    expect(flag.stderr).not.toMatch(/at .*\.js/);
-  });
-
-  it('logs in with password + TOTP, and with a recovery code that is then used up', async () => {
-    const user = await signUp(t.url, 'mfa@example.com');
-    const { secret, recoveryCodes } = await enrol(t.url, user.cookie, clock);
-    const missing = await cli([
-      'login',
-      '--url',
-      t.url,
-      '--email',
-      'mfa@example.com',
-      '--password',
-      PASSWORD,
-      '--name',
-      'mfa',
-      '--json',
-    ]);
-    expect([missing.code, missing.json.error?.code]).toEqual([2, 'MFA_REQUIRED']);
-    const withCode = await cli([
-      'login',
-      '--url',
-      t.url,
-      '--email',
-      'mfa@example.com',
-      '--password',
-      PASSWORD,
-      '--totp-code',
-      await codeAt(secret, clock),
-      '--name',
-      'mfa',
-      '--json',
-    ]);
-    expect([withCode.code, withCode.json.data?.authMethod]).toEqual([0, 'session']);
-    const who = await cli(['whoami', '--context', 'mfa', '--json']);
-    expect(who.json.data).toMatchObject({
-      authMethod: 'session',
-      token: null,
-      session: expect.objectContaining({ mfaVerified: true }),
-    });
-    const recovery = await cli([
-      'login',
-      '--url',
-      t.url,
-      '--email',
-      'mfa@example.com',
-      '--password',
-      PASSWORD,
-      '--recovery-code',
-      recoveryCodes[0],
-      '--name',
-      'mfa2',
-      '--json',
-    ]);
-    expect(recovery.code).toBe(0);
-    const again = await cli([
-      'login',
-      '--url',
-      t.url,
-      '--email',
-      'mfa@example.com',
-      '--password',
-      PASSWORD,
-      '--recovery-code',
-      recoveryCodes[0],
-      '--name',
-      'mfa3',
-      '--json',
-    ]);
-    expect([again.code, again.json.error?.code]).toEqual([2, 'INVALID_CREDENTIALS']);
   });
 
   it('exits 2 with FORBIDDEN and the scopes when a read-only agent deploys', async () => {
@@ -421,11 +215,5 @@ describe('the slipway CLI as a subprocess', () => {
     const verified = await cli(['audit', 'verify', '--json'], env);
     expect([verified.code, verified.json.data?.ok]).toEqual([0, true]);
     expect(String(verified.json.data?.message)).toMatch(/events, 1 checkpoints verified/);
-  });
-
-  it('logs out and is then not logged in', async () => {
-    expect((await cli(['logout', '--context', 'default', '--json'])).code).toBe(0);
-    const after = await cli(['whoami', '--context', 'default', '--json']);
-    expect(after.code).toBe(2);
   });
 });

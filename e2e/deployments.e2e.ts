@@ -8,7 +8,7 @@ import {
   readyService,
   runToSuccess,
 } from './support/deployments.js';
-import { call, cookieAuth, signUp } from './support/identity.js';
+import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('deployments over HTTP', () => {
@@ -21,11 +21,7 @@ describe('deployments over HTTP', () => {
   beforeAll(async () => {
     t = await startTestApp({ notes: false });
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
-    const op = await signUp(t.url, 'operator@example.com');
-    data(
-      await call(t.url, 'POST', 'changeUserRole', owner, { userId: op.userId, role: 'operator' }),
-    );
-    operator = cookieAuth(op.cookie);
+    operator = await memberWithRole(t.url, owner, 'operator@example.com', 'operator');
     ({ serviceId, serverId } = await readyService(t.url, owner));
   });
   afterAll(async () => t.close());

@@ -10,26 +10,12 @@ import {
   DeploymentTriggered,
   ServiceRegistered,
 } from '../src/deployments/deployments.events.js';
-import type { PendingEvent } from '../src/eventstore/define-event.js';
-import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
-import { systemMetadata } from '../src/eventstore/event-metadata.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { projectInMemory } from './project-in-memory.js';
+import { at, given } from './testing/given-events.js';
 import { servicesProjection } from './services.projection.js';
 
-const at = (i: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString();
-function given(events: PendingEvent[]): RecordedEvent[] {
-  return events.map((e, i) => ({
-    ...e,
-    id: `e${i}`,
-    stream: 's',
-    revision: BigInt(i),
-    position: BigInt(i + 1),
-    recordedAt: at(i),
-    metadata: systemMetadata(),
-  }));
-}
 const requester = {
   principalId: 'p1',
   kind: 'agent',

@@ -1,7 +1,4 @@
 import { describe, expect, it } from '@jest/globals';
-import type { PendingEvent } from '../src/eventstore/define-event.js';
-import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
-import { systemMetadata } from '../src/eventstore/event-metadata.js';
 import {
   AgentCreated,
   PrincipalInvalidated,
@@ -20,21 +17,8 @@ import {
 import { apiTokensProjection } from './api-tokens.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { projectInMemory } from './project-in-memory.js';
+import { at, given } from './testing/given-events.js';
 import { sessionsProjection } from './sessions.projection.js';
-
-/** Given these events (recorded one second apart), the read model is... */
-function given(events: PendingEvent[]): RecordedEvent[] {
-  return events.map((e, i) => ({
-    ...e,
-    id: `e${i}`,
-    stream: 's',
-    revision: BigInt(i),
-    position: BigInt(i + 1),
-    recordedAt: new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString(),
-    metadata: systemMetadata(),
-  }));
-}
-const at = (i: number) => new Date(Date.UTC(2026, 10, 22, 0, 0, i)).toISOString();
 
 describe('principals projection', () => {
   it('follows a user through sign-up, role change, token cut-off and deactivation', () => {

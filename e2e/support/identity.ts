@@ -81,3 +81,18 @@ export async function call(
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const cookieAuth = (cookie: string) => ({ Cookie: cookie });
+
+/** Signs up the given role's user (the team's owner must exist) and lets the owner grant the role. */
+export async function memberWithRole(
+  url: string,
+  owner: Record<string, string>,
+  email: string,
+  role: 'admin' | 'operator' | 'viewer',
+): Promise<Record<string, string>> {
+  const user = await signUp(url, email);
+  if (role !== 'viewer') {
+    const res = await call(url, 'POST', 'changeUserRole', owner, { userId: user.userId, role });
+    if (res.status !== 200) throw new Error(`changeUserRole failed: ${JSON.stringify(res.body)}`);
+  }
+  return cookieAuth(user.cookie);
+}
