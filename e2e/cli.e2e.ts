@@ -5,7 +5,12 @@ import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { cli as runCli, cliHome, shell as runShell, type CliResult } from './support/cli.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, createToken, signUp } from './support/identity.js';
-import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
+import {
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+} from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 describe('slipway deploy, plans and audit against a runner on a real sshd (the real binary)', () => {
@@ -24,13 +29,7 @@ describe('slipway deploy, plans and audit against a runner on a real sshd (the r
     home = cliHome();
     sshd = await startSshd();
     t = await startTestApp({ notes: false });
-    Object.assign(t.config.runner, {
-      mode: 'embedded',
-      remoteDir: sshd.remoteDir,
-      stepTimeoutSeconds: 60,
-      pollMs: 50,
-    });
-    await t.app.get(DeploymentRunner).onApplicationBootstrap();
+    await startRunnerFor(t, sshd);
     const account = await signUp(t.url, 'owner@example.com');
     owner = cookieAuth(account.cookie);
     const serverId = await registerLoopbackServer(t.url, owner, sshd, 'box');

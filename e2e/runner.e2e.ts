@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
-import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
+import {
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+} from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 interface Details {
@@ -46,11 +51,7 @@ describe('the runner executes deployments over real SSH', () => {
   beforeAll(async () => {
     sshd = await startSshd();
     t = await startTestApp({ notes: false });
-    const defaults = t.config.runner;
-    Object.assign(t.config, {
-      runner: { ...defaults, mode: 'embedded', remoteDir: sshd.remoteDir, stepTimeoutSeconds: 60 },
-    });
-    await t.app.get(DeploymentRunner).onApplicationBootstrap();
+    await startRunnerFor(t, sshd);
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
     serverId = await registerLoopbackServer(t.url, owner, sshd);
     serviceId = data<{ serviceId: string }>(

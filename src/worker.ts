@@ -11,7 +11,8 @@ import { ConfigError, loadConfig } from './config/app-config.js';
 async function main(): Promise<void> {
   let config;
   try {
-    config = { ...loadConfig(), runner: { ...loadConfig().runner, mode: 'embedded' as const } };
+    const loaded = loadConfig();
+    config = { ...loaded, runner: { ...loaded.runner, mode: 'embedded' as const } };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

@@ -11,7 +11,9 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { DeploymentRunner } from '../../src/runner/deployment-runner.js';
 import { call } from './identity.js';
+import type { TestApp } from './test-app.js';
 
 export type DockerMode = 'success' | 'pull-fail' | 'unhealthy' | 'slow';
 
@@ -174,4 +176,15 @@ export async function registerLoopbackServer(
     fingerprint: sshd.fingerprint,
   });
   return serverId;
+}
+
+/** Turns the test app's runner on (test apps start with it off), deploying to the test sshd. */
+export async function startRunnerFor(t: TestApp, sshd: TestSshd): Promise<void> {
+  Object.assign(t.config.runner, {
+    mode: 'embedded',
+    remoteDir: sshd.remoteDir,
+    stepTimeoutSeconds: 60,
+    pollMs: 50,
+  });
+  await t.app.get(DeploymentRunner).onApplicationBootstrap();
 }
