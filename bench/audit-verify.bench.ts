@@ -1,3 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { PersonalData } from '../src/audit/privacy/personal-data.js';
+import { SubjectKeyVault } from '../src/audit/privacy/subject-key-vault.js';
+import { systemClock } from '../src/common/clock.js';
+import { SecretBox } from '../src/security/secret-box.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +40,10 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
     audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 },
   };
   const key = AuditSigningKey.load(dir, undefined);
-  const sealer = new AuditSealer(events, reads, key, config, new EventWriter(events, runner));
+  const vault = new SubjectKeyVault(dir, new SecretBox(randomBytes(32)));
+  const personal = new PersonalData(vault, systemClock, new SecretBox(randomBytes(32)));
+  const writer = new EventWriter(events, runner, personal);
+  const sealer = new AuditSealer(events, reads, key, config, writer);
   await sealer.onApplicationBootstrap();
   const verification = new AuditVerification(events, reads, key);
   const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
@@ -70,6 +78,7 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
     await runner.stop();
     await events.close();
     await reads.close();
+    vault.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { apiTokensProjection } from './api-tokens.projection.js';
 import { approvalsProjection } from './approvals.projection.js';
+import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { mfaProjection } from './mfa.projection.js';
@@ -26,4 +27,5 @@ export const applicationProjections: Projection[] = [
   deploymentsProjection,
   approvalsProjection,
   backupsProjection,
+  auditTrailProjection,
 ];

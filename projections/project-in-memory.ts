@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersFor, type Projection } from './projection.js';
 
 export type InMemoryModel = Record<string, Record<string, Doc>>;
 
@@ -16,7 +16,7 @@ export function projectInMemory(
   const model: InMemoryModel = structuredClone(start);
   for (const spec of projection.collections) model[spec.name] ??= {};
   for (const event of events) {
-    for (const handler of projection.handlers[event.type] ?? []) {
+    for (const handler of handlersFor(projection, event.type)) {
       const id = handler.documentId(event);
       if (id === null) continue;
       const docs = (model[handler.collection] ??= {});

@@ -2,7 +2,12 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
-import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
+import {
+  CHECKPOINT_COLLECTION,
+  handlersFor,
+  type Projection,
+  type ProjectionCheckpoint,
+} from './projection.js';
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -234,7 +239,7 @@ export class ProjectionRunner {
     return this.store.transaction(async (session) => {
       for (const event of events) {
         const position = Number(event.position);
-        for (const handler of projection.handlers[event.type] ?? []) {
+        for (const handler of handlersFor(projection, event.type)) {
           const id = handler.documentId(event);
           if (id === null) continue;
           const collection = session.collection<Doc>(handler.collection);

@@ -27,7 +27,15 @@ export interface Projection {
   version: number;
   /** Collections this projection owns; no other projection writes them. */
   collections: CollectionSpec[];
+  /** By event type; `*` handles every event. */
   handlers: Record<string, ProjectionHandler[]>;
+}
+
+/** Handlers for an event: those of its type, then those under `*` (every event). */
+export function handlersFor(projection: Projection, type: string): ProjectionHandler[] {
+  const own = projection.handlers[type] ?? [];
+  const all = projection.handlers['*'] ?? [];
+  return all.length === 0 ? own : [...own, ...all];
 }
 
 export function handledEventTypes(projection: Projection): string[] {

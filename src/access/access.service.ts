@@ -11,6 +11,7 @@ import {
   type AuthenticatedIdentity,
   type CredentialVerifier,
 } from './authenticated-identity.js';
+import { attributeCaller } from '../audit/refusals/audit-attribution.js';
 import { presentedCredential } from './credentials.js';
 import { anonymousContext, type RequestContext } from './request-context.js';
 
@@ -29,6 +30,13 @@ export class AccessService {
     const anonymous = this.anonymous(req);
     if (target.auth === 'public') return anonymous;
     const identity = await this.authenticate(req);
+    attributeCaller(req, {
+      principalId: identity.principal.id,
+      kind: identity.principal.kind,
+      role: identity.principal.role,
+      authMethod: identity.method,
+      tokenId: identity.token?.id ?? null,
+    });
     if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
     const scopes = effectiveScopes(identity);
     decideAccess(target, identity.principal, scopes);
@@ -101,15 +109,35 @@ export class AccessService {
     }
   }
 
-  private authenticate(req: Request): Promise<AuthenticatedIdentity> {
+  private async authenticate(req: Request): Promise<AuthenticatedIdentity> {
+    const unknown = { kind: 'anonymous', role: null } as const;
+    attributeCaller(req, {
+      ...unknown,
+      principalId: null,
+      authMethod: req.header('authorization') !== undefined ? 'token' : 'none',
+      tokenId: null,
+    });
     const credential = presentedCredential(req);
-    switch (credential.kind) {
-      case 'token':
-        return this.verifier.verifyToken(credential.value);
-      case 'session':
-        return this.verifier.verifySession(credential.value);
-      case 'none':
-        throw new AppError('AUTH_REQUIRED', 'Sign in or present a bearer token');
+    try {
+      switch (credential.kind) {
+        case 'token':
+          return await this.verifier.verifyToken(credential.value);
+        case 'session':
+          return await this.verifier.verifySession(credential.value);
+        case 'none':
+          throw new AppError('AUTH_REQUIRED', 'Sign in or present a bearer token');
+      }
+    } catch (error) {
+      // A refused credential still says whose it was (a revoked token's principal, say).
+      const method = credential.kind === 'none' ? 'none' : credential.kind;
+      const who = error instanceof AppError ? error.attribution : undefined;
+      attributeCaller(req, {
+        ...unknown,
+        principalId: who?.principalId ?? null,
+        authMethod: method,
+        tokenId: who?.tokenId ?? null,
+      });
+      throw error;
     }
   }
 }

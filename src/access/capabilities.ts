@@ -35,6 +35,7 @@ export const NEVER_FOR_AGENTS: readonly Scope[] = [
   'approvals:decide',
   'audit:read',
   'audit:seal',
+  'privacy:erase',
 ];
 
 const AGENT_READ: Scope[] = ['deploy:read', 'server:read', 'service:read', 'approval:read'];

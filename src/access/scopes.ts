@@ -36,6 +36,10 @@ export const SCOPE_CATALOGUE = {
   },
   'security:manage': { lane: 'command', description: 'Change the team security (MFA) policy' },
   'audit:seal': { lane: 'command', description: 'Seal a signed checkpoint of the audit chain' },
+  'privacy:erase': {
+    lane: 'command',
+    description: "Erase a person's personal data from every event (crypto-shredding)",
+  },
 } as const satisfies Record<string, { lane: Lane; description: string }>;
 
 export type Scope = keyof typeof SCOPE_CATALOGUE;

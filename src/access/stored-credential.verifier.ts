@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } fro
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
 import type { SessionDoc } from '../../projections/sessions.projection.js';
-import { AppError } from '../common/app-error.js';
+import { AppError, attributed } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
@@ -68,9 +68,12 @@ export class StoredCredentialVerifier
     const token = items[0];
     if (!token) throw new AppError('TOKEN_INVALID', 'The token is not known');
     const now = this.clock.now();
-    if (token.revokedAt) throw new AppError('TOKEN_REVOKED', 'The token was revoked');
+    const refuse = (error: AppError) => attributed(error, token.principalId, token.id);
+    if (token.revokedAt) throw refuse(new AppError('TOKEN_REVOKED', 'The token was revoked'));
     if (token.expiresAt && Date.parse(token.expiresAt) <= now.getTime()) {
-      throw new AppError('TOKEN_EXPIRED', 'The token has expired', { expiredAt: token.expiresAt });
+      throw refuse(
+        new AppError('TOKEN_EXPIRED', 'The token has expired', { expiredAt: token.expiresAt }),
+      );
     }
     const principal = await this.reads
       .collection<PrincipalDoc>('principals')
@@ -83,7 +86,9 @@ export class StoredCredentialVerifier
         Date.parse(token.createdAt) <= Date.parse(principal.tokensInvalidatedBefore)) ||
       (token.refuseAfter !== null && Date.parse(token.refuseAfter) <= now.getTime());
     if (invalidated || !principal) {
-      throw new AppError('TOKEN_INVALIDATED', 'The token is no longer valid for its principal');
+      throw refuse(
+        new AppError('TOKEN_INVALIDATED', 'The token is no longer valid for its principal'),
+      );
     }
     this.tokenUsage.touch(token.id);
     return {
@@ -114,7 +119,9 @@ export class StoredCredentialVerifier
       (await this.sessionActivity.lastUsed(digest))?.getTime() ?? Date.parse(session.startedAt);
     if (now - lastSeen > this.config.sessionIdleMinutes * 60_000) throw expired();
     const principal = await this.reads.collection<PrincipalDoc>('principals').get(session.userId);
-    if (!principal || principal.status !== 'active') throw expired();
+    if (!principal || principal.status !== 'active') {
+      throw attributed(expired(), session.userId);
+    }
     this.sessionActivity.touch(digest);
     return {
       principal: toPrincipal(principal),

@@ -15,6 +15,7 @@ import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { PrivacyModule } from '../audit/privacy/privacy.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from '../storage/storage.module.js';
@@ -38,6 +39,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         MailModule,
         SecretsModule,
+        PrivacyModule,
         StorageModule.forRoot([...applicationProjections, ...(options.extraProjections ?? [])]),
         AccessModule,
         IdentityModule,

@@ -4,6 +4,7 @@ import type { INestApplication, LogLevel as NestLogLevel } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOG_LEVELS, type AppConfig } from '../config/app-config.js';
+import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';
 import { errorBody } from '../http/error-response.js';
@@ -36,7 +37,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser);
   app.use(bodyErrorHandler);
-  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalFilters(new AllExceptionsFilter(app.get(RefusalRecorder)));
   hardenServer(app.getHttpServer() as Server);
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
+import { RefusalRecorder } from './refusals/refusal-recorder.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
 import {
@@ -22,6 +23,8 @@ import {
     VerifyAuditTrailHandler,
     SealAuditCheckpointHandler,
     AuditProcedures,
+    RefusalRecorder,
   ],
+  exports: [RefusalRecorder],
 })
 export class AuditModule {}

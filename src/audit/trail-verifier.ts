@@ -35,6 +35,24 @@ export class TrailVerifier {
     private readonly recordedLink: (position: number) => string | undefined,
   ) {}
 
+  /**
+   * Starts after a signed checkpoint instead of at the genesis, so a range can be verified
+   * without rehashing everything before it. The checkpoint's signature is checked first.
+   */
+  startAfter(checkpoint: CheckpointFields & { signature: string }, at: number): void {
+    if (!verifySignature(this.publicKeyPem, checkpointDigest(checkpoint), checkpoint.signature)) {
+      return this.fail(
+        'bad-signature',
+        at,
+        `checkpoint ${checkpoint.sequence} is not signed by the audit key`,
+      );
+    }
+    this.link = checkpoint.chainHash;
+    this.lastPosition = checkpoint.toPosition;
+    this.previousCheckpoint = checkpoint.previousCheckpointHash;
+    this.links.set(checkpoint.toPosition, checkpoint.chainHash);
+  }
+
   get failed(): boolean {
     return this.failure !== null;
   }

@@ -135,6 +135,13 @@ export class EnvironmentVariables {
   @Max(86_400)
   SLIPWAY_AUDIT_SEAL_SECONDS = 300;
 
+  /** Identical refusals from one client inside this window are recorded as one event + count. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS = 60;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @IsOptional()
@@ -155,7 +162,12 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
-  audit: { signingKey: string | null; sealEveryEvents: number; sealSeconds: number };
+  audit: {
+    signingKey: string | null;
+    sealEveryEvents: number;
+    sealSeconds: number;
+    refusalWindowSeconds: number;
+  };
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -207,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,
       sealSeconds: vars.SLIPWAY_AUDIT_SEAL_SECONDS,
+      refusalWindowSeconds: vars.SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

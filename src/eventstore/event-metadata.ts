@@ -20,7 +20,15 @@ export interface EventMetadata {
   requestId: string | null;
   correlationId: string | null;
   causationId: string | null;
-  clientAddress: string | null;
+  /** Personal data: sealed under a subject key by the writer (see audit/privacy). */
+  clientAddress: string | SealedAddress | null;
+}
+
+/** The sealed form of a client address (crypto-shredding); see `SealedPersonal`. */
+export interface SealedAddress {
+  pii: 1;
+  subject: string;
+  ct: string;
 }
 
 export const SYSTEM_ACTOR: EventActor = { principalId: null, kind: 'system', role: null };

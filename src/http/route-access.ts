@@ -5,6 +5,11 @@ import { AccessService } from '../access/access.service.js';
 import type { RequestContext } from '../access/request-context.js';
 import type { Role } from '../access/roles.js';
 import { AppError } from '../common/app-error.js';
+import {
+  inputFieldNames,
+  markAuditTarget,
+  recordInputFields,
+} from '../audit/refusals/audit-attribution.js';
 
 export const ROUTE_ACCESS = 'slipway:route-access';
 
@@ -34,6 +39,17 @@ export function routeContext(req: Request): RequestContext {
   return req.slipway;
 }
 
+/**
+ * Refusals of REST routes are audited under `METHOD /pattern`. Guarded routes are reads; the
+ * public ones (sign-up, sign-in, MFA verification, password reset) change state when POSTed.
+ */
+function markRoute(req: Request, declaration: RouteAccessDeclaration): void {
+  const pattern = typeof req.route?.path === 'string' ? req.route.path : req.path;
+  const lane = declaration.auth === 'public' && req.method === 'POST' ? 'command' : 'read';
+  markAuditTarget(req, { surface: 'route', name: `${req.method} ${pattern}`, lane });
+  if (lane === 'command') recordInputFields(req, inputFieldNames(req.body));
+}
+
 /** Global and fail-closed: a route without a declaration is never reachable. */
 @Injectable()
 export class RouteDeclarationGuard implements CanActivate {
@@ -48,8 +64,9 @@ export class RouteDeclarationGuard implements CanActivate {
       [context.getHandler(), context.getClass()],
     );
     if (!declaration) throw new AppError('NOT_FOUND', 'No such route');
+    const req = context.switchToHttp().getRequest<Request>();
+    if (declaration.auth !== 'per-procedure') markRoute(req, declaration);
     if (declaration.auth === 'guarded') {
-      const req = context.switchToHttp().getRequest<Request>();
       req.slipway = await this.access.authorize({ ...declaration, auth: 'authenticated' }, req);
     }
     return true;

@@ -3,6 +3,11 @@ import type { Request, Response } from 'express';
 import SuperJSON from 'superjson';
 import { AccessService } from '../access/access.service.js';
 import { AppError, badRequest } from '../common/app-error.js';
+import {
+  inputFieldNames,
+  markAuditTarget,
+  recordInputFields,
+} from '../audit/refusals/audit-attribution.js';
 import { RouteAccess } from '../http/route-access.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
 import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
@@ -25,6 +30,8 @@ export class RpcController {
     if (!procedure) {
       throw new AppError('NOT_FOUND', `Unknown procedure ${name.slice(0, 64)}`);
     }
+    markAuditTarget(req, { surface: 'procedure', name: procedure.name, lane: procedure.lane });
+    recordInputFields(req, fieldNamesOf(procedure, req));
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method !== procedure.method) {
       const kind = procedure.method === 'GET' ? 'query' : 'mutation';
@@ -39,6 +46,15 @@ export class RpcController {
     const result = await procedure.invoke(input, ctx);
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json({ result: { data: SuperJSON.serialize(result ?? null) } });
+  }
+}
+
+/** For the audit record of a refusal: the names of the fields sent, never their values. */
+function fieldNamesOf(procedure: RegisteredProcedure, req: Request): string[] {
+  try {
+    return inputFieldNames(readRawInput(procedure, req));
+  } catch {
+    return [];
   }
 }
 

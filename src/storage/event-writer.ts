@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { metadataFor, type RequestContext } from '../access/request-context.js';
+import { PersonalData } from '../audit/privacy/personal-data.js';
 import type { PendingEvent } from '../eventstore/define-event.js';
 import {
   EVENT_STORE,
@@ -18,6 +19,7 @@ export class EventWriter {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly projections: ProjectionRunner,
+    private readonly personal: PersonalData,
   ) {}
 
   async append(
@@ -27,6 +29,11 @@ export class EventWriter {
     ctx: RequestContext,
   ): Promise<AppendResult> {
     const metadata = metadataFor(ctx);
+    const address = metadata.clientAddress;
+    if (typeof address === 'string') {
+      const subject = this.personal.addressSubject(metadata.actor.kind, metadata.actor.principalId);
+      metadata.clientAddress = this.personal.protect(subject, address);
+    }
     const result = await this.store.append(
       stream,
       events.map((e) => ({ ...e, metadata })),

@@ -5,7 +5,7 @@ import type { PrincipalDoc } from '../../../projections/principals.projection.js
 import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
 import type { Role } from '../../access/roles.js';
-import { AppError } from '../../common/app-error.js';
+import { AppError, attributed } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import type { LoginInput } from '../identity.inputs.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
@@ -48,7 +48,11 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
       ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
       : null;
     if (!ok || !principal || principal.status !== 'active') {
-      throw new AppError('INVALID_CREDENTIALS', 'Email or password is wrong');
+      // The audit trail names the account a failed sign-in was aimed at; the answer does not.
+      throw attributed(
+        new AppError('INVALID_CREDENTIALS', 'Email or password is wrong'),
+        credential?.id ?? null,
+      );
     }
     const actor = {
       id: principal.id,

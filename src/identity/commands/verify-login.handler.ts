@@ -3,7 +3,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
 import type { Role } from '../../access/roles.js';
-import { AppError, badRequest } from '../../common/app-error.js';
+import { AppError, attributed, badRequest } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
 import { MfaCodes } from '../mfa/mfa-codes.js';
@@ -53,7 +53,7 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
     } catch (error) {
       if (error instanceof AppError && error.data.reason === 'INVALID_CODE') {
         this.challenges.fail(input.challenge);
-        throw refused();
+        throw attributed(refused(), userId);
       }
       throw error;
     }

@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import type { RequestContext } from '../../access/request-context.js';
+import { conflict, notFound } from '../../common/app-error.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { PersonalData } from './personal-data.js';
+import { privacyStream, SubjectDataErased, userSubject } from './privacy.events.js';
+
+export interface ErasureResult {
+  userId: string;
+  erasedAt: string;
+}
+
+export class EraseSubjectDataCommand extends Command<ErasureResult> {
+  constructor(
+    readonly userId: string,
+    readonly ctx: RequestContext,
+  ) {
+    super();
+  }
+}
+
+/**
+ * Erasure on request: only for a deactivated user (an active account still needs its email to
+ * sign in). The request is recorded first, then the key is deleted; a key left behind by a
+ * crash between the two is deleted at the next start (PrivacyReconciler).
+ */
+@CommandHandler(EraseSubjectDataCommand)
+export class EraseSubjectDataHandler implements ICommandHandler<EraseSubjectDataCommand> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly writer: EventWriter,
+    private readonly personal: PersonalData,
+  ) {}
+
+  async execute({ userId, ctx }: EraseSubjectDataCommand): Promise<ErasureResult> {
+    const user = await this.reads.collection<PrincipalDoc>('principals').get(userId);
+    if (!user || user.kind !== 'user') throw notFound('No such user');
+    if (user.status !== 'deactivated') {
+      throw conflict('Deactivate the user before erasing their personal data');
+    }
+    const subject = userSubject(userId);
+    try {
+      await this.writer.append(
+        privacyStream(userId),
+        [SubjectDataErased({ userId, subject })],
+        'no_stream',
+        ctx,
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        throw conflict("This user's personal data was already erased");
+      }
+      throw error;
+    }
+    this.personal.erase(subject);
+    return { userId, erasedAt: new Date().toISOString() };
+  }
+}

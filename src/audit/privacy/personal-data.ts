@@ -1,0 +1,111 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { SubjectKeyVault } from './subject-key-vault.js';
+
+export const SUBJECT_KEY_VAULT = Symbol('SUBJECT_KEY_VAULT');
+
+/** A personal value as events store it: AES-256-GCM under its subject's own key. */
+export interface SealedPersonal {
+  pii: 1;
+  subject: string;
+  /** base64url of iv (12) | tag (16) | ciphertext. */
+  ct: string;
+  [key: string]: unknown;
+}
+
+export const ERASED = '[erased]';
+
+/** A personal value in a document: plaintext (events from before sealing) or sealed. */
+export type PersonalValue = string | SealedPersonal;
+
+export function isSealedPersonal(value: unknown): value is SealedPersonal {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Partial<SealedPersonal>).pii === 1 &&
+    typeof (value as Partial<SealedPersonal>).subject === 'string' &&
+    typeof (value as Partial<SealedPersonal>).ct === 'string'
+  );
+}
+
+/**
+ * Crypto-shredding for personal data in events (emails, names, client addresses): each value
+ * is sealed under its subject's key; `erase` deletes the key, after which every such value in
+ * every event reads as `[erased]`. The events, and so the audit hash chain, never change.
+ */
+@Injectable()
+export class PersonalData implements OnApplicationShutdown {
+  constructor(
+    @Inject(SUBJECT_KEY_VAULT) private readonly vault: SubjectKeyVault,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  /**
+   * A keyed digest to find a record by a personal value (an email at sign-in) without storing
+   * the value in clear. It survives erasure but reveals nothing without the service key.
+   */
+  lookupDigest(kind: string, value: string): string {
+    return this.box.digest(`${kind}:${value}`);
+  }
+
+  /** The subject an event's client address is sealed under: the acting user, else the month. */
+  addressSubject(actorKind: string, principalId: string | null): string {
+    return actorKind === 'user' && principalId ? `user-${principalId}` : this.anonymousSubject();
+  }
+
+  /** Seals `value` under `subject`'s key; null stays null. An erased subject stores nothing. */
+  protect(subject: string, value: string | null): SealedPersonal | null {
+    if (value === null) return null;
+    const key = this.vault.keyFor(subject);
+    if (!key) return { pii: 1, subject, ct: '' };
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    return {
+      pii: 1,
+      subject,
+      ct: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url'),
+    };
+  }
+
+  /**
+   * The readable value: plaintext from events written before sealing existed, the decrypted
+   * value, or `[erased]` once the subject's key is gone.
+   */
+  reveal(value: unknown): string | null {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string') return value;
+    if (!isSealedPersonal(value)) return null;
+    const key = this.vault.existingKey(value.subject);
+    if (!key || value.ct === '') return ERASED;
+    try {
+      const raw = Buffer.from(value.ct, 'base64url');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      return ERASED;
+    }
+  }
+
+  erase(subject: string): boolean {
+    return this.vault.erase(subject, this.clock.now());
+  }
+
+  isErased(subject: string): boolean {
+    return this.vault.isErased(subject);
+  }
+
+  /** Subject of a client address with no known principal: one key per month, for retention. */
+  anonymousSubject(): string {
+    return `anonymous-${this.clock.now().toISOString().slice(0, 7)}`;
+  }
+
+  onApplicationShutdown(): void {
+    this.vault.close();
+  }
+}

@@ -1,0 +1,12 @@
+import { defineEvent } from '../../eventstore/define-event.js';
+
+/** Stream `privacy-<userId>`: the subject's key was deleted; their sealed values read `[erased]`. */
+export const SubjectDataErased = defineEvent<{ userId: string; subject: string }>(
+  'SubjectDataErased',
+  1,
+);
+
+export const privacyStream = (userId: string) => `privacy-${userId}`;
+
+/** The key personal values about a user are sealed under. */
+export const userSubject = (userId: string) => `user-${userId}`;

@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { SECRET_BOX } from '../../security/secret-box.provider.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { EraseSubjectDataHandler } from './erase-subject-data.handler.js';
+import { PersonalData, SUBJECT_KEY_VAULT } from './personal-data.js';
+import { PrivacyReconciler } from './privacy-reconciler.js';
+import { SubjectKeyVault } from './subject-key-vault.js';
+
+/** Personal data sealing for every context that writes events (global: the writer needs it). */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: SUBJECT_KEY_VAULT,
+      inject: [APP_CONFIG, SECRET_BOX],
+      useFactory: (config: AppConfig, box: SecretBox) => new SubjectKeyVault(config.dataDir, box),
+    },
+    PersonalData,
+    PrivacyReconciler,
+    EraseSubjectDataHandler,
+  ],
+  exports: [PersonalData],
+})
+export class PrivacyModule {}

@@ -1,0 +1,129 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { ProjectionRunner } from '../../../projections/projection-runner.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { EventMetadata } from '../../eventstore/event-metadata.js';
+import { EVENT_STORE, type EventStore, type NewEvent } from '../../eventstore/event-store.port.js';
+import { PersonalData } from '../privacy/personal-data.js';
+import {
+  DEFAULT_COALESCER_LIMITS,
+  RefusalCoalescer,
+  type Refusal,
+  type RefusalRecord,
+} from './refusal-coalescer.js';
+import { REFUSALS_STREAM, refusalEventType, type RefusalData } from './refusal.events.js';
+
+const logger = new Logger('AuditRefusals');
+const SWEEP_MS = 5_000;
+
+/**
+ * Writes `AccessDenied` / `CommandRejected`. The first refusal of a kind is appended before
+ * the caller gets its answer (if that append fails, so does the answer: fail closed); repeats
+ * inside the window are counted in memory and written as one event when it closes.
+ */
+@Injectable()
+export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
+  private readonly coalescer: RefusalCoalescer;
+  private timer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly projections: ProjectionRunner,
+    private readonly personal: PersonalData,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.coalescer = new RefusalCoalescer({
+      ...DEFAULT_COALESCER_LIMITS,
+      windowMs: config.audit.refusalWindowSeconds * 1000,
+    });
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.sweep(true);
+  }
+
+  /** Records one refusal; resolves once it is durable (or coalesced into an open window). */
+  async record(refusal: Refusal): Promise<void> {
+    const closed: RefusalRecord[] = [];
+    const now = this.clock.now();
+    const record = this.coalescer.admit(refusal, now, closed);
+    if (closed.length > 0) void this.write(closed).catch(logWriteFailure);
+    if (!record) return;
+    const { lastPosition } = await this.write([record]);
+    // The refusal is durable; showing it in the trail at once is a courtesy, not a condition.
+    await this.projections.waitFor(lastPosition).catch(() => undefined);
+  }
+
+  /** Writes the windows that have closed (all of them when `everything`). */
+  sweep(everything = false): Promise<void> {
+    this.sweeping = this.sweeping.then(async () => {
+      const closed = this.coalescer.closeDue(this.clock.now(), everything);
+      if (closed.length > 0) await this.write(closed).catch(logWriteFailure);
+    });
+    return this.sweeping;
+  }
+
+  /** A refused caller's address is sealed under the anonymous subject of the month. */
+  private toEvent(record: RefusalRecord): NewEvent {
+    const subject = this.personal.anonymousSubject();
+    return toEvent(record, (address) => this.personal.protect(subject, address));
+  }
+
+  private write(records: RefusalRecord[]) {
+    return this.store.append(
+      REFUSALS_STREAM,
+      records.map((r) => this.toEvent(r)),
+      'any',
+    );
+  }
+}
+
+function logWriteFailure(error: unknown): { lastPosition: bigint } {
+  logger.error(
+    'Could not record coalesced refusals',
+    error instanceof Error ? error.stack : String(error),
+  );
+  return { lastPosition: 0n };
+}
+
+function toEvent(
+  { refusal, count, coalesced, firstAt, lastAt }: RefusalRecord,
+  sealAddress: (address: string) => EventMetadata['clientAddress'],
+): NewEvent {
+  const data: RefusalData = {
+    surface: refusal.target.surface,
+    target: refusal.target.name,
+    lane: refusal.target.lane,
+    code: refusal.code,
+    inputFields: refusal.inputFields,
+    count,
+    coalesced,
+    firstAt: firstAt.toISOString(),
+    lastAt: lastAt.toISOString(),
+  };
+  const { caller } = refusal;
+  const metadata: EventMetadata = {
+    actor: { principalId: caller.principalId, kind: caller.kind, role: caller.role },
+    authMethod: caller.authMethod,
+    tokenId: caller.tokenId,
+    requestId: coalesced ? null : refusal.requestId,
+    correlationId: coalesced ? null : refusal.requestId,
+    causationId: coalesced ? null : refusal.requestId,
+    clientAddress: refusal.clientAddress === null ? null : sealAddress(refusal.clientAddress),
+  };
+  return { type: refusalEventType(refusal.code), schemaVersion: 1, data, metadata };
+}

@@ -1,0 +1,48 @@
+import type { ErrorCode } from '../../common/error-codes.js';
+import { defineEvent } from '../../eventstore/define-event.js';
+import type { Lane } from '../../rpc/procedure.js';
+
+/**
+ * A refused or failed call. `count` calls are covered: 1 for the first of a window, or the
+ * identical repeats coalesced after it (`coalesced: true`), seen between `firstAt` and `lastAt`.
+ * `target` is `*` (and `code` `*`) when a client's distinct refusals overflowed their cap.
+ */
+export type RefusalData = {
+  surface: 'procedure' | 'route';
+  target: string;
+  lane: Lane;
+  code: ErrorCode | '*';
+  inputFields: string[];
+  count: number;
+  coalesced: boolean;
+  firstAt: string;
+  lastAt: string;
+};
+
+/** Refused before the work: no or bad credentials, forbidden, MFA policy, throttled. */
+export const AccessDenied = defineEvent<RefusalData>('AccessDenied', 1);
+/** Admitted, then failed: invalid input, conflict, unknown resource, internal error. */
+export const CommandRejected = defineEvent<RefusalData>('CommandRejected', 1);
+
+export const REFUSALS_STREAM = 'audit-refusals';
+
+const ACCESS_CODES: ReadonlySet<string> = new Set([
+  'AUTH_REQUIRED',
+  'TOKEN_INVALID',
+  'TOKEN_REVOKED',
+  'TOKEN_EXPIRED',
+  'TOKEN_INVALIDATED',
+  'SESSION_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'MFA_REQUIRED',
+  'FORBIDDEN',
+  'RATE_LIMITED',
+]);
+
+export function isAccessRefusal(code: string): boolean {
+  return ACCESS_CODES.has(code);
+}
+
+export function refusalEventType(code: string): 'AccessDenied' | 'CommandRejected' {
+  return isAccessRefusal(code) || code === '*' ? 'AccessDenied' : 'CommandRejected';
+}

@@ -1,0 +1,31 @@
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import type { ReadStore } from '../../readstore/read-store.port.js';
+import type { PersonalData } from '../privacy/personal-data.js';
+
+/** Human-readable actor names for one page of entries (each principal read once). */
+export class ActorLabels {
+  private readonly known = new Map<string, string>();
+
+  constructor(
+    private readonly reads: ReadStore,
+    private readonly personal: PersonalData,
+  ) {}
+
+  async of(principalId: string | null, kind: string): Promise<string> {
+    if (kind === 'system') return 'system';
+    if (!principalId) return 'anonymous';
+    const cached = this.known.get(principalId);
+    if (cached !== undefined) return cached;
+    const doc = await this.reads.collection<PrincipalDoc>('principals').get(principalId);
+    const label = doc ? this.describe(doc) : `unknown principal ${principalId}`;
+    this.known.set(principalId, label);
+    return label;
+  }
+
+  private describe(doc: PrincipalDoc): string {
+    const name = this.personal.reveal(doc.name) ?? '';
+    if (doc.kind === 'agent') return `agent ${name}`;
+    const email = this.personal.reveal(doc.email);
+    return email ? `${name} <${email}>` : name;
+  }
+}
