@@ -27,8 +27,9 @@ describe('principals projection', () => {
       given([
         UserSignedUp({
           userId: 'u1',
-          email: 'a@x.io',
-          name: 'Ann',
+          email: { pii: 1, subject: 'user-u1', ct: 'sealed-email' },
+          emailDigest: 'd1',
+          name: { pii: 1, subject: 'user-u1', ct: 'sealed-name' },
           role: 'viewer',
           passwordHash: 'h',
         }),
@@ -40,8 +41,10 @@ describe('principals projection', () => {
     expect(model.principals.u1).toEqual({
       id: 'u1',
       kind: 'user',
-      name: 'Ann',
-      email: 'a@x.io',
+      name: { pii: 1, subject: 'user-u1', ct: 'sealed-name' },
+      email: { pii: 1, subject: 'user-u1', ct: 'sealed-email' },
+      emailDigest: 'd1',
+      dataErasedAt: null,
       role: 'operator',
       preset: null,
       status: 'deactivated',

@@ -1,17 +1,29 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
+import type { PersonalValue } from '../src/audit/privacy/personal-data.js';
 import type { Projection } from './projection.js';
+
+/** A personal value as the event carries it: sealed (v2) or plaintext (v1). */
+export function personalValue(value: unknown): PersonalValue {
+  return typeof value === 'object' && value !== null ? (value as PersonalValue) : String(value);
+}
 
 /**
  * `principals`: one document per user or agent, what the guard reads for every request.
- * Users: `{id, kind: "user", name, email, role, status, createdAt, invalidatedAt,
- * tokensInvalidatedBefore}`. Agents: the same with `kind: "agent"`, `role: "agent"`, `preset`,
+ * Users: `{id, kind: "user", name, email, emailDigest, role, status, createdAt, invalidatedAt,
+ * tokensInvalidatedBefore, dataErasedAt}`; `name` and `email` are sealed objects
+ * `{pii: 1, subject, ct}` (AES-256-GCM under the user's key, unreadable once erased). Agents: the same with `kind: "agent"`, `role: "agent"`, `preset`,
  * `createdBy` and no email. `status` is `active` or `deactivated`.
  */
 export interface PrincipalDoc extends Doc {
   kind: 'user' | 'agent';
-  name: string;
-  email: string | null;
+  /** Users: sealed under the user's key (plaintext from v1 events); read with PersonalData. */
+  name: PersonalValue;
+  email: PersonalValue | null;
+  /** Keyed digest of the email (v2 sign-ups), to find an account by email. */
+  emailDigest?: string | null;
+  /** When the user's personal data was erased (their key deleted). */
+  dataErasedAt?: string | null;
   role: string;
   preset: string | null;
   status: 'active' | 'deactivated';
@@ -29,9 +41,12 @@ const patch =
 
 export const principalsProjection: Projection = {
   name: 'principals',
-  version: 1,
+  version: 2,
   collections: [
-    { name: 'principals', indexes: [{ fields: ['email'] }, { fields: ['kind', 'createdAt'] }] },
+    {
+      name: 'principals',
+      indexes: [{ fields: ['emailDigest'] }, { fields: ['kind', 'createdAt'] }],
+    },
   ],
   handlers: {
     UserSignedUp: [
@@ -41,8 +56,10 @@ export const principalsProjection: Projection = {
         evolve: (_c, e): PrincipalDoc => ({
           id: String(e.data.userId),
           kind: 'user',
-          name: String(e.data.name),
-          email: String(e.data.email),
+          name: personalValue(e.data.name),
+          email: personalValue(e.data.email),
+          emailDigest: typeof e.data.emailDigest === 'string' ? e.data.emailDigest : null,
+          dataErasedAt: null,
           role: String(e.data.role),
           preset: null,
           status: 'active',
@@ -91,6 +108,13 @@ export const principalsProjection: Projection = {
         collection: 'principals',
         documentId: byPrincipal,
         evolve: patch((d, e) => ({ invalidatedAt: d.invalidatedAt ?? e.recordedAt })),
+      },
+    ],
+    SubjectDataErased: [
+      {
+        collection: 'principals',
+        documentId: (e) => String(e.data.userId),
+        evolve: patch((d, e) => ({ dataErasedAt: d.dataErasedAt ?? e.recordedAt })),
       },
     ],
     TokensInvalidatedBefore: [

@@ -8,24 +8,13 @@ import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type { AuthenticatedIdentity, CredentialVerifier } from './authenticated-identity.js';
-import type { Principal } from './request-context.js';
-import type { Role } from './roles.js';
+import { PersonalData } from '../audit/privacy/personal-data.js';
+import { principalOf } from './principal-of.js';
 import { hasValidChecksum, tokenDigest } from './token-format.js';
 import { UsageTracker } from './usage-tracker.js';
 
 export function sessionDigest(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
-}
-
-function toPrincipal(doc: PrincipalDoc): Principal {
-  return {
-    id: doc.id,
-    kind: doc.kind,
-    role: doc.role as Role,
-    name: doc.name,
-    email: doc.email,
-    preset: doc.preset,
-  };
 }
 
 /**
@@ -44,6 +33,7 @@ export class StoredCredentialVerifier
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly personal: PersonalData,
   ) {
     this.tokenUsage = new UsageTracker(reads, 'token_usage', clock);
     this.sessionActivity = new UsageTracker(reads, 'session_activity', clock);
@@ -92,7 +82,7 @@ export class StoredCredentialVerifier
     }
     this.tokenUsage.touch(token.id);
     return {
-      principal: toPrincipal(principal),
+      principal: principalOf(principal, this.personal),
       method: 'token',
       token: {
         id: token.id,
@@ -124,7 +114,7 @@ export class StoredCredentialVerifier
     }
     this.sessionActivity.touch(digest);
     return {
-      principal: toPrincipal(principal),
+      principal: principalOf(principal, this.personal),
       method: 'session',
       token: null,
       session: {

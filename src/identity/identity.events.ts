@@ -1,14 +1,20 @@
+import type { PersonalValue } from '../audit/privacy/personal-data.js';
 import { defineEvent } from '../eventstore/define-event.js';
 
-/** Stream `team-members`: membership facts whose invariants span users. */
+/**
+ * Stream `team-members`: membership facts whose invariants span users. Version 2 seals email
+ * and name under the user's own key (crypto-shredding) and adds a keyed `emailDigest` to find
+ * the account at sign-in; version 1 events (plaintext email and name) are still read.
+ */
 export const UserSignedUp = defineEvent<{
   userId: string;
-  email: string;
-  name: string;
+  email: PersonalValue;
+  emailDigest: string;
+  name: PersonalValue;
   role: 'owner' | 'admin' | 'operator' | 'viewer';
   /** argon2id hash; the password itself is never recorded. */
   passwordHash: string;
-}>('UserSignedUp', 1);
+}>('UserSignedUp', 2);
 
 export const UserRoleChanged = defineEvent<{ userId: string; from: string; to: string }>(
   'UserRoleChanged',

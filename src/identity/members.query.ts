@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import { PersonalData } from '../audit/privacy/personal-data.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 
 export interface MemberView {
@@ -32,7 +33,10 @@ export class ListPrincipalsQuery extends Query<MembersPage> {
 
 @QueryHandler(ListPrincipalsQuery)
 export class ListPrincipalsHandler implements IQueryHandler<ListPrincipalsQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly personal: PersonalData,
+  ) {}
 
   async execute({ kind, limit, cursor }: ListPrincipalsQuery): Promise<MembersPage> {
     const page = await this.reads
@@ -42,8 +46,8 @@ export class ListPrincipalsHandler implements IQueryHandler<ListPrincipalsQuery>
       items: page.items.map((p) => ({
         id: p.id,
         kind: p.kind,
-        name: p.name,
-        email: p.email,
+        name: this.personal.reveal(p.name) ?? '',
+        email: this.personal.reveal(p.email),
         role: p.role,
         preset: p.preset,
         status: p.status,

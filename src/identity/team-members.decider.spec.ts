@@ -5,13 +5,25 @@ import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.event
 import { teamMembersDecider as decider, type HumanRole } from './team-members.decider.js';
 
 const signedUp = (userId: string, role: HumanRole, email = `${userId}@example.com`) =>
-  UserSignedUp({ userId, email, name: userId, role, passwordHash: 'h' });
+  UserSignedUp({
+    userId,
+    email: sealed(email),
+    emailDigest: digest(email),
+    name: sealed(userId),
+    role,
+    passwordHash: 'h',
+  });
+// Stand-ins for PersonalData: the decider only compares digests and copies sealed values.
+const digest = (email: string) => `digest:${email}`;
+const sealed = (value: string) => ({ pii: 1 as const, subject: 'user-x', ct: value });
 const actor = (id: string, role: HumanRole): Principal => ({ id, kind: 'user', role, name: id });
 const signUp = (email: string) => ({
   kind: 'signUp' as const,
   userId: 'new',
   email,
-  name: 'N',
+  emailDigest: digest(email),
+  sealedEmail: sealed(email),
+  sealedName: sealed('N'),
   passwordHash: 'h',
 });
 
@@ -27,6 +39,21 @@ describe('team members decider', () => {
     expect(() =>
       decideFrom(decider, [signedUp('u1', 'owner', 'a@x.io')], signUp('a@x.io')),
     ).toThrow(/already exists/);
+  });
+
+  it('refuses an email already used by a plaintext (version 1) sign-up', () => {
+    const v1 = {
+      ...signedUp('u1', 'owner'),
+      schemaVersion: 1,
+      data: { userId: 'u1', email: 'a@x.io', name: 'A', role: 'owner', passwordHash: 'h' },
+    };
+    expect(() => decideFrom(decider, [v1], signUp('a@x.io'))).toThrow(/already exists/);
+  });
+
+  it('records only the digest and sealed values, never the plaintext email', () => {
+    const [event] = decideFrom(decider, [], signUp('a@x.io'));
+    expect(JSON.stringify(event.data)).not.toContain('"a@x.io"');
+    expect(event.data).toMatchObject({ emailDigest: 'digest:a@x.io', email: sealed('a@x.io') });
   });
 
   it('lets an owner promote a viewer to admin', () => {

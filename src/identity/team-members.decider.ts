@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import type { PersonalValue } from '../audit/privacy/personal-data.js';
 import { ROLE_RANK } from '../access/capabilities.js';
 import type { Principal } from '../access/request-context.js';
 import { AppError, conflict, notFound } from '../common/app-error.js';
@@ -8,7 +8,8 @@ import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.event
 export type HumanRole = 'owner' | 'admin' | 'operator' | 'viewer';
 
 interface Member {
-  email: string;
+  /** The keyed email digest (v2 events) or the plaintext email (v1 events). */
+  emailKey: string;
   role: HumanRole;
   active: boolean;
 }
@@ -18,7 +19,16 @@ export interface TeamState {
 }
 
 export type TeamCommand =
-  | { kind: 'signUp'; userId?: string; email: string; name: string; passwordHash: string }
+  | {
+      kind: 'signUp';
+      userId: string;
+      /** Plaintext, compared in memory only (with members from v1 events); never recorded. */
+      email: string;
+      emailDigest: string;
+      sealedEmail: PersonalValue;
+      sealedName: PersonalValue;
+      passwordHash: string;
+    }
   | { kind: 'changeRole'; actor: Principal; userId: string; role: HumanRole }
   | { kind: 'deactivate'; actor: Principal; userId: string };
 
@@ -55,7 +65,8 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
     const members = new Map(state.members);
     const d = event.data as Record<string, string>;
     if (event.type === UserSignedUp.type) {
-      members.set(d.userId, { email: d.email, role: d.role as HumanRole, active: true });
+      const emailKey = d.emailDigest ?? d.email;
+      members.set(d.userId, { emailKey, role: d.role as HumanRole, active: true });
     } else if (event.type === UserRoleChanged.type) {
       const m = members.get(d.userId);
       if (m) members.set(d.userId, { ...m, role: d.to as HumanRole });
@@ -69,13 +80,16 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
   decide(command: TeamCommand, state: TeamState) {
     switch (command.kind) {
       case 'signUp': {
-        const taken = [...state.members.values()].some((m) => m.email === command.email);
+        const taken = [...state.members.values()].some(
+          (m) => m.emailKey === command.emailDigest || m.emailKey === command.email,
+        );
         if (taken) throw conflict('An account with this email already exists');
         return [
           UserSignedUp({
-            userId: command.userId ?? randomUUID(),
-            email: command.email,
-            name: command.name,
+            userId: command.userId,
+            email: command.sealedEmail,
+            emailDigest: command.emailDigest,
+            name: command.sealedName,
             role: state.members.size === 0 ? 'owner' : 'viewer',
             passwordHash: command.passwordHash,
           }),

@@ -1,10 +1,11 @@
+import { principalOf } from '../../access/principal-of.js';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { MfaDoc } from '../../../projections/mfa.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
-import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
+import { PersonalData } from '../../audit/privacy/personal-data.js';
+import { credentialByEmail } from '../credential-lookup.js';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
-import type { Role } from '../../access/roles.js';
 import { AppError, attributed } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import type { LoginInput } from '../identity.inputs.js';
@@ -36,13 +37,11 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionStarter,
     private readonly challenges: LoginChallenges,
+    private readonly personal: PersonalData,
   ) {}
 
   async execute({ input, ctx }: LogInCommand): Promise<LogInOutcome> {
-    const { items } = await this.reads
-      .collection<UserCredentialDoc>('user_credentials')
-      .find({ email: input.email }, { limit: 1 });
-    const credential = items[0] ?? null;
+    const credential = await credentialByEmail(this.reads, this.personal, input.email);
     const ok = await this.hasher.verify(credential?.passwordHash ?? null, input.password);
     const principal = credential
       ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
@@ -54,12 +53,7 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
         credential?.id ?? null,
       );
     }
-    const actor = {
-      id: principal.id,
-      kind: 'user' as const,
-      role: principal.role as Role,
-      name: principal.name,
-    };
+    const actor = principalOf(principal, this.personal);
     const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
     if (mfa?.status === 'enrolled') {
       return { status: 'mfa_required', challenge: this.challenges.issue(principal.id) };

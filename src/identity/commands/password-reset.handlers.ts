@@ -1,9 +1,10 @@
+import { PersonalData } from '../../audit/privacy/personal-data.js';
+import { credentialByEmail } from '../credential-lookup.js';
 import { randomBytes } from 'node:crypto';
 import { Inject, Logger } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PasswordResetDoc } from '../../../projections/password-resets.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
-import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -51,14 +52,13 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     @Inject(MAIL_SENDER) private readonly mail: MailSender,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly personal: PersonalData,
   ) {}
 
   async execute({ email, ctx }: RequestPasswordResetCommand): Promise<void> {
-    const { items } = await this.reads
-      .collection<UserCredentialDoc>('user_credentials')
-      .find({ email }, { limit: 1 });
-    const user = items[0]
-      ? await this.reads.collection<PrincipalDoc>('principals').get(items[0].id)
+    const credential = await credentialByEmail(this.reads, this.personal, email);
+    const user = credential
+      ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
       : null;
     if (!user || user.status !== 'active') return;
     const token = randomBytes(32).toString('base64url');

@@ -1,3 +1,5 @@
+import { PersonalData } from '../../audit/privacy/personal-data.js';
+import { userSubject } from '../../audit/privacy/privacy.events.js';
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
@@ -30,16 +32,20 @@ export class SignUpHandler implements ICommandHandler<SignUpCommand> {
     private readonly runner: DeciderRunner,
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
     private readonly sessions: SessionStarter,
+    private readonly personal: PersonalData,
   ) {}
 
   async execute({ input, ctx }: SignUpCommand): Promise<SignedUpUser> {
     const userId = randomUUID();
     const passwordHash = await this.hasher.hash(input.password);
+    const subject = userSubject(userId);
     const command = {
       kind: 'signUp' as const,
       userId,
       email: input.email,
-      name: input.name,
+      emailDigest: this.personal.lookupDigest('email', input.email),
+      sealedEmail: this.personal.protect(subject, input.email)!,
+      sealedName: this.personal.protect(subject, input.name)!,
       passwordHash,
     };
     const decision = await this.runner.run(

@@ -1,8 +1,9 @@
+import { principalOf } from '../../access/principal-of.js';
+import { PersonalData } from '../../audit/privacy/personal-data.js';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
-import type { Role } from '../../access/roles.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
@@ -29,6 +30,7 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
     private readonly codes: MfaCodes,
     private readonly sessions: SessionStarter,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly personal: PersonalData,
   ) {}
 
   async execute({ input, ctx }: VerifyLoginCommand): Promise<StartedSession> {
@@ -41,12 +43,7 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
     if (!userId) throw refused();
     const principal = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!principal || principal.status !== 'active') throw refused();
-    const actor = {
-      id: principal.id,
-      kind: 'user' as const,
-      role: principal.role as Role,
-      name: principal.name,
-    };
+    const actor = principalOf(principal, this.personal);
     const acting = actingAs(ctx, actor);
     try {
       await this.codes.acceptLoginCode(userId, input, acting);

@@ -1,0 +1,16 @@
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import type { PersonalData } from '../audit/privacy/personal-data.js';
+import type { Principal } from './request-context.js';
+import type { Role } from './roles.js';
+
+/** A principal as handlers see it: personal values opened (or `[erased]`). */
+export function principalOf(doc: PrincipalDoc, personal: PersonalData): Principal {
+  return {
+    id: doc.id,
+    kind: doc.kind,
+    role: doc.role as Role,
+    name: personal.reveal(doc.name) ?? '',
+    email: personal.reveal(doc.email),
+    preset: doc.preset,
+  };
+}
