@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { PersonalData } from '../src/audit/privacy/personal-data.js';
 import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
 import { createToken, signUp, type Account } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -84,8 +85,10 @@ describe('procedure-call wire format over HTTP', () => {
       requestId: res.headers['x-request-id'],
       correlationId: 'corr-from-client-123',
       causationId: res.headers['x-request-id'],
-      clientAddress: expect.stringMatching(/127\.0\.0\.1/),
+      // Personal data: sealed under the acting user's key, readable until it is erased.
+      clientAddress: { pii: 1, subject: `user-${account.userId}`, ct: expect.any(String) },
     });
+    expect(t.app.get(PersonalData).reveal(event.metadata.clientAddress)).toMatch(/127\.0\.0\.1/);
   });
 
   it('treats a missing input as no input and honours superjson meta', async () => {

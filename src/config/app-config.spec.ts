@@ -17,7 +17,12 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
-      audit: { signingKey: null, sealEveryEvents: 1000, sealSeconds: 300 },
+      audit: {
+        signingKey: null,
+        refusalWindowSeconds: 60,
+        sealEveryEvents: 1000,
+        sealSeconds: 300,
+      },
       runner: {
         mode: 'embedded',
         maxPerServer: 2,

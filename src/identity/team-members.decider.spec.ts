@@ -15,7 +15,7 @@ const signedUp = (userId: string, role: HumanRole, email = `${userId}@example.co
   });
 // Stand-ins for PersonalData: the decider only compares digests and copies sealed values.
 const digest = (email: string) => `digest:${email}`;
-const sealed = (value: string) => ({ pii: 1 as const, subject: 'user-x', ct: value });
+const sealed = (value: string) => ({ pii: 1 as const, subject: 'user-x', ct: `enc(${value})` });
 const actor = (id: string, role: HumanRole): Principal => ({ id, kind: 'user', role, name: id });
 const signUp = (email: string) => ({
   kind: 'signUp' as const,
