@@ -71,6 +71,8 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   backupRestorePlan: { backupId: NOBODY },
   configDiff: { fromDeploymentId: NOBODY, toDeploymentId: NOBODY },
   triggerBackup: { serviceId: NOBODY },
-  verifyAuditTrail: undefined,
+  verifyAuditTrail: { fromPosition: 1, toPosition: 10 },
+  auditTrail: { limit: 5, outcome: 'denied' },
+  eraseSubjectData: { userId: NOBODY },
   sealAuditCheckpoint: undefined,
 };

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
+import { AuditExportController } from './export/audit-export.controller.js';
+import { AuditExporter } from './export/audit-exporter.js';
+import { EntryResolver } from './trail/entry-resolver.js';
+import { AuditTrailHandler } from './trail/audit-trail.query.js';
 import { RefusalRecorder } from './refusals/refusal-recorder.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
@@ -24,7 +28,11 @@ import {
     SealAuditCheckpointHandler,
     AuditProcedures,
     RefusalRecorder,
+    AuditTrailHandler,
+    EntryResolver,
+    AuditExporter,
   ],
+  controllers: [AuditExportController],
   exports: [RefusalRecorder],
 })
 export class AuditModule {}

@@ -13,9 +13,17 @@ import type { RequestContext } from '../access/request-context.js';
 import { Procedure } from '../rpc/procedure.js';
 import { AuditSealer, type SealedCheckpoint } from './audit-sealer.js';
 import { AuditVerification } from './audit-verification.js';
-import type { TrailReport } from './trail-verifier.js';
+import type { VerificationReport } from './audit-verification.js';
+import { EraseSubjectDataInput, VerifyAuditTrailInput } from './audit.inputs.js';
+import { EraseSubjectDataCommand } from './privacy/erase-subject-data.handler.js';
+import { AuditTrailInput } from './trail/audit-trail.inputs.js';
+import { AuditTrailQuery } from './trail/audit-trail.query.js';
 
-export class VerifyAuditTrailQuery extends Query<TrailReport & { publicKey: string }> {}
+export class VerifyAuditTrailQuery extends Query<VerificationReport> {
+  constructor(readonly range: VerifyAuditTrailInput) {
+    super();
+  }
+}
 export class SealAuditCheckpointCommand extends Command<SealedCheckpoint | null> {
   constructor(readonly ctx: RequestContext) {
     super();
@@ -25,8 +33,8 @@ export class SealAuditCheckpointCommand extends Command<SealedCheckpoint | null>
 @QueryHandler(VerifyAuditTrailQuery)
 export class VerifyAuditTrailHandler implements IQueryHandler<VerifyAuditTrailQuery> {
   constructor(private readonly verification: AuditVerification) {}
-  execute() {
-    return this.verification.verify();
+  execute({ range }: VerifyAuditTrailQuery) {
+    return this.verification.verify(range);
   }
 }
 
@@ -51,11 +59,40 @@ export class AuditProcedures {
     auth: 'authenticated',
     roles: ['owner', 'admin'],
     scopes: ['audit:read'],
+    input: VerifyAuditTrailInput,
     description:
-      'Recomputes the hash chain over every event and checks the signed checkpoints; names the first bad position.',
+      'Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position.',
   })
-  verifyAuditTrail() {
-    return this.queries.execute(new VerifyAuditTrailQuery());
+  verifyAuditTrail(input: VerifyAuditTrailInput | undefined) {
+    return this.queries.execute(new VerifyAuditTrailQuery(input ?? {}));
+  }
+
+  @Procedure({
+    name: 'auditTrail',
+    lane: 'read',
+    auth: 'authenticated',
+    roles: ['owner', 'admin'],
+    scopes: ['audit:read'],
+    input: AuditTrailInput,
+    description:
+      'Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time.',
+  })
+  auditTrail(input: AuditTrailInput | undefined) {
+    return this.queries.execute(new AuditTrailQuery(input ?? {}));
+  }
+
+  @Procedure({
+    name: 'eraseSubjectData',
+    lane: 'command',
+    auth: 'authenticated',
+    roles: ['owner'],
+    scopes: ['privacy:erase'],
+    input: EraseSubjectDataInput,
+    description:
+      "Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies.",
+  })
+  eraseSubjectData(input: EraseSubjectDataInput, ctx: RequestContext) {
+    return this.commands.execute(new EraseSubjectDataCommand(input.userId, ctx));
   }
 
   @Procedure({

@@ -1,3 +1,7 @@
+import { createWriteStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { CliError } from './cli-error.js';
 
 export interface Connection {
@@ -52,6 +56,27 @@ export class ApiClient {
     };
   }
 
+  /** Streams a GET response body into `file` (never held whole in memory); returns bytes. */
+  async download(path: string, file: string): Promise<number> {
+    // A large export takes a while: the whole transfer may last up to an hour.
+    const res = await this.send(
+      path,
+      { method: 'GET', headers: this.headers({ Accept: '*/*' }) },
+      3_600_000,
+    );
+    if (!res.ok || !res.body) await this.parse(res);
+    const out = createWriteStream(file, { mode: 0o600 });
+    let bytes = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), counter, out);
+    return bytes;
+  }
+
   private async rpc<T>(path: string, init: RequestInit): Promise<T> {
     const body = (await this.parse(await this.send(path, init))) as {
       result: { data: { json: T } };
@@ -59,11 +84,11 @@ export class ApiClient {
     return body.result.data.json;
   }
 
-  private async send(path: string, init: RequestInit): Promise<Response> {
+  private async send(path: string, init: RequestInit, timeoutMs = 60_000): Promise<Response> {
     try {
       return await fetch(new URL(path, this.connection.url), {
         ...init,
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const reason =

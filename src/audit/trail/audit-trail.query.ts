@@ -1,13 +1,11 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { ApiTokenDoc } from '../../../projections/api-tokens.projection.js';
 import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
-import { PersonalData } from '../privacy/personal-data.js';
 import type { AuditTrailInput } from './audit-trail.inputs.js';
-import { auditEntryView, type AuditEntryView } from './audit-entry-view.js';
-import { ActorLabels } from './actor-labels.js';
+import type { AuditEntryView } from './audit-entry-view.js';
+import { EntryResolver } from './entry-resolver.js';
 
 export class AuditTrailQuery extends Query<{
   entries: AuditEntryView[];
@@ -23,7 +21,7 @@ export class AuditTrailQuery extends Query<{
 export class AuditTrailHandler implements IQueryHandler<AuditTrailQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly personal: PersonalData,
+    private readonly resolver: EntryResolver,
   ) {}
 
   async execute({ input }: AuditTrailQuery) {
@@ -32,30 +30,7 @@ export class AuditTrailHandler implements IQueryHandler<AuditTrailQuery> {
       limit: input.limit ?? 50,
       cursor: input.cursor,
     });
-    const labels = new ActorLabels(this.reads, this.personal);
-    const tokens = await this.tokenNames(page.items);
-    const entries: AuditEntryView[] = [];
-    for (const doc of page.items) {
-      entries.push(
-        auditEntryView(doc, {
-          label: await labels.of(doc.actorId, doc.actorKind),
-          tokenName: doc.tokenId ? (tokens.get(doc.tokenId) ?? null) : null,
-          clientAddress: this.personal.reveal(doc.clientAddress),
-        }),
-      );
-    }
-    return { entries, nextCursor: page.nextCursor };
-  }
-
-  private async tokenNames(docs: AuditEntryDoc[]): Promise<Map<string, string>> {
-    const ids = [...new Set(docs.map((d) => d.tokenId).filter((id): id is string => !!id))];
-    const names = new Map<string, string>();
-    const tokens = this.reads.collection<ApiTokenDoc>('api_tokens');
-    for (const id of ids) {
-      const token = await tokens.get(id);
-      if (token) names.set(id, token.name);
-    }
-    return names;
+    return { entries: await this.resolver.resolve(page.items), nextCursor: page.nextCursor };
   }
 }
 

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { verifyExport } from '../../audit/export/export-verifier.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
+import { table } from '../output.js';
 
 interface TrailReport {
   ok: boolean;
@@ -12,6 +15,34 @@ interface TrailReport {
   message: string;
 }
 
+interface Entry {
+  position: number;
+  time: string;
+  action: string;
+  resource: string;
+  outcome: string;
+  code: string | null;
+  count: number;
+  actor: { label: string };
+  authMethod: string;
+  token: { id: string; name: string | null } | null;
+  clientAddress: string | null;
+  requestId: string | null;
+}
+
+const positionArg = (value: string) => {
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw new CliError('BAD_REQUEST', `Not a position: ${value}`);
+  return Number(value);
+};
+
+function broken(report: TrailReport): CliError {
+  return new CliError(
+    'AUDIT_TRAIL_BROKEN',
+    `${report.problem} at position ${report.firstBadPosition}: ${report.message}`,
+    { report },
+  );
+}
+
 export function registerAuditCommands(program: Command): void {
   const audit = program.command('audit').description('the tamper-evident audit trail');
   audit
@@ -19,16 +50,111 @@ export function registerAuditCommands(program: Command): void {
     .description(
       'recompute the hash chain and check the signed checkpoints; exit 1 if anything changed',
     )
+    .option(
+      '--from <position>',
+      'start at this position (from the checkpoint before it)',
+      positionArg,
+    )
+    .option('--to <position>', 'stop at this position', positionArg)
     .action(
-      action(async (run) => {
-        const report = await run.client().query<TrailReport>('verifyAuditTrail');
-        if (!report.ok)
+      action(async (run, opts: { from?: number; to?: number }) => {
+        const report = await run
+          .client()
+          .query<TrailReport>('verifyAuditTrail', { fromPosition: opts.from, toPosition: opts.to });
+        if (!report.ok) throw broken(report);
+        run.out.ok(report, () => report.message);
+      }),
+    );
+  audit
+    .command('list')
+    .description('who did what, when, with which credential: newest first')
+    .option('--actor <principalId>', 'only this user or agent')
+    .option('--action <eventType>', 'only this event type (e.g. TokenRevoked, AccessDenied)')
+    .option('--stream <stream>', 'only this stream')
+    .option('--resource <resource>', 'only this resource (stream, procedure:<name>, route:<...>)')
+    .option('--outcome <outcome>', 'succeeded, denied or rejected')
+    .option('--since <time>', 'from this ISO 8601 time')
+    .option('--until <time>', 'before this ISO 8601 time')
+    .option('--limit <n>', '1-500 (default 50)', (v) => Number(v))
+    .option('--cursor <cursor>', 'the next page, as printed by the previous one')
+    .action(
+      action(async (run, opts: Record<string, string | number | undefined>) => {
+        const page = await run
+          .client()
+          .query<{ entries: Entry[]; nextCursor: string | null }>('auditTrail', {
+            actor: opts.actor,
+            action: opts.action,
+            stream: opts.stream,
+            resource: opts.resource,
+            outcome: opts.outcome,
+            from: opts.since,
+            to: opts.until,
+            limit: opts.limit,
+            cursor: opts.cursor,
+          });
+        run.out.ok(page, () => {
+          const rows = page.entries.map((e) => [
+            e.position,
+            e.time,
+            e.actor.label,
+            e.token ? `token ${e.token.name ?? e.token.id}` : e.authMethod,
+            e.action,
+            e.resource,
+            e.code ? `${e.outcome} ${e.code}${e.count > 1 ? ` x${e.count}` : ''}` : e.outcome,
+            e.clientAddress,
+          ]);
+          const more = page.nextCursor ? `\nmore: --cursor ${page.nextCursor}` : '';
+          return (
+            table(
+              ['pos', 'time', 'actor', 'credential', 'action', 'resource', 'outcome', 'from'],
+              rows,
+            ) + more
+          );
+        });
+      }),
+    );
+  audit
+    .command('export <file>')
+    .description('download the trail with its checkpoints and signature, for offline verification')
+    .option('--format <format>', 'ndjson (default) or csv', 'ndjson')
+    .option('--from <positionOrTime>', 'first position, or ISO 8601 time')
+    .option('--to <positionOrTime>', 'last position, or ISO 8601 time')
+    .action(
+      action(async (run, file: string, opts: { format: string; from?: string; to?: string }) => {
+        const params = new URLSearchParams({ format: opts.format });
+        if (opts.from) params.set('from', opts.from);
+        if (opts.to) params.set('to', opts.to);
+        const bytes = await run.client().download(`/api/v1/audit/export?${params}`, file);
+        run.out.ok({ file, bytes }, () => `Wrote ${bytes} bytes to ${file}`);
+      }),
+    );
+  audit
+    .command('verify-export <file>')
+    .description(
+      'offline: check an export against the audit public key (no server needed); exit 1 if altered',
+    )
+    .option(
+      '--public-key <pemFile>',
+      'the published audit public key (default: the one inside the export)',
+    )
+    .action(
+      action(async (run, file: string, opts: { publicKey?: string }) => {
+        const key = opts.publicKey ? readFileSync(opts.publicKey, 'utf8') : undefined;
+        const report = verifyExport(readFileSync(file), key);
+        if (!report.ok) {
           throw new CliError(
-            'AUDIT_TRAIL_BROKEN',
-            `${report.problem} at position ${report.firstBadPosition}: ${report.message}`,
+            'AUDIT_EXPORT_BROKEN',
+            report.firstBadPosition
+              ? `${report.problem} at position ${report.firstBadPosition}: ${report.message}`
+              : `${report.problem}: ${report.message}`,
             { report },
           );
-        run.out.ok(report, () => report.message);
+        }
+        run.out.ok(report, () =>
+          report.keyFromAuditor
+            ? report.message
+            : `${report.message}\n(checked with the key inside the export: pass --public-key to check against the published key)`,
+        );
       }),
     );
   audit
@@ -46,6 +172,19 @@ export function registerAuditCommands(program: Command): void {
             ? `Checkpoint ${sealed.sequence} sealed up to position ${sealed.toPosition}`
             : 'Nothing new to seal',
         );
+      }),
+    );
+  audit
+    .command('erase-subject <userId>')
+    .description("erase a deactivated user's personal data (owner only; cannot be undone)")
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, userId: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Erase the personal data of user ${userId} for good`);
+        const erased = await run
+          .client()
+          .mutation<{ userId: string; erasedAt: string }>('eraseSubjectData', { userId });
+        run.out.ok(erased, () => `Personal data of ${erased.userId} erased`);
       }),
     );
 }

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
+import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { AUDIT_SIGNING_KEY } from '../audit-sealer.js';
+import type { AuditSigningKey } from '../audit-signing-key.js';
+import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../audit.events.js';
+import { EntryResolver } from '../trail/entry-resolver.js';
+import { csvHeaderLine, encodeRecord, type ExportFormat } from './export-codecs.js';
+import { EXPORT_FORMAT, EXPORT_VERSION, rawEventOf, type ExportHeader } from './export-format.js';
+
+const BATCH = 500;
+
+/**
+ * Produces an export piece by piece (a batch of events at a time, never the whole set), with
+ * the events as stored, readable entries, the checkpoints among them, and a closing signature
+ * over every byte before it.
+ */
+@Injectable()
+export class AuditExporter {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
+    private readonly resolver: EntryResolver,
+  ) {}
+
+  async *chunks(
+    format: ExportFormat,
+    range: { fromPosition?: number; toPosition?: number },
+  ): AsyncGenerator<string> {
+    const hash = createHash('sha256');
+    const emit = (text: string) => {
+      hash.update(text);
+      return text;
+    };
+    const checkpoints = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
+    const before = range.fromPosition ?? 1;
+    const anchorEvent = checkpoints.filter((c) => Number(c.position) < before).at(-1);
+    const anchorData = anchorEvent?.data as (CheckpointFields & { signature: string }) | undefined;
+    const start = anchorData ? anchorData.toPosition + 1 : 1;
+    const end = range.toPosition ?? Number(await this.events.headPosition());
+    const header: ExportHeader = {
+      kind: 'header',
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exportedAt: new Date().toISOString(),
+      publicKey: this.key.publicKeyPem,
+      fromPosition: start,
+      toPosition: end,
+      anchor:
+        anchorData && anchorEvent
+          ? { ...anchorData, position: Number(anchorEvent.position) }
+          : null,
+    };
+    if (format === 'csv') yield emit(csvHeaderLine());
+    yield emit(encodeRecord(format, header));
+    let count = 0;
+    let from = BigInt(start);
+    while (Number(from) <= end) {
+      const batch = (await this.events.readAll(from, BATCH)).filter(
+        (e) => Number(e.position) <= end,
+      );
+      if (batch.length === 0) break;
+      const first = Number(batch[0].position);
+      const last = Number(batch[batch.length - 1].position);
+      const docs = await this.reads
+        .collection<AuditEntryDoc>('audit_trail')
+        .find({ position: { $gte: first, $lte: last } }, { sort: { position: 1 }, limit: BATCH });
+      const views = new Map((await this.resolver.resolve(docs.items)).map((v) => [v.position, v]));
+      let text = '';
+      for (const event of batch) {
+        const entry = views.get(Number(event.position)) ?? null;
+        text += encodeRecord(format, { kind: 'event', event: rawEventOf(event), entry });
+      }
+      count += batch.length;
+      yield emit(text);
+      from = BigInt(last) + 1n;
+    }
+    const sha256 = hash.digest('hex');
+    yield encodeRecord(format, {
+      kind: 'signature',
+      sha256,
+      signature: this.key.sign(sha256),
+      events: count,
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import type { EventMetadata } from '../../eventstore/event-metadata.js';
+import type { EventData, RecordedEvent } from '../../eventstore/event-store.port.js';
+import type { CheckpointFields } from '../audit.events.js';
+import type { AuditEntryView } from '../trail/audit-entry-view.js';
+
+export const EXPORT_FORMAT = 'slipway-audit-export';
+export const EXPORT_VERSION = 1;
+
+/** First record: what the export covers and how to check it. */
+export interface ExportHeader {
+  kind: 'header';
+  format: typeof EXPORT_FORMAT;
+  version: number;
+  exportedAt: string;
+  /** Ed25519 public key (SPKI PEM) that signs checkpoints and this export. */
+  publicKey: string;
+  fromPosition: number;
+  toPosition: number | null;
+  /** The signed checkpoint the chain resumes from when the export does not start at 1. */
+  anchor: (CheckpointFields & { signature: string; position: number }) | null;
+}
+
+/** An event exactly as stored (what the chain hashes) and the readable entry beside it. */
+export interface ExportEvent {
+  kind: 'event';
+  event: RawEvent;
+  entry: AuditEntryView | null;
+}
+
+/** Last record: Ed25519 signature over the SHA-256 of every byte before this record. */
+export interface ExportSignature {
+  kind: 'signature';
+  sha256: string;
+  signature: string;
+  events: number;
+}
+
+export type ExportRecord = ExportHeader | ExportEvent | ExportSignature;
+
+/** JSON-safe form of a recorded event (bigints as decimal strings). */
+export interface RawEvent {
+  position: string;
+  id: string;
+  type: string;
+  stream: string;
+  revision: string;
+  schemaVersion: number;
+  recordedAt: string;
+  data: EventData;
+  metadata: EventMetadata;
+}
+
+export function rawEventOf(e: RecordedEvent): RawEvent {
+  return {
+    position: e.position.toString(),
+    id: e.id,
+    type: e.type,
+    stream: e.stream,
+    revision: e.revision.toString(),
+    schemaVersion: e.schemaVersion,
+    recordedAt: e.recordedAt,
+    data: e.data,
+    metadata: e.metadata,
+  };
+}
+
+export function recordedEventOf(raw: RawEvent): RecordedEvent {
+  return {
+    ...raw,
+    position: BigInt(raw.position),
+    revision: BigInt(raw.revision),
+  };
+}
