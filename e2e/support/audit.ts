@@ -1,0 +1,55 @@
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+} from '../../src/eventstore/event-store.port.js';
+import { RefusalRecorder } from '../../src/audit/refusals/refusal-recorder.js';
+import { call } from './identity.js';
+import type { TestApp } from './test-app.js';
+
+/** Every event in the store, in global order (tests only: small stores). */
+export async function allEvents(t: TestApp): Promise<RecordedEvent[]> {
+  return t.app.get<EventStore>(EVENT_STORE).readAll(1n, 10_000);
+}
+
+export async function refusals(t: TestApp): Promise<RecordedEvent[]> {
+  return (await allEvents(t)).filter(
+    (e) => e.type === 'AccessDenied' || e.type === 'CommandRejected',
+  );
+}
+
+/** Closes every open coalescing window now (as shutdown does) and writes its count. */
+export function flushRefusals(t: TestApp): Promise<void> {
+  return t.app.get(RefusalRecorder).sweep(true);
+}
+
+export interface EntryView {
+  position: number;
+  action: string;
+  resource: string;
+  outcome: string;
+  code: string | null;
+  count: number;
+  inputFields: string[];
+  actor: { id: string | null; kind: string; role: string | null; label: string };
+  authMethod: string;
+  token: { id: string; name: string | null } | null;
+  clientAddress: string | null;
+  requestId: string | null;
+  time: string;
+}
+
+export async function trail(
+  t: TestApp,
+  auth: Record<string, string>,
+  input: Record<string, unknown> = {},
+): Promise<{ entries: EntryView[]; nextCursor: string | null }> {
+  const res = await call(t.url, 'GET', 'auditTrail', auth, input);
+  if (res.status !== 200) throw new Error(`auditTrail: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.result.data.json;
+}
+
+/** Everything events say (data and metadata), as one searchable text. */
+export async function eventsText(t: TestApp): Promise<string> {
+  return JSON.stringify((await allEvents(t)).map((e) => [e.type, e.stream, e.data, e.metadata]));
+}
