@@ -35,7 +35,8 @@ export class DeciderRunner {
     stream: string,
     decider: Decider<S, C>,
     command: C,
-    ctx: RequestContext,
+    /** Or, when the actor is only known from the decision (a sign-up), a function of it. */
+    ctx: RequestContext | ((events: PendingEvent[]) => RequestContext),
     maxAttempts = 10,
   ): Promise<Decision<S>> {
     for (let attempt = 1; ; attempt++) {
@@ -45,7 +46,8 @@ export class DeciderRunner {
       if (events.length === 0) return { events, state, append: null };
       const expected = past.length ? past[past.length - 1].revision : 'no_stream';
       try {
-        const append = await this.writer.append(stream, events, expected, ctx);
+        const context = typeof ctx === 'function' ? ctx(events) : ctx;
+        const append = await this.writer.append(stream, events, expected, context);
         state = events.reduce((s, e) => decider.evolve(s, e), state);
         return { events, state, append };
       } catch (error) {

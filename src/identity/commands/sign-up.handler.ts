@@ -1,3 +1,4 @@
+import type { PendingEvent } from '../../eventstore/define-event.js';
 import { PersonalData } from '../../audit/privacy/personal-data.js';
 import { userSubject } from '../../audit/privacy/privacy.events.js';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +9,7 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { TEAM_MEMBERS_STREAM, UserSignedUp } from '../identity.events.js';
 import type { SignUpInput } from '../identity.inputs.js';
 import { PasswordHasher } from '../password-hasher.js';
-import { teamMembersDecider } from '../team-members.decider.js';
+import { teamMembersDecider, type HumanRole } from '../team-members.decider.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
 export interface SignedUpUser {
@@ -48,21 +49,24 @@ export class SignUpHandler implements ICommandHandler<SignUpCommand> {
       sealedName: this.personal.protect(subject, input.name)!,
       passwordHash,
     };
+    // The new user is the actor of their own sign-up, with the role the decision gave them.
+    const principalFor = (role: string) => ({
+      id: userId,
+      kind: 'user' as const,
+      role: role as HumanRole,
+      name: input.name,
+    });
+    const roleIn = (events: PendingEvent[]) =>
+      String(events.find((e) => e.type === UserSignedUp.type)?.data.role);
     const decision = await this.runner.run(
       TEAM_MEMBERS_STREAM,
       teamMembersDecider,
       command,
-      ctx,
+      (events) => actingAs(ctx, principalFor(roleIn(events))),
       60,
     );
-    const signedUp = decision.events.find((e) => e.type === UserSignedUp.type);
-    const role = String(signedUp?.data.role);
-    const principal = {
-      id: userId,
-      kind: 'user' as const,
-      role: role as 'viewer',
-      name: input.name,
-    };
+    const role = roleIn(decision.events);
+    const principal = principalFor(role);
     const session = await this.sessions.start(userId, actingAs(ctx, principal));
     return { user: { id: userId, email: input.email, name: input.name, role }, session };
   }
