@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import request from 'supertest';
 import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
+import { DEFAULT_COALESCER_LIMITS } from '../src/audit/refusals/refusal-coalescer.js';
 import { allEvents, eventsText, flushRefusals, refusals, trail } from './support/audit.js';
 import {
   bearer,
@@ -228,8 +229,8 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
     }
     await flushRefusals(t);
     const written = await newRefusals(before);
-    // 16 kinds + the overflow kinds (procedure, route), each at most twice per window.
-    expect(written.length).toBeLessThanOrEqual(2 * (16 + 2));
+    // keysPerClient kinds + the overflow kinds (procedure, route), each at most twice per window.
+    expect(written.length).toBeLessThanOrEqual(2 * (DEFAULT_COALESCER_LIMITS.keysPerClient + 2));
   });
 
   it('opens a new window once the old one has run out', async () => {

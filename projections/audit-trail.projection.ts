@@ -75,6 +75,7 @@ export const auditTrailProjection: Projection = {
         { fields: ['resource', 'position'] },
         { fields: ['outcome', 'position'] },
         { fields: ['at'] },
+        { fields: ['requestId'] },
       ],
     },
   ],

@@ -39,7 +39,7 @@ export interface CoalescerLimits {
 }
 
 export const DEFAULT_COALESCER_LIMITS: Omit<CoalescerLimits, 'windowMs'> = {
-  keysPerClient: 16,
+  keysPerClient: 64,
   maxWindows: 10_000,
 };
 

@@ -37,6 +37,12 @@ export class AuditTrailInput {
   @MaxLength(300)
   resource?: string;
 
+  /** Everything one request did (its `X-Request-Id`). */
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  requestId?: string;
+
   @IsOptional()
   @IsIn(OUTCOMES)
   outcome?: (typeof OUTCOMES)[number];

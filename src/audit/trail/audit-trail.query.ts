@@ -41,6 +41,7 @@ function filterOf(input: AuditTrailInput): Filter {
   if (input.stream) filter.stream = input.stream;
   if (input.resource) filter.resource = input.resource;
   if (input.outcome) filter.outcome = input.outcome;
+  if (input.requestId) filter.requestId = input.requestId;
   if (input.from || input.to) {
     const from = input.from ? new Date(input.from).toISOString() : undefined;
     const to = input.to ? new Date(input.to).toISOString() : undefined;

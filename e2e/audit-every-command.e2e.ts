@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import contract from '../contract/api-contract.json' with { type: 'json' };
+import { ALL_SCOPES } from '../src/access/scopes.js';
+import { trail, type EntryView } from './support/audit.js';
+import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
+import {
+  PASSWORD,
+  bearer,
+  call,
+  cookieAuth,
+  createToken,
+  memberWithRole,
+  signUp,
+  type Account,
+} from './support/identity.js';
+import { codeAt, enrol } from './support/mfa.js';
+import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { TestClock } from './support/test-clock.js';
+
+interface Prepared {
+  auth: Record<string, string>;
+  input?: unknown;
+  /** The credential the audit record must name: a token id, or null for a session. */
+  tokenId: string | null;
+  actorId: string;
+}
+
+/**
+ * Every command procedure of the published contract, called once successfully and once
+ * refused: each outcome must leave audit entries naming actor, auth method and token.
+ */
+describe('audit: every command procedure leaves a record when it succeeds and when it is refused', () => {
+  let t: TestApp;
+  let sshd: TestSshd;
+  let owner: Account;
+  let ownerCookie: Record<string, string>;
+  let asOwner: (input?: unknown) => Prepared;
+  let readOnly: string;
+  const clock = new TestClock();
+  let n = 0;
+  const unique = (prefix: string) => `${prefix}-${(n += 1)}`;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    t = await startTestApp({ notes: false, clock });
+    owner = await signUp(t.url, 'owner@example.com', 'Olive Owner');
+    ownerCookie = cookieAuth(owner.cookie);
+    const all = await createToken(t.url, owner.cookie, [...ALL_SCOPES], 30);
+    asOwner = (input) => ({
+      auth: bearer(all.token),
+      input,
+      tokenId: all.tokenId,
+      actorId: owner.userId,
+    });
+    readOnly = (await createToken(t.url, owner.cookie, ['deploy:read'], 30)).token;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+  });
+
+  const service = () => readyService(t.url, ownerCookie, { name: unique('svc') });
+  const trigger = async (serviceId: string, tag: string) =>
+    data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', ownerCookie, {
+        serviceId,
+        imageTag: `ghcr.io/acme/api:${tag}`,
+      }),
+    ).deploymentId;
+  const viewer = async () => {
+    const email = `${unique('user')}@example.com`;
+    return { email, account: await signUp(t.url, email) };
+  };
+  const asSession = (account: Account, input?: unknown): Prepared => ({
+    auth: cookieAuth(account.cookie),
+    input,
+    tokenId: null,
+    actorId: account.userId,
+  });
+  const approvalBy = async (requester: Record<string, string>) => {
+    const { serviceId } = await service();
+    return data<{ approvalId: string }>(
+      await call(t.url, 'POST', 'requestApproval', requester, {
+        action: 'deploy',
+        serviceId,
+        imageTag: 'ghcr.io/acme/api:2.0.0',
+        reason: 'release 2.0.0 for the audit test',
+      }),
+    ).approvalId;
+  };
+
+  /** How to call each command procedure successfully. A procedure missing here fails the test. */
+  const SUCCESS: Record<string, () => Promise<Prepared>> = {
+    createAgent: async () => asOwner({ name: unique('agent') }),
+    createToken: async () =>
+      asOwner({ tokenName: unique('token'), scopes: ['deploy:read'], expiresInDays: 1 }),
+    generateAgentToken: async () => {
+      const agent = data<{ principalId: string }>(
+        await call(t.url, 'POST', 'createAgent', ownerCookie, { name: unique('agent') }),
+      );
+      return asOwner({ principalId: agent.principalId, tokenName: 'ci', expiresInDays: 1 });
+    },
+    revokeToken: async () =>
+      asOwner({ tokenId: (await createToken(t.url, owner.cookie, ['deploy:read'], 1)).tokenId }),
+    rotateToken: async () =>
+      asOwner({
+        tokenId: (await createToken(t.url, owner.cookie, ['deploy:read'], 1)).tokenId,
+        overlapMinutes: 0,
+      }),
+    invalidatePrincipal: async () => {
+      const agent = data<{ principalId: string }>(
+        await call(t.url, 'POST', 'createAgent', ownerCookie, { name: unique('agent') }),
+      );
+      return asOwner({ principalId: agent.principalId });
+    },
+    changeUserRole: async () =>
+      asOwner({ userId: (await viewer()).account.userId, role: 'operator' }),
+    deactivateUser: async () => asOwner({ userId: (await viewer()).account.userId }),
+    eraseSubjectData: async () => {
+      const { account } = await viewer();
+      data(await call(t.url, 'POST', 'deactivateUser', ownerCookie, { userId: account.userId }));
+      return asOwner({ userId: account.userId });
+    },
+    updateAccountSecurityPolicy: async () => asOwner({ policy: 'privileged' }),
+    startMfaEnrollment: async () => asSession((await viewer()).account, { password: PASSWORD }),
+    confirmMfaEnrollment: async () => {
+      const { account } = await viewer();
+      const started = data<{ secret: string }>(
+        await call(t.url, 'POST', 'startMfaEnrollment', cookieAuth(account.cookie), {
+          password: PASSWORD,
+        }),
+      );
+      return asSession(account, { code: await codeAt(started.secret, clock) });
+    },
+    rotateRecoveryCodes: async () => {
+      const { account } = await viewer();
+      const { secret } = await enrol(t.url, account.cookie, clock);
+      return asSession(account, { code: await codeAt(secret, clock) });
+    },
+    disableMfa: async () => {
+      const { account } = await viewer();
+      const { secret } = await enrol(t.url, account.cookie, clock);
+      return asSession(account, { password: PASSWORD, code: await codeAt(secret, clock) });
+    },
+    registerServer: async () =>
+      asOwner({
+        name: unique('server'),
+        host: '127.0.0.4',
+        sshUser: 'deploy',
+        privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+        hostKeyFingerprint: `SHA256:${'B'.repeat(43)}`,
+      }),
+    approveServerHostKey: async () => {
+      const fingerprint = `SHA256:${'C'.repeat(43)}`;
+      const server = data<{ serverId: string }>(
+        await call(t.url, 'POST', 'registerServer', ownerCookie, {
+          name: unique('server'),
+          host: '127.0.0.5',
+          sshUser: 'deploy',
+          privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+          hostKeyFingerprint: fingerprint,
+        }),
+      );
+      return asOwner({ serverId: server.serverId, fingerprint });
+    },
+    registerService: async () => {
+      const { serverId } = await service();
+      return asOwner({
+        name: unique('api'),
+        environment: 'staging',
+        serverId,
+        imageRepository: 'ghcr.io/acme/api',
+        compose: COMPOSE,
+      });
+    },
+    updateService: async () =>
+      asOwner({ serviceId: (await service()).serviceId, approvalRule: 'agents' }),
+    triggerDeploy: async () =>
+      asOwner({ serviceId: (await service()).serviceId, imageTag: 'ghcr.io/acme/api:1.0.0' }),
+    cancelDeployment: async () => {
+      const { serviceId } = await service();
+      return asOwner({ deploymentId: await trigger(serviceId, '1.0.0') });
+    },
+    executeRollback: async () => {
+      const { serviceId } = await service();
+      const v1 = await trigger(serviceId, '1.0.0');
+      await runToSuccess(t.app, v1, serviceId, 'ghcr.io/acme/api:1.0.0');
+      const v2 = await trigger(serviceId, '2.0.0');
+      await runToSuccess(t.app, v2, serviceId, 'ghcr.io/acme/api:2.0.0');
+      return asOwner({ serviceId, targetDeploymentId: v1 });
+    },
+    requestApproval: async () =>
+      asOwner({
+        action: 'deploy',
+        serviceId: (await service()).serviceId,
+        imageTag: 'ghcr.io/acme/api:3.0.0',
+        reason: 'a release that needs a second pair of eyes',
+      }),
+    approveRequest: async () => {
+      const admin = await memberWithRole(
+        t.url,
+        ownerCookie,
+        `${unique('admin')}@example.com`,
+        'admin',
+      );
+      return asOwner({ approvalId: await approvalBy(admin) });
+    },
+    rejectRequest: async () => {
+      const admin = await memberWithRole(
+        t.url,
+        ownerCookie,
+        `${unique('admin')}@example.com`,
+        'admin',
+      );
+      return asOwner({ approvalId: await approvalBy(admin) });
+    },
+    recordBackup: async () =>
+      asOwner({
+        serviceId: (await service()).serviceId,
+        location: 's3://backups/app.dump',
+        checksum: `sha256:${'a'.repeat(64)}`,
+        sizeBytes: 42,
+      }),
+    triggerBackup: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('loopback'));
+      const registered = data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', ownerCookie, {
+          name: unique('db'),
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand: 'docker exec db pg_dump app',
+        }),
+      );
+      return asOwner({ serviceId: registered.serviceId });
+    },
+    sealAuditCheckpoint: async () => asOwner(undefined),
+  };
+
+  const commandProcedures = (contract.procedures as { name: string; lane: string }[])
+    .filter((p) => p.lane === 'command')
+    .map((p) => p.name)
+    // The MFA policy change goes last: it would hold the owner's later sessions to MFA.
+    .sort(
+      (a, b) =>
+        Number(a === 'updateAccountSecurityPolicy') - Number(b === 'updateAccountSecurityPolicy'),
+    );
+
+  const entriesOf = async (requestId: string): Promise<EntryView[]> =>
+    (await trail(t, asOwner().auth, { requestId, limit: 500 })).entries;
+
+  it('knows how to call every command procedure of the contract', () => {
+    expect(commandProcedures.filter((name) => !SUCCESS[name])).toEqual([]);
+    expect(commandProcedures.length).toBeGreaterThanOrEqual(27);
+  });
+
+  it.each(commandProcedures)(
+    '%s: a success and a refusal, each on the trail with actor, method and token',
+    async (name) => {
+      const prepared = await SUCCESS[name]();
+      const ok = await call(t.url, 'POST', name, prepared.auth, prepared.input);
+      expect([name, ok.status, ok.body.error ?? null]).toEqual([name, 200, null]);
+      const succeeded = await entriesOf(ok.headers['x-request-id']);
+      expect(succeeded.length).toBeGreaterThanOrEqual(1);
+      for (const entry of succeeded) {
+        expect(entry).toMatchObject({
+          outcome: 'succeeded',
+          actor: { id: prepared.actorId },
+          authMethod: prepared.tokenId ? 'token' : 'session',
+          token: prepared.tokenId ? { id: prepared.tokenId } : null,
+          requestId: ok.headers['x-request-id'],
+        });
+      }
+
+      const refused = await call(t.url, 'POST', name, bearer(readOnly), prepared.input);
+      expect([401, 403]).toContain(refused.status);
+      const denied = await entriesOf(refused.headers['x-request-id']);
+      expect(denied).toHaveLength(1);
+      expect(denied[0]).toMatchObject({
+        action: 'AccessDenied',
+        outcome: 'denied',
+        resource: `procedure:${name}`,
+        code: refused.body.error.code,
+        actor: { id: owner.userId, kind: 'user' },
+        authMethod: 'token',
+        token: { id: expect.any(String) },
+      });
+    },
+    30_000,
+  );
+});
