@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { systemClock } from '../../common/clock.js';
+import { SecretBox } from '../../security/secret-box.js';
+import { ERASED, PersonalData } from './personal-data.js';
+import { SubjectKeyVault } from './subject-key-vault.js';
+
+describe('personal data (crypto-shredding)', () => {
+  const dirs: string[] = [];
+  const vaults: SubjectKeyVault[] = [];
+  afterEach(() => {
+    vaults.splice(0).forEach((v) => v.close());
+    dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+  const open = (dir = mkdtempSync(join(tmpdir(), 'slipway-pii-')), key = randomBytes(32)) => {
+    dirs.push(dir);
+    const vault = new SubjectKeyVault(dir, new SecretBox(key));
+    vaults.push(vault);
+    return { dir, key, personal: new PersonalData(vault, systemClock, new SecretBox(key)) };
+  };
+
+  it('seals a value under its subject and opens it, until the subject is erased', () => {
+    const { personal } = open();
+    const sealed = personal.protect('user-1', 'ann@example.com')!;
+    expect(JSON.stringify(sealed)).not.toContain('ann@example.com');
+    expect(personal.reveal(sealed)).toBe('ann@example.com');
+    const other = personal.protect('user-2', 'bob@example.com');
+    expect(personal.erase('user-1')).toBe(true);
+    expect(personal.reveal(sealed)).toBe(ERASED);
+    expect(personal.reveal(other)).toBe('bob@example.com');
+    expect(personal.erase('user-1')).toBe(false);
+    // Erasure is final: a new value for the subject is not stored readable either.
+    expect(personal.reveal(personal.protect('user-1', 'again'))).toBe(ERASED);
+  });
+
+  it('keeps keys sealed on disk and erasure survives a restart', () => {
+    const first = open();
+    const sealed = first.personal.protect('user-1', 'ann@example.com');
+    first.personal.erase('user-1');
+    vaults.pop()!.close();
+    const again = open(first.dir, first.key);
+    expect(again.personal.reveal(sealed)).toBe(ERASED);
+    expect(readFileSync(join(first.dir, 'subject-keys.db')).includes(Buffer.from('ann'))).toBe(
+      false,
+    );
+  });
+
+  it('passes plaintext from older events through, and gives a keyed lookup digest', () => {
+    const { personal } = open();
+    expect(personal.reveal('legacy@example.com')).toBe('legacy@example.com');
+    expect(personal.reveal(null)).toBeNull();
+    expect(personal.lookupDigest('email', 'a@x.io')).toBe(personal.lookupDigest('email', 'a@x.io'));
+    expect(personal.lookupDigest('email', 'a@x.io')).not.toContain('a@x.io');
+  });
+});
