@@ -3,6 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import { anonymousContext } from '../src/access/request-context.js';
+import { PrivacyReconciler } from '../src/audit/privacy/privacy-reconciler.js';
+import {
+  privacyStream,
+  SubjectDataErased,
+  userSubject,
+} from '../src/audit/privacy/privacy.events.js';
+import { EventWriter } from '../src/storage/event-writer.js';
 import { eventsText, trail } from './support/audit.js';
 import { cli, cliHome } from './support/cli.js';
 import {
@@ -223,6 +231,27 @@ describe('audit trail: query, signed export verified offline, erasure that keeps
       actor: { id: account.userId },
       stream: `privacy-${leaver.userId}`,
     });
+  });
+
+  it('completes an erasure that was recorded but not carried out (crash in between)', async () => {
+    const leaver = await signUp(t.url, 'crashed@example.com', 'Cora Crash');
+    await call(t.url, 'POST', 'deactivateUser', owner, { userId: leaver.userId });
+    const ctx = { ...anonymousContext('test', 'test', null), authMethod: 'system' as const };
+    await t.app
+      .get(EventWriter)
+      .append(
+        privacyStream(leaver.userId),
+        [SubjectDataErased({ userId: leaver.userId, subject: userSubject(leaver.userId) })],
+        'no_stream',
+        ctx,
+      );
+    expect(await t.app.get(PrivacyReconciler).reconcile()).toBe(1);
+    const members = (await call(t.url, 'GET', 'members', owner, { limit: 50 })).body.result.data
+      .json;
+    expect(members.items.find((m: { id: string }) => m.id === leaver.userId).email).toBe(
+      '[erased]',
+    );
+    expect(await t.app.get(PrivacyReconciler).reconcile()).toBe(0);
   });
 
   it('lists, exports and verifies through the CLI', async () => {

@@ -1,27 +1,78 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ProjectionRunner } from '../../../projections/projection-runner.js';
+import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PersonalData } from './personal-data.js';
-import { SubjectDataErased } from './privacy.events.js';
+import { userSubject } from './privacy.events.js';
 
-/** At start, deletes any key whose erasure was recorded but not carried out (crash between). */
+const logger = new Logger('Privacy');
+
+/**
+ * After start, deletes any key whose erasure was recorded but not carried out (a crash between
+ * the two). Runs in the background once the read models have caught up; never delays start-up.
+ */
 @Injectable()
-export class PrivacyReconciler implements OnApplicationBootstrap {
+export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private running: Promise<void> = Promise.resolve();
+  private stopped = false;
+
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly projections: ProjectionRunner,
     private readonly personal: PersonalData,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    let from = 1n;
+  onApplicationBootstrap(): void {
+    this.running = this.reconcile().then(
+      () => undefined,
+      (error: unknown) =>
+        logger.error(
+          'Reconciling erasures failed',
+          error instanceof Error ? error.stack : String(error),
+        ),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  async reconcile(): Promise<number> {
+    const head = await this.events.headPosition();
     for (;;) {
-      const batch = await this.events.readAll(from, 5000);
-      if (batch.length === 0) return;
-      for (const e of batch) {
-        if (e.type !== SubjectDataErased.type) continue;
-        const subject = String(e.data.subject);
-        if (!this.personal.isErased(subject)) this.personal.erase(subject);
+      if (this.stopped) return 0;
+      try {
+        await this.projections.waitFor(head, ['principals']);
+        break;
+      } catch {
+        // Still catching up after a long downtime: keep waiting.
       }
-      from = batch[batch.length - 1].position + 1n;
     }
+    let erased = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.reads
+        .collection<PrincipalDoc>('principals')
+        .find({ dataErasedAt: { $gt: '' } }, { limit: 500, cursor });
+      for (const doc of page.items) {
+        const subject = userSubject(doc.id);
+        if (!this.personal.isErased(subject)) {
+          this.personal.erase(subject);
+          erased += 1;
+        }
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    if (erased > 0) logger.warn(`Completed ${erased} recorded erasure(s) left undone`);
+    return erased;
   }
 }
