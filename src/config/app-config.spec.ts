@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       audit: {
         signingKey: null,
         refusalWindowSeconds: 60,
+        anonymousAddressRetentionMonths: 12,
         sealEveryEvents: 1000,
         sealSeconds: 300,
       },

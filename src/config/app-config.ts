@@ -142,6 +142,13 @@ export class EnvironmentVariables {
   @Max(3600)
   SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS = 60;
 
+  /** Months the client addresses of unauthenticated calls stay readable (0: forever). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1200)
+  SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS = 12;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @IsOptional()
@@ -167,6 +174,7 @@ export interface AppConfig {
     sealEveryEvents: number;
     sealSeconds: number;
     refusalWindowSeconds: number;
+    anonymousAddressRetentionMonths: number;
   };
   runner: {
     mode: 'embedded' | 'off';
@@ -220,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,
       sealSeconds: vars.SLIPWAY_AUDIT_SEAL_SECONDS,
       refusalWindowSeconds: vars.SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS,
+      anonymousAddressRetentionMonths: vars.SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

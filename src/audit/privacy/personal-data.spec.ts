@@ -56,3 +56,27 @@ describe('personal data (crypto-shredding)', () => {
     expect(personal.lookupDigest('email', 'a@x.io')).not.toContain('a@x.io');
   });
 });
+
+describe('retention of anonymous client addresses', () => {
+  it('erases the monthly keys older than the retention period, and only those', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slipway-pii-'));
+    const key = randomBytes(32);
+    let now = new Date('2026-01-15T00:00:00Z');
+    const clock = { now: () => now };
+    const vault = new SubjectKeyVault(dir, new SecretBox(key));
+    const personal = new PersonalData(vault, clock, new SecretBox(key));
+    try {
+      const january = personal.protect(personal.anonymousSubject(), '203.0.113.1');
+      now = new Date('2026-02-10T00:00:00Z');
+      const february = personal.protect(personal.anonymousSubject(), '203.0.113.2');
+      now = new Date('2026-03-01T00:00:00Z');
+      expect(personal.expireAnonymous(0)).toEqual([]);
+      expect(personal.expireAnonymous(1)).toEqual(['anonymous-2026-01']);
+      expect(personal.reveal(january)).toBe(ERASED);
+      expect(personal.reveal(february)).toBe('203.0.113.2');
+    } finally {
+      vault.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,6 +17,7 @@ export interface SealedPersonal {
 }
 
 export const ERASED = '[erased]';
+const ANONYMOUS_PREFIX = 'anonymous-';
 
 /** A personal value in a document: plaintext (events from before sealing) or sealed. */
 export type PersonalValue = string | SealedPersonal;
@@ -102,7 +103,23 @@ export class PersonalData implements OnApplicationShutdown {
 
   /** Subject of a client address with no known principal: one key per month, for retention. */
   anonymousSubject(): string {
-    return `anonymous-${this.clock.now().toISOString().slice(0, 7)}`;
+    return `${ANONYMOUS_PREFIX}${this.clock.now().toISOString().slice(0, 7)}`;
+  }
+
+  /**
+   * Retention: deletes the monthly keys of anonymous client addresses older than `months`
+   * whole months (0 keeps them). Returns the months erased.
+   */
+  expireAnonymous(months: number): string[] {
+    if (months <= 0) return [];
+    const now = this.clock.now();
+    const cutoff = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1));
+    const oldest = cutoff.toISOString().slice(0, 7);
+    const expired = this.vault
+      .liveSubjects(ANONYMOUS_PREFIX)
+      .filter((s) => s.slice(ANONYMOUS_PREFIX.length) < oldest);
+    for (const subject of expired) this.vault.erase(subject, now);
+    return expired;
   }
 
   onApplicationShutdown(): void {

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { ProjectionRunner } from '../../../projections/projection-runner.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PersonalData } from './personal-data.js';
@@ -22,15 +23,31 @@ const logger = new Logger('Privacy');
 export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
   private running: Promise<void> = Promise.resolve();
   private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly projections: ProjectionRunner,
     private readonly personal: PersonalData,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Anonymous callers' addresses become unreadable after the retention period. */
+  expireAddresses(): string[] {
+    const expired = this.personal.expireAnonymous(
+      this.config.audit.anonymousAddressRetentionMonths,
+    );
+    if (expired.length > 0)
+      logger.log(`Erased anonymous client addresses of ${expired.join(', ')}`);
+    return expired;
+  }
+
   onApplicationBootstrap(): void {
+    this.expireAddresses();
+    // Retention runs daily; a month boundary is at most a day late.
+    this.timer = setInterval(() => this.expireAddresses(), 24 * 3600_000);
+    this.timer.unref();
     this.running = this.reconcile().then(
       () => undefined,
       (error: unknown) =>
@@ -43,6 +60,7 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
     await this.running;
   }
 

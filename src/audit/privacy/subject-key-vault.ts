@@ -61,6 +61,16 @@ export class SubjectKeyVault {
     return result.changes > 0;
   }
 
+  /** Subjects starting with `prefix` whose keys still exist. */
+  liveSubjects(prefix: string): string[] {
+    const rows = this.db
+      .prepare(
+        'SELECT subject FROM subject_keys WHERE erased_at IS NULL AND substr(subject, 1, length(?)) = ?',
+      )
+      .all(prefix, prefix) as { subject: string }[];
+    return rows.map((r) => r.subject);
+  }
+
   isErased(subject: string): boolean {
     const row = this.db
       .prepare('SELECT erased_at FROM subject_keys WHERE subject = ?')
