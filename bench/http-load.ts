@@ -68,7 +68,7 @@ export interface RunningSlipway {
 }
 
 /** The built service as its own process on a loopback port, with a throwaway data directory. */
-export async function startSlipway(): Promise<RunningSlipway> {
+export async function startSlipway(env: Record<string, string> = {}): Promise<RunningSlipway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'));
   const port = 31000 + Math.floor(Math.random() * 4000);
   const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
@@ -78,6 +78,7 @@ export async function startSlipway(): Promise<RunningSlipway> {
       PORT: String(port),
       SLIPWAY_DATA_DIR: dataDir,
       SLIPWAY_LOG_LEVEL: 'error',
+      ...env,
     },
     stdio: 'ignore',
   });

@@ -61,6 +61,12 @@ async function main(): Promise<void> {
   console.log(
     `  verify                                         ${fmt(audit.verifySeconds, 1)} s = ${fmt(audit.verifyEventsPerSecond)} events/s (${audit.ok ? 'clean' : 'FAILED'})`,
   );
+  console.log(
+    `  baseline: read every event back, no hashing    ${fmt(audit.readSeconds, 1)} s (verify = ${fmt(audit.verifySeconds / audit.readSeconds, 1)} x reading)`,
+  );
+  console.log(
+    `  verify the last 1,000 events from the checkpoint ${fmt(audit.rangeSeconds * 1000)} ms (${audit.rangeOk ? 'clean' : 'FAILED'})`,
+  );
 }
 
 main().catch((error: unknown) => {

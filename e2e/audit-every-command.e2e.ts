@@ -78,7 +78,9 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     tokenId: null,
     actorId: account.userId,
   });
-  const approvalBy = async (requester: Record<string, string>) => {
+  const approvalByAdmin = async () => {
+    const email = `${unique('admin')}@example.com`;
+    const requester = await memberWithRole(t.url, ownerCookie, email, 'admin');
     const { serviceId } = await service();
     return data<{ approvalId: string }>(
       await call(t.url, 'POST', 'requestApproval', requester, {
@@ -197,24 +199,9 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         imageTag: 'ghcr.io/acme/api:3.0.0',
         reason: 'a release that needs a second pair of eyes',
       }),
-    approveRequest: async () => {
-      const admin = await memberWithRole(
-        t.url,
-        ownerCookie,
-        `${unique('admin')}@example.com`,
-        'admin',
-      );
-      return asOwner({ approvalId: await approvalBy(admin) });
-    },
-    rejectRequest: async () => {
-      const admin = await memberWithRole(
-        t.url,
-        ownerCookie,
-        `${unique('admin')}@example.com`,
-        'admin',
-      );
-      return asOwner({ approvalId: await approvalBy(admin) });
-    },
+    // Requested by an admin, decided by the owner: nobody decides their own request.
+    approveRequest: async () => asOwner({ approvalId: await approvalByAdmin() }),
+    rejectRequest: async () => asOwner({ approvalId: await approvalByAdmin() }),
     recordBackup: async () =>
       asOwner({
         serviceId: (await service()).serviceId,

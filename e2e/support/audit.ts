@@ -3,6 +3,7 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../../src/eventstore/event-store.port.js';
+import type { AuditEntryView } from '../../src/audit/trail/audit-entry-view.js';
 import { RefusalRecorder } from '../../src/audit/refusals/refusal-recorder.js';
 import { call } from './identity.js';
 import type { TestApp } from './test-app.js';
@@ -23,21 +24,8 @@ export function flushRefusals(t: TestApp): Promise<void> {
   return t.app.get(RefusalRecorder).sweep(true);
 }
 
-export interface EntryView {
-  position: number;
-  action: string;
-  resource: string;
-  outcome: string;
-  code: string | null;
-  count: number;
-  inputFields: string[];
-  actor: { id: string | null; kind: string; role: string | null; label: string };
-  authMethod: string;
-  token: { id: string; name: string | null } | null;
-  clientAddress: string | null;
-  requestId: string | null;
-  time: string;
-}
+/** An entry as `auditTrail` answers it. */
+export type EntryView = AuditEntryView;
 
 export async function trail(
   t: TestApp,
