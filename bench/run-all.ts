@@ -67,6 +67,13 @@ async function main(): Promise<void> {
   console.log(
     `  verify the last 1,000 events from the checkpoint ${fmt(audit.rangeSeconds * 1000)} ms (${audit.rangeOk ? 'clean' : 'FAILED'})`,
   );
+  const perSecond = (seconds: number) => fmt(audit.events / seconds);
+  console.log(
+    `  export (NDJSON, streamed to a file)            ${fmt(audit.exportSeconds, 1)} s = ${perSecond(audit.exportSeconds)} events/s, ${fmt(audit.exportBytes / 1e6)} MB`,
+  );
+  console.log(
+    `  offline verification of that file             ${fmt(audit.offlineSeconds, 1)} s = ${perSecond(audit.offlineSeconds)} events/s (${audit.offlineOk ? 'clean' : 'FAILED'})`,
+  );
 }
 
 main().catch((error: unknown) => {

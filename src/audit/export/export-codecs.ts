@@ -83,32 +83,39 @@ function csvRow(record: ExportRecord): string[] {
   return CSV_COLUMNS.map((c) => row[c]);
 }
 
-/** The records of an export, in order. Throws on a record that does not parse. */
+/** One NDJSON line as a record. Throws when it does not parse. */
+export function decodeNdjsonLine(line: string): ExportRecord {
+  return JSON.parse(line) as ExportRecord;
+}
+
+/** One CSV row (by column name) as a record. Throws when it does not parse. */
+export function decodeCsvRow(row: Record<string, string>): ExportRecord {
+  if (row.kind !== 'event') {
+    return { ...(JSON.parse(row.info) as object), kind: row.kind } as ExportRecord;
+  }
+  const event: RawEvent = {
+    position: row.position,
+    id: row.event_id,
+    type: row.action,
+    stream: row.stream,
+    revision: row.revision,
+    schemaVersion: Number(row.schema_version),
+    recordedAt: row.time,
+    data: JSON.parse(row.data) as RawEvent['data'],
+    metadata: JSON.parse(row.metadata) as RawEvent['metadata'],
+  };
+  return { kind: 'event', event, entry: null };
+}
+
+/** The records of an export held in memory, in order. Throws on a record that does not parse. */
 export function decodeExport(format: ExportFormat, text: string): ExportRecord[] {
   if (format === 'ndjson') {
     return text
       .split('\n')
       .filter((line) => line.trim() !== '')
-      .map((line) => JSON.parse(line) as ExportRecord);
+      .map(decodeNdjsonLine);
   }
-  const rows = parse(text, { columns: true }) as Record<string, string>[];
-  return rows.map((row): ExportRecord => {
-    if (row.kind !== 'event') {
-      return { ...(JSON.parse(row.info) as object), kind: row.kind } as ExportRecord;
-    }
-    const event: RawEvent = {
-      position: row.position,
-      id: row.event_id,
-      type: row.action,
-      stream: row.stream,
-      revision: row.revision,
-      schemaVersion: Number(row.schema_version),
-      recordedAt: row.time,
-      data: JSON.parse(row.data) as RawEvent['data'],
-      metadata: JSON.parse(row.metadata) as RawEvent['metadata'],
-    };
-    return { kind: 'event', event, entry: null };
-  });
+  return (parse(text, { columns: true }) as Record<string, string>[]).map(decodeCsvRow);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { verifyExport } from '../../audit/export/export-verifier.js';
+import { verifyExportFile } from '../../audit/export/export-verifier.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
@@ -140,7 +140,7 @@ export function registerAuditCommands(program: Command): void {
     .action(
       action(async (run, file: string, opts: { publicKey?: string }) => {
         const key = opts.publicKey ? readFileSync(opts.publicKey, 'utf8') : undefined;
-        const report = verifyExport(readFileSync(file), key);
+        const report = await verifyExportFile(file, key);
         if (!report.ok) {
           throw new CliError(
             'AUDIT_EXPORT_BROKEN',
