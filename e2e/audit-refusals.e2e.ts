@@ -186,6 +186,48 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
     });
   });
 
+  it('records a body refused before routing (not JSON, too large) against the procedure it was sent to', async () => {
+    const before = (await allEvents(t)).length;
+    const malformed = await request(t.url)
+      .post('/trpc/createAgent')
+      .set('Content-Type', 'application/json')
+      .send('{"json": {"name": ');
+    expect(malformed.status).toBe(400);
+    const large = await request(t.url)
+      .post('/api/auth/login')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ email: 'x@example.com', password: 'p'.repeat(1_100_000) }));
+    expect(large.status).toBe(413);
+    const written = await newRefusals(before);
+    expect(written.map((e) => [e.type, e.data.target, e.data.code])).toEqual([
+      ['CommandRejected', 'createAgent', 'BAD_REQUEST'],
+      ['CommandRejected', 'POST /api/auth/login', 'PAYLOAD_TOO_LARGE'],
+    ]);
+    expect(written[0].metadata.requestId).toBe(malformed.headers['x-request-id']);
+  });
+
+  it('puts a command that succeeded without changing anything on the trail too', async () => {
+    const member = await signUp(t.url, 'same-role@example.com');
+    const change = () =>
+      call(t.url, 'POST', 'changeUserRole', owner, { userId: member.userId, role: 'operator' });
+    const first = await change();
+    const again = await change();
+    expect([first.status, again.status]).toEqual([200, 200]);
+    const [changed] = (await trail(t, owner, { requestId: first.headers['x-request-id'] })).entries;
+    expect(changed).toMatchObject({ action: 'UserRoleChanged', outcome: 'succeeded' });
+    const [noEffect] = (await trail(t, owner, { requestId: again.headers['x-request-id'] }))
+      .entries;
+    expect(noEffect).toMatchObject({
+      action: 'CommandHadNoEffect',
+      outcome: 'succeeded',
+      resource: 'procedure:changeUserRole',
+      count: 1,
+      inputFields: ['userId', 'role'],
+      actor: { id: account.userId },
+      authMethod: 'session',
+    });
+  });
+
   it('coalesces a flood of 10,000 identical refusals from one client into 2 events with the full count', async () => {
     const before = (await allEvents(t)).length;
     const total = 10_000;
@@ -229,8 +271,9 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
     }
     await flushRefusals(t);
     const written = await newRefusals(before);
-    // keysPerClient kinds + the overflow kinds (procedure, route), each at most twice per window.
-    expect(written.length).toBeLessThanOrEqual(2 * (DEFAULT_COALESCER_LIMITS.keysPerClient + 2));
+    // keysPerClient kinds + the overflow kinds (refusals per surface, no-effect calls), each at
+    // most twice per window.
+    expect(written.length).toBeLessThanOrEqual(2 * (DEFAULT_COALESCER_LIMITS.keysPerClient + 3));
   });
 
   it('opens a new window once the old one has run out', async () => {

@@ -6,8 +6,8 @@ export type AuditOutcome = 'succeeded' | 'denied' | 'rejected';
 
 /**
  * `audit_trail`: one document per event, every stream, in global order. Refusals
- * (`AccessDenied`, `CommandRejected`) carry the procedure or route as `resource` and their
- * error `code` and `count`; every other event is a success whose resource is its stream.
+ * (`AccessDenied`, `CommandRejected`) and no-effect calls (`CommandHadNoEffect`) carry the
+ * procedure or route as `resource`, a `count`, and for refusals the error `code`; every other event is a success whose resource is its stream.
  * `{id: "p<position>", position, eventId, type, stream, revision, at, outcome, resource, code,
  * count, inputFields, actorId, actorKind, actorRole, authMethod, tokenId, clientAddress,
  * requestId, correlationId}`.
@@ -36,6 +36,7 @@ export interface AuditEntryDoc extends Doc {
 
 export function auditEntryOf(e: RecordedEvent): AuditEntryDoc {
   const refusal = e.type === 'AccessDenied' || e.type === 'CommandRejected';
+  const call = refusal || e.type === 'CommandHadNoEffect';
   const m = e.metadata;
   return {
     id: `p${e.position}`,
@@ -46,10 +47,10 @@ export function auditEntryOf(e: RecordedEvent): AuditEntryDoc {
     revision: Number(e.revision),
     at: e.recordedAt,
     outcome: !refusal ? 'succeeded' : e.type === 'AccessDenied' ? 'denied' : 'rejected',
-    resource: refusal ? `${String(e.data.surface)}:${String(e.data.target)}` : e.stream,
+    resource: call ? `${String(e.data.surface)}:${String(e.data.target)}` : e.stream,
     code: refusal ? String(e.data.code) : null,
-    count: refusal ? Number(e.data.count) : 1,
-    inputFields: refusal && Array.isArray(e.data.inputFields) ? e.data.inputFields.map(String) : [],
+    count: call ? Number(e.data.count) : 1,
+    inputFields: call && Array.isArray(e.data.inputFields) ? e.data.inputFields.map(String) : [],
     actorId: m.actor.principalId,
     actorKind: m.actor.kind,
     actorRole: m.actor.role,

@@ -5,6 +5,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOG_LEVELS, type AppConfig } from '../config/app-config.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
+import { unroutedTargetMarker } from '../audit/refusals/unrouted-target.js';
+import { ProcedureRegistry } from '../rpc/procedure-registry.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';
 import { errorBody } from '../http/error-response.js';
@@ -36,8 +38,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.use(requestIdMiddleware);
   app.use(jsonBodyParser);
-  app.use(bodyErrorHandler);
-  app.useGlobalFilters(new AllExceptionsFilter(app.get(RefusalRecorder)));
+  const refusals = app.get(RefusalRecorder);
+  app.use(bodyErrorHandler(refusals, unroutedTargetMarker(app.get(ProcedureRegistry))));
+  app.useGlobalFilters(new AllExceptionsFilter(refusals));
   hardenServer(app.getHttpServer() as Server);
 }
 

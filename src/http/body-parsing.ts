@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { requestIdOf } from './request-id.js';
-import { sendError } from './error-response.js';
+import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
+import { answerError } from './answer-error.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -11,16 +11,20 @@ export const jsonBodyParser = express.json({
   type: ['application/json', 'application/*+json'],
 });
 
-/** Parser failures (malformed JSON, too large) answer in the documented error shape. */
+/**
+ * Parser failures (malformed JSON, too large) answer in the documented error shape. They happen
+ * before routing, so `markTarget` names what the request was aimed at, for the audit trail.
+ */
 export function bodyErrorHandler(
-  error: unknown,
-  req: Request,
-  res: Response,
-  next: NextFunction,
-): void {
-  if (res.headersSent) {
-    next(error);
-    return;
-  }
-  sendError(res, error, requestIdOf(req));
+  recorder: RefusalRecorder | null,
+  markTarget: (req: Request) => void = () => undefined,
+) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction): void => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    markTarget(req);
+    void answerError(recorder, req, res, error);
+  };
 }

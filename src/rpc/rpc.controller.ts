@@ -8,6 +8,7 @@ import {
   markAuditTarget,
   recordInputFields,
 } from '../audit/refusals/audit-attribution.js';
+import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { RouteAccess } from '../http/route-access.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
 import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
@@ -22,6 +23,7 @@ export class RpcController {
   constructor(
     private readonly registry: ProcedureRegistry,
     private readonly access: AccessService,
+    private readonly refusals: RefusalRecorder,
   ) {}
 
   @All(':name')
@@ -44,6 +46,9 @@ export class RpcController {
     const ctx = await this.access.authorize(procedure, req);
     const input = await validateInput(procedure.input, readRawInput(procedure, req));
     const result = await procedure.invoke(input, ctx);
+    if (procedure.lane === 'command' && ctx.effects?.appended === 0) {
+      await this.refusals.recordNoEffect(req, ctx);
+    }
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json({ result: { data: SuperJSON.serialize(result ?? null) } });
   }

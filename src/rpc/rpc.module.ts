@@ -1,3 +1,4 @@
+import { AuditModule } from '../audit/audit.module.js';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AccessModule } from '../access/access.module.js';
@@ -5,7 +6,7 @@ import { ProcedureRegistry } from './procedure-registry.js';
 import { RpcController } from './rpc.controller.js';
 
 @Module({
-  imports: [DiscoveryModule, AccessModule],
+  imports: [DiscoveryModule, AccessModule, AuditModule],
   controllers: [RpcController],
   providers: [ProcedureRegistry],
   exports: [ProcedureRegistry],

@@ -39,6 +39,7 @@ export class EventWriter {
       events.map((e) => ({ ...e, metadata })),
       expected,
     );
+    if (ctx.effects) ctx.effects.appended += events.length;
     await this.projections.waitFor(result.lastPosition);
     return result;
   }

@@ -6,7 +6,8 @@ export interface Refusal {
   target: AuditTarget;
   caller: CallerAttribution;
   clientAddress: string | null;
-  code: ErrorCode | '*';
+  /** null: not a refusal but a command that succeeded without changing anything. */
+  code: ErrorCode | '*' | null;
   inputFields: string[];
   requestId: string | null;
 }
@@ -47,8 +48,8 @@ export const DEFAULT_COALESCER_LIMITS: Omit<CoalescerLimits, 'windowMs'> = {
  * Bounds what refusals cost to record. Per window and client address: the first refusal of
  * each kind (credential, target, code) is written at once, its identical repeats become one
  * event with a count when the window closes, and past `keysPerClient` kinds the rest share one
- * overflow kind per surface. So one client writes at most 2 × (keysPerClient + 2) events per
- * window, whatever it sends.
+ * overflow kind (refusals per surface, no-effect commands). So one client writes at most
+ * 2 × (keysPerClient + 3) events per window, whatever it sends.
  */
 export class RefusalCoalescer {
   private readonly windows = new Map<string, Window>();
@@ -147,7 +148,7 @@ function overflowOf(r: Refusal): Refusal {
     target: { surface: r.target.surface, name: '*', lane: r.target.lane },
     caller: { principalId: null, kind: 'anonymous', role: null, authMethod: 'none', tokenId: null },
     clientAddress: r.clientAddress,
-    code: '*',
+    code: r.code === null ? null : '*',
     inputFields: [],
     requestId: null,
   };

@@ -10,7 +10,10 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { EventMetadata } from '../../eventstore/event-metadata.js';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../../eventstore/event-store.port.js';
+import type { Request } from 'express';
+import type { RequestContext } from '../../access/request-context.js';
 import { PersonalData } from '../privacy/personal-data.js';
+import { auditMarks } from './audit-attribution.js';
 import {
   DEFAULT_COALESCER_LIMITS,
   RefusalCoalescer,
@@ -68,6 +71,26 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
     await this.projections.waitFor(lastPosition).catch(() => undefined);
   }
 
+  /** A command that succeeded without appending anything: recorded, coalesced like refusals. */
+  recordNoEffect(req: Request, ctx: RequestContext): Promise<void> {
+    const { target, inputFields } = auditMarks(req);
+    if (!target) return Promise.resolve();
+    return this.record({
+      target,
+      caller: {
+        principalId: ctx.principal?.id ?? null,
+        kind: ctx.principal?.kind ?? 'anonymous',
+        role: ctx.principal?.role ?? null,
+        authMethod: ctx.authMethod,
+        tokenId: ctx.tokenId,
+      },
+      clientAddress: ctx.clientAddress,
+      code: null,
+      inputFields: inputFields ?? [],
+      requestId: ctx.requestId,
+    });
+  }
+
   /** Writes the windows that have closed (all of them when `everything`). */
   sweep(everything = false): Promise<void> {
     this.sweeping = this.sweeping.then(async () => {
@@ -77,9 +100,10 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
     return this.sweeping;
   }
 
-  /** A refused caller's address is sealed under the anonymous subject of the month. */
+  /** Sealed like any event's address: the authenticated user's key, else the month's. */
   private toEvent(record: RefusalRecord): NewEvent {
-    const subject = this.personal.anonymousSubject();
+    const { kind, principalId } = record.refusal.caller;
+    const subject = this.personal.addressSubject(kind, principalId);
     return toEvent(record, (address) => this.personal.protect(subject, address));
   }
 

@@ -11,7 +11,7 @@ export type RefusalData = {
   surface: 'procedure' | 'route';
   target: string;
   lane: Lane;
-  code: ErrorCode | '*';
+  code: ErrorCode | '*' | null;
   inputFields: string[];
   count: number;
   coalesced: boolean;
@@ -23,6 +23,12 @@ export type RefusalData = {
 export const AccessDenied = defineEvent<RefusalData>('AccessDenied', 1);
 /** Admitted, then failed: invalid input, conflict, unknown resource, internal error. */
 export const CommandRejected = defineEvent<RefusalData>('CommandRejected', 1);
+
+/**
+ * A command call that succeeded but appended nothing (an idempotent repeat, a change to the
+ * value already set, nothing to seal): still a call someone made, so still on the trail.
+ */
+export const CommandHadNoEffect = defineEvent<RefusalData>('CommandHadNoEffect', 1);
 
 export const REFUSALS_STREAM = 'audit-refusals';
 
@@ -43,6 +49,9 @@ export function isAccessRefusal(code: string): boolean {
   return ACCESS_CODES.has(code);
 }
 
-export function refusalEventType(code: string): 'AccessDenied' | 'CommandRejected' {
+export function refusalEventType(
+  code: string | null,
+): 'AccessDenied' | 'CommandRejected' | 'CommandHadNoEffect' {
+  if (code === null) return 'CommandHadNoEffect';
   return isAccessRefusal(code) || code === '*' ? 'AccessDenied' : 'CommandRejected';
 }
