@@ -1,5 +1,5 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import contract from '../contract/api-contract.json' with { type: 'json' };
 import { ALL_SCOPES } from '../src/access/scopes.js';
 import { trail, type EntryView } from './support/audit.js';
 import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
@@ -226,7 +226,10 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     sealAuditCheckpoint: async () => asOwner(undefined),
   };
 
-  const commandProcedures = (contract.procedures as { name: string; lane: string }[])
+  const contract = JSON.parse(
+    readFileSync(new URL('../contract/api-contract.json', import.meta.url), 'utf8'),
+  ) as { procedures: { name: string; lane: string }[] };
+  const commandProcedures = contract.procedures
     .filter((p) => p.lane === 'command')
     .map((p) => p.name)
     // The MFA policy change goes last: it would hold the owner's later sessions to MFA.
