@@ -306,6 +306,15 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
       );
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe('SERVICE_UNAVAILABLE');
+      // The same refusal again is not quietly coalesced into a window that was never written.
+      const again = await call(
+        t.url,
+        'POST',
+        'createAgent',
+        { Authorization: 'Bearer slw_failclosed' },
+        {},
+      );
+      expect(again.status).toBe(503);
       // And a command whose events cannot be written is not acknowledged either.
       const command = await call(t.url, 'POST', 'createAgent', owner, { name: 'never' });
       expect(command.status).toBeGreaterThanOrEqual(500);

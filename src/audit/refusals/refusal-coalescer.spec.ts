@@ -60,3 +60,13 @@ describe('refusal coalescer', () => {
     expect(c.openWindows).toBe(10);
   });
 });
+
+describe('refusal coalescer, when a first record could not be written', () => {
+  it('forgets the window so that the next identical refusal is written again', () => {
+    const c = new RefusalCoalescer(limits);
+    const first = c.admit(refusal(), t(0), [])!;
+    c.forget(first.refusal);
+    expect(c.admit(refusal(), t(1), [])).toMatchObject({ count: 1, coalesced: false });
+    expect(c.openWindows).toBe(1);
+  });
+});

@@ -110,15 +110,25 @@ export class RefusalCoalescer {
     return closed;
   }
 
+  /** Drops the window a refusal opened (its first record could not be written). */
+  forget(refusal: Refusal): void {
+    const window = this.windows.get(refusalKey(refusal));
+    if (window) this.drop(window);
+  }
+
+  private drop(window: Window): void {
+    this.windows.delete(window.key);
+    const left = (this.keysByClient.get(window.client) ?? 1) - 1;
+    if (left <= 0) this.keysByClient.delete(window.client);
+    else this.keysByClient.set(window.client, left);
+  }
+
   get openWindows(): number {
     return this.windows.size;
   }
 
   private close(window: Window, closed: RefusalRecord[]): void {
-    this.windows.delete(window.key);
-    const left = (this.keysByClient.get(window.client) ?? 1) - 1;
-    if (left <= 0) this.keysByClient.delete(window.client);
-    else this.keysByClient.set(window.client, left);
+    this.drop(window);
     if (window.repeats === 0) return;
     closed.push({
       refusal: window.sample,

@@ -26,9 +26,10 @@ const logger = new Logger('AuditRefusals');
 const SWEEP_MS = 5_000;
 
 /**
- * Writes `AccessDenied` / `CommandRejected`. The first refusal of a kind is appended before
- * the caller gets its answer (if that append fails, so does the answer: fail closed); repeats
- * inside the window are counted in memory and written as one event when it closes.
+ * Writes `AccessDenied`, `CommandRejected` and `CommandHadNoEffect`. The first call of a kind is
+ * appended before the caller gets its answer (if that append fails, so does the answer, and the
+ * window is dropped so the next one tries again: fail closed); repeats inside the window are
+ * counted in memory and written as one event when it closes.
  */
 @Injectable()
 export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
@@ -66,7 +67,13 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
     const record = this.coalescer.admit(refusal, now, closed);
     if (closed.length > 0) void this.write(closed).catch(logWriteFailure);
     if (!record) return;
-    const { lastPosition } = await this.write([record]);
+    let lastPosition: bigint;
+    try {
+      ({ lastPosition } = await this.write([record]));
+    } catch (error) {
+      this.coalescer.forget(record.refusal);
+      throw error;
+    }
     // The refusal is durable; showing it in the trail at once is a courtesy, not a condition.
     await this.projections.waitFor(lastPosition).catch(() => undefined);
   }
@@ -104,7 +111,7 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
   private toEvent(record: RefusalRecord): NewEvent {
     const { kind, principalId } = record.refusal.caller;
     const subject = this.personal.addressSubject(kind, principalId);
-    return toEvent(record, (address) => this.personal.protect(subject, address));
+    return eventOf(record, (address) => this.personal.protect(subject, address));
   }
 
   private write(records: RefusalRecord[]) {
@@ -124,7 +131,7 @@ function logWriteFailure(error: unknown): { lastPosition: bigint } {
   return { lastPosition: 0n };
 }
 
-function toEvent(
+function eventOf(
   { refusal, count, coalesced, firstAt, lastAt }: RefusalRecord,
   sealAddress: (address: string) => EventMetadata['clientAddress'],
 ): NewEvent {
