@@ -47,7 +47,7 @@ function markRoute(req: Request, declaration: RouteAccessDeclaration): void {
   const pattern = typeof req.route?.path === 'string' ? req.route.path : req.path;
   const lane = declaration.auth === 'public' && req.method === 'POST' ? 'command' : 'read';
   markAuditTarget(req, { surface: 'route', name: `${req.method} ${pattern}`, lane });
-  if (lane === 'command') recordInputFields(req, inputFieldNames(req.body));
+  if (lane === 'command') recordInputFields(req, () => inputFieldNames(req.body));
 }
 
 /** Global and fail-closed: a route without a declaration is never reachable. */

@@ -33,7 +33,7 @@ export class RpcController {
       throw new AppError('NOT_FOUND', `Unknown procedure ${name.slice(0, 64)}`);
     }
     markAuditTarget(req, { surface: 'procedure', name: procedure.name, lane: procedure.lane });
-    recordInputFields(req, fieldNamesOf(procedure, req));
+    recordInputFields(req, () => fieldNamesOf(procedure, req));
     const method = req.method === 'HEAD' ? 'GET' : req.method;
     if (method !== procedure.method) {
       const kind = procedure.method === 'GET' ? 'query' : 'mutation';

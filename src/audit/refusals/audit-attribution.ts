@@ -21,7 +21,8 @@ export interface CallerAttribution {
 interface AuditMarks {
   target?: AuditTarget;
   caller?: CallerAttribution;
-  inputFields?: string[];
+  /** Computed only when a record is written: most calls never need it. */
+  inputFields?: () => string[];
 }
 
 declare module 'express-serve-static-core' {
@@ -44,7 +45,7 @@ export function attributeCaller(req: Request, caller: CallerAttribution): void {
   marks(req).caller = caller;
 }
 
-export function recordInputFields(req: Request, fields: string[]): void {
+export function recordInputFields(req: Request, fields: () => string[]): void {
   marks(req).inputFields = fields;
 }
 

@@ -24,7 +24,7 @@ export function refusalOf(req: Request, error: AppError, thrown: unknown): Refus
     },
     clientAddress: req.ip ?? null,
     code: error.code,
-    inputFields: inputFields ?? [],
+    inputFields: inputFields?.() ?? [],
     requestId: typeof req.requestId === 'string' ? req.requestId : null,
   };
 }

@@ -93,7 +93,7 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
       },
       clientAddress: ctx.clientAddress,
       code: null,
-      inputFields: inputFields ?? [],
+      inputFields: inputFields?.() ?? [],
       requestId: ctx.requestId,
     });
   }
