@@ -169,6 +169,10 @@ describe('audit trail: query, signed export verified offline, erasure that keeps
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0]);
     expect(header.anchor).not.toBeNull();
     expect((await verifyOffline(file)).json.data).toMatchObject({ ok: true });
+    // A range in the future is empty, and still a valid, signed export.
+    const empty = await exportTo('ndjson', '&from=2999-01-01T00:00:00Z');
+    expect(readFileSync(empty, 'utf8').trim().split('\n')).toHaveLength(2);
+    expect((await verifyOffline(empty)).json.data).toMatchObject({ ok: true, eventsVerified: 0 });
   });
 
   it('checks the export route like every other: roles, scopes, input', async () => {

@@ -58,7 +58,9 @@ export class AuditExporter {
     yield emit(encodeRecord(format, header));
     let count = 0;
     let from = BigInt(start);
-    while (Number(from) <= end) {
+    // A range that begins after the last event holds nothing (not even the chain before it).
+    const nothing = range.fromPosition !== undefined && range.fromPosition > end;
+    while (!nothing && Number(from) <= end) {
       const batch = (await this.events.readAll(from, BATCH)).filter(
         (e) => Number(e.position) <= end,
       );
