@@ -1,3 +1,5 @@
+import { DENIAL_CODES } from '../common/error-codes.js';
+
 /** A failure the CLI reports as `{"ok":false,"error":{code,message,data}}` with an exit code. */
 export class CliError extends Error {
   constructor(
@@ -10,18 +12,8 @@ export class CliError extends Error {
   }
 }
 
-const DENIED = new Set([
-  'AUTH_REQUIRED',
-  'TOKEN_INVALID',
-  'TOKEN_REVOKED',
-  'TOKEN_EXPIRED',
-  'TOKEN_INVALIDATED',
-  'SESSION_EXPIRED',
-  'INVALID_CREDENTIALS',
-  'MFA_REQUIRED',
-  'FORBIDDEN',
-  'NOT_LOGGED_IN',
-]);
+/** The server's denials, and the CLI's own "no credentials stored". */
+const DENIED: ReadonlySet<string> = new Set([...DENIAL_CODES, 'NOT_LOGGED_IN']);
 
 /** 0 ok, 1 error, 2 authentication or permission denied, 3 a plan that is not ready. */
 export function exitCodeFor(code: string): number {

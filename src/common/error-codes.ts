@@ -21,6 +21,19 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Refusals for who the caller is or what they may do (credentials, MFA, permissions). */
+export const DENIAL_CODES: readonly ErrorCode[] = [
+  'AUTH_REQUIRED',
+  'TOKEN_INVALID',
+  'TOKEN_REVOKED',
+  'TOKEN_EXPIRED',
+  'TOKEN_INVALIDATED',
+  'SESSION_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'MFA_REQUIRED',
+  'FORBIDDEN',
+];
+
 export function isErrorCode(value: string): value is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_STATUS, value);
 }

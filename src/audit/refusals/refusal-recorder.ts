@@ -123,12 +123,11 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
   }
 }
 
-function logWriteFailure(error: unknown): { lastPosition: bigint } {
+function logWriteFailure(error: unknown): void {
   logger.error(
     'Could not record coalesced refusals',
     error instanceof Error ? error.stack : String(error),
   );
-  return { lastPosition: 0n };
 }
 
 function eventOf(

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../common/error-codes.js';
+import { DENIAL_CODES, type ErrorCode } from '../../common/error-codes.js';
 import { defineEvent } from '../../eventstore/define-event.js';
 import type { Lane } from '../../rpc/procedure.js';
 
@@ -32,18 +32,8 @@ export const CommandHadNoEffect = defineEvent<RefusalData>('CommandHadNoEffect',
 
 export const REFUSALS_STREAM = 'audit-refusals';
 
-const ACCESS_CODES: ReadonlySet<string> = new Set([
-  'AUTH_REQUIRED',
-  'TOKEN_INVALID',
-  'TOKEN_REVOKED',
-  'TOKEN_EXPIRED',
-  'TOKEN_INVALIDATED',
-  'SESSION_EXPIRED',
-  'INVALID_CREDENTIALS',
-  'MFA_REQUIRED',
-  'FORBIDDEN',
-  'RATE_LIMITED',
-]);
+/** Denials, and throttling: refused before any work was done. */
+const ACCESS_CODES: ReadonlySet<string> = new Set([...DENIAL_CODES, 'RATE_LIMITED']);
 
 export function isAccessRefusal(code: string): boolean {
   return ACCESS_CODES.has(code);

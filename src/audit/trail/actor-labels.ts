@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { ReadStore } from '../../readstore/read-store.port.js';
 import type { PersonalData } from '../privacy/personal-data.js';
@@ -23,9 +24,8 @@ export class ActorLabels {
   }
 
   private describe(doc: PrincipalDoc): string {
-    const name = this.personal.reveal(doc.name) ?? '';
-    if (doc.kind === 'agent') return `agent ${name}`;
-    const email = this.personal.reveal(doc.email);
+    const { kind, name, email } = principalOf(doc, this.personal);
+    if (kind === 'agent') return `agent ${name}`;
     return email ? `${name} <${email}>` : name;
   }
 }
