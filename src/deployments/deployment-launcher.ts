@@ -5,7 +5,10 @@ import type { RequestContext } from '../access/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
+import { DuplicateEventIdError } from '../eventstore/wrong-expected-revision.error.js';
+import { idempotencyClaimDecider } from './idempotency-claim.decider.js';
 import {
+  idempotencyKeyStream,
   serviceDeploymentsStream,
   type DeploymentSnapshot,
   type Requester,
@@ -53,7 +56,8 @@ export function validImageRef(value: string, path = 'imageTag'): string {
 
 /**
  * Queues a deployment on its service's FIFO stream with a frozen snapshot. With an idempotency
- * key, a repeat of the same request returns the first deployment's id.
+ * key, the key is claimed on its own stream first, and a repeat of the same request returns
+ * the first deployment's id.
  */
 @Injectable()
 export class DeploymentLauncher {
@@ -96,31 +100,76 @@ export class DeploymentLauncher {
           )
           .digest('hex')
       : null;
-    const deploymentId = randomUUID();
-    const decision = await this.runner.run(
-      serviceDeploymentsStream(service.id),
-      serviceDeploymentsDecider,
-      {
-        kind: 'trigger',
-        event: {
-          deploymentId,
-          serviceId: service.id,
-          imageRef: request.imageRef,
-          trigger: request.trigger,
-          requestedBy: request.requestedBy,
-          snapshot: { ...snapshot, imageRef: request.imageRef },
-          rollbackOf: request.rollbackOf ?? null,
-          approvalId: request.approvalId ?? null,
-          idempotencyKey: key,
-          inputDigest,
-        },
-      },
-      ctx,
-      200,
-    );
-    if (decision.events.length === 0 && key) {
-      return { deploymentId: decision.state.idempotency.get(key)!.deploymentId, created: false };
+    let deploymentId: string = randomUUID();
+    let created = true;
+    if (key && inputDigest) {
+      const claimed = await this.claim(service.id, key, inputDigest, deploymentId, ctx);
+      if (claimed !== deploymentId) {
+        created = false;
+        deploymentId = claimed;
+        if (await this.lookup.reads.collection('deployments').get(claimed)) {
+          return { deploymentId, created };
+        }
+        // Claimed but not (yet) queued: the claimant is in flight or crashed in between. Queue
+        // it under the claimed id; the trigger's fixed event id lets only one of us succeed.
+      }
     }
-    return { deploymentId, created: true };
+    try {
+      await this.runner.run(
+        serviceDeploymentsStream(service.id),
+        serviceDeploymentsDecider,
+        {
+          kind: 'trigger',
+          event: {
+            deploymentId,
+            serviceId: service.id,
+            imageRef: request.imageRef,
+            trigger: request.trigger,
+            requestedBy: request.requestedBy,
+            snapshot: { ...snapshot, imageRef: request.imageRef },
+            rollbackOf: request.rollbackOf ?? null,
+            approvalId: request.approvalId ?? null,
+            idempotencyKey: key,
+            inputDigest,
+          },
+        },
+        ctx,
+        200,
+      );
+    } catch (error) {
+      if (!(error instanceof DuplicateEventIdError)) throw error;
+    }
+    return { deploymentId, created };
+  }
+
+  /** The deployment the key stands for: ours when this request claims it first. */
+  private async claim(
+    serviceId: string,
+    key: string,
+    inputDigest: string,
+    deploymentId: string,
+    ctx: RequestContext,
+  ): Promise<string> {
+    const queue = await this.runner.load(
+      serviceDeploymentsStream(serviceId),
+      serviceDeploymentsDecider,
+    );
+    const claim =
+      queue.legacyIdempotency.get(key) ??
+      (
+        await this.runner.run(
+          idempotencyKeyStream(serviceId, key),
+          idempotencyClaimDecider,
+          { serviceId, deploymentId, inputDigest },
+          ctx,
+          20,
+        )
+      ).state.claim!;
+    if (claim.inputDigest !== inputDigest) {
+      throw conflict('This Idempotency-Key was used for a different request', {
+        deploymentId: claim.deploymentId,
+      });
+    }
+    return claim.deploymentId;
   }
 }

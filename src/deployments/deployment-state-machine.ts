@@ -26,7 +26,7 @@ export class DeploymentStateMachine {
     await this.runner.run(
       serviceDeploymentsStream(deployment.serviceId),
       serviceDeploymentsDecider,
-      transition,
+      { ...transition, recorded: deployment },
       ctx,
       50,
     );

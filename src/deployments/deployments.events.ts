@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { defineEvent } from '../eventstore/define-event.js';
 
 export type ApprovalRule = 'none' | 'agents' | 'all-but-admins';
@@ -66,7 +67,9 @@ export const ServiceUpdated = defineEvent<{ serviceId: string; changes: Partial<
   1,
 );
 
-// Stream `service-deployments-<serviceId>`: the service's queue, in trigger order.
+// Stream `service-deployments-<serviceId>`: the service's queue, in trigger order. Version 2:
+// same data; its idempotency key (if any) was claimed first on its own stream (below), while
+// a version 1 trigger is itself the record of its key.
 export const DeploymentTriggered = defineEvent<{
   deploymentId: string;
   serviceId: string;
@@ -79,7 +82,14 @@ export const DeploymentTriggered = defineEvent<{
   approvalId: string | null;
   idempotencyKey: string | null;
   inputDigest: string | null;
-}>('DeploymentTriggered', 1);
+}>('DeploymentTriggered', 2);
+
+// Stream `deployment-key-<serviceId>-<sha256(key)>`: the deployment an Idempotency-Key stands for.
+export const IdempotencyKeyClaimed = defineEvent<{
+  serviceId: string;
+  deploymentId: string;
+  inputDigest: string;
+}>('IdempotencyKeyClaimed', 1);
 export const DeploymentCancelled = defineEvent<{ deploymentId: string; reason: string }>(
   'DeploymentCancelled',
   1,
@@ -152,5 +162,7 @@ export const BackupRecorded = defineEvent<{
 export const FLEET_STREAM = 'fleet';
 export const CATALOG_STREAM = 'catalog';
 export const serviceDeploymentsStream = (serviceId: string) => `service-deployments-${serviceId}`;
+export const idempotencyKeyStream = (serviceId: string, key: string) =>
+  `deployment-key-${serviceId}-${createHash('sha256').update(key).digest('hex')}`;
 export const approvalStream = (approvalId: string) => `approval-${approvalId}`;
 export const serviceBackupsStream = (serviceId: string) => `service-backups-${serviceId}`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import {
@@ -14,119 +15,148 @@ import {
 export type DeploymentStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface QueuedDeployment {
-  status: DeploymentStatus;
+  status: 'queued' | 'running';
   sequence: number;
   cancelRequested: boolean;
 }
 
+/**
+ * Only what decisions need, so it stays small however many deployments the service has had:
+ * the open (queued or running) deployments, and the next sequence number. Idempotency keys are
+ * claimed on their own streams; `legacyIdempotency` holds only the keys recorded before that
+ * (version 1 triggers), a set that no longer grows.
+ */
 export interface ServiceDeploymentsState {
-  deployments: Map<string, QueuedDeployment>;
-  idempotency: Map<string, { deploymentId: string; inputDigest: string }>;
+  open: ReadonlyMap<string, QueuedDeployment>;
+  legacyIdempotency: ReadonlyMap<string, { deploymentId: string; inputDigest: string }>;
   nextSequence: number;
 }
 
 type TriggerData = Omit<Parameters<typeof DeploymentTriggered>[0], 'sequence'>;
 
+/** What the read model says about a deployment the queue no longer holds open. */
+export interface RecordedDeployment {
+  sequence: number;
+  status: DeploymentStatus;
+}
+
+type About = { deploymentId: string; recorded?: RecordedDeployment };
+
 export type ServiceDeploymentsCommand =
   | { kind: 'trigger'; event: TriggerData }
-  | { kind: 'cancel'; deploymentId: string; reason: string }
-  | { kind: 'start'; deploymentId: string; runnerId: string }
-  | { kind: 'stepStarted'; deploymentId: string; step: string }
-  | { kind: 'stepFinished'; deploymentId: string; step: string; ok: boolean; detail: string | null }
-  | {
+  | ({ kind: 'cancel'; reason: string } & About)
+  | ({ kind: 'start'; runnerId: string } & About)
+  | ({ kind: 'stepStarted'; step: string } & About)
+  | ({ kind: 'stepFinished'; step: string; ok: boolean; detail: string | null } & About)
+  | ({
       kind: 'succeed';
-      deploymentId: string;
       serviceId: string;
       imageRef: string;
       imageDigest: string | null;
-    }
-  | { kind: 'fail'; deploymentId: string; reason: string; step: string | null }
-  | { kind: 'confirmCancelled'; deploymentId: string; reason: string };
+    } & About)
+  | ({ kind: 'fail'; reason: string; step: string | null } & About)
+  | ({ kind: 'confirmCancelled'; reason: string } & About);
 
-const FINISHED: DeploymentStatus[] = ['succeeded', 'failed', 'cancelled'];
+type Found = QueuedDeployment | { status: DeploymentStatus | 'finished'; cancelRequested: true };
 
-function find(state: ServiceDeploymentsState, id: string): QueuedDeployment {
-  const d = state.deployments.get(id);
-  if (!d) throw notFound('No such deployment');
-  return d;
+/**
+ * An open deployment, or, for one of this queue's earlier sequence numbers, a finished one
+ * (its final status as recorded when known). Anything else does not exist.
+ */
+function find(state: ServiceDeploymentsState, about: About): Found {
+  const open = state.open.get(about.deploymentId);
+  if (open) return open;
+  const recorded = about.recorded;
+  if (recorded && recorded.sequence < state.nextSequence) {
+    const finished = recorded.status === 'queued' || recorded.status === 'running';
+    return { status: finished ? 'finished' : recorded.status, cancelRequested: true };
+  }
+  throw notFound('No such deployment');
 }
 
-function requireRunning(state: ServiceDeploymentsState, id: string): void {
-  const d = find(state, id);
+function requireRunning(state: ServiceDeploymentsState, about: About): void {
+  const d = find(state, about);
   if (d.status !== 'running') throw conflict(`The deployment is ${d.status}, not running`);
 }
 
-const STATUS_BY_EVENT: Record<string, DeploymentStatus> = {
-  [DeploymentStarted.type]: 'running',
-  [DeploymentSucceeded.type]: 'succeeded',
-  [DeploymentFailed.type]: 'failed',
-  [DeploymentCancelled.type]: 'cancelled',
-};
+/** A trigger's event id follows from its deployment id: the same trigger cannot land twice. */
+export function triggerEventId(deploymentId: string): string {
+  const hex = createHash('sha256').update(`DeploymentTriggered:${deploymentId}`).digest('hex');
+  return [
+    hex.slice(0, 8),
+    hex.slice(8, 12),
+    `4${hex.slice(13, 16)}`,
+    `8${hex.slice(17, 20)}`,
+    hex.slice(20, 32),
+  ].join('-');
+}
+
+function withOpen(
+  state: ServiceDeploymentsState,
+  change: (open: Map<string, QueuedDeployment>) => void,
+): ServiceDeploymentsState {
+  const open = new Map(state.open);
+  change(open);
+  return { ...state, open };
+}
 
 /**
  * One service's deployments as a FIFO queue: `queued → running → succeeded | failed | cancelled`.
- * At most one runs; only the oldest queued may start; an idempotency key returns the first
- * deployment for the same input and refuses different input.
+ * At most one runs; only the oldest queued may start. Idempotency keys are claimed before the
+ * trigger (see the idempotency claim decider); version 1 triggers carried them here.
  */
 export const serviceDeploymentsDecider: Decider<
   ServiceDeploymentsState,
   ServiceDeploymentsCommand
 > = {
-  initialState: () => ({ deployments: new Map(), idempotency: new Map(), nextSequence: 1 }),
+  initialState: () => ({ open: new Map(), legacyIdempotency: new Map(), nextSequence: 1 }),
 
   evolve(state: ServiceDeploymentsState, event: EventLike): ServiceDeploymentsState {
     const d = event.data as Record<string, unknown>;
     const id = String(d.deploymentId);
-    const deployments = new Map(state.deployments);
     if (event.type === DeploymentTriggered.type) {
-      const idempotency = new Map(state.idempotency);
-      if (d.idempotencyKey)
-        idempotency.set(String(d.idempotencyKey), {
+      const next = withOpen(state, (open) =>
+        open.set(id, { status: 'queued', sequence: Number(d.sequence), cancelRequested: false }),
+      );
+      next.nextSequence = Number(d.sequence) + 1;
+      if (d.idempotencyKey && (event.schemaVersion ?? 1) < 2) {
+        const legacy = new Map(state.legacyIdempotency);
+        legacy.set(String(d.idempotencyKey), {
           deploymentId: id,
           inputDigest: String(d.inputDigest),
         });
-      deployments.set(id, {
-        status: 'queued',
-        sequence: Number(d.sequence),
-        cancelRequested: false,
-      });
-      return { deployments, idempotency, nextSequence: Number(d.sequence) + 1 };
+        next.legacyIdempotency = legacy;
+      }
+      return next;
     }
-    const current = deployments.get(id);
+    const current = state.open.get(id);
     if (!current) return state;
     if (event.type === DeploymentCancellationRequested.type) {
-      deployments.set(id, { ...current, cancelRequested: true });
-    } else if (STATUS_BY_EVENT[event.type]) {
-      deployments.set(id, { ...current, status: STATUS_BY_EVENT[event.type] });
+      return withOpen(state, (open) => open.set(id, { ...current, cancelRequested: true }));
     }
-    return { ...state, deployments };
+    if (event.type === DeploymentStarted.type) {
+      return withOpen(state, (open) => open.set(id, { ...current, status: 'running' }));
+    }
+    if (FINISHING.has(event.type)) return withOpen(state, (open) => open.delete(id));
+    return state;
   },
 
   decide(command: ServiceDeploymentsCommand, state: ServiceDeploymentsState) {
     switch (command.kind) {
       case 'trigger': {
-        const { idempotencyKey, inputDigest } = command.event;
-        const previous = idempotencyKey ? state.idempotency.get(idempotencyKey) : undefined;
-        if (previous) {
-          if (previous.inputDigest !== inputDigest) {
-            throw conflict('This Idempotency-Key was used for a different request', {
-              deploymentId: previous.deploymentId,
-            });
-          }
-          return [];
-        }
-        return [DeploymentTriggered({ ...command.event, sequence: state.nextSequence })];
+        const event = DeploymentTriggered({ ...command.event, sequence: state.nextSequence });
+        return [{ ...event, id: triggerEventId(command.event.deploymentId) }];
       }
       case 'cancel': {
-        const d = find(state, command.deploymentId);
-        if (FINISHED.includes(d.status))
-          throw conflict(
-            `The deployment already ${d.status === 'cancelled' ? 'was cancelled' : d.status}`,
-          );
+        const d = find(state, command);
         if (d.status === 'queued')
           return [
             DeploymentCancelled({ deploymentId: command.deploymentId, reason: command.reason }),
           ];
+        if (d.status !== 'running')
+          throw conflict(
+            `The deployment already ${d.status === 'cancelled' ? 'was cancelled' : d.status}`,
+          );
         return d.cancelRequested
           ? []
           : [
@@ -137,15 +167,13 @@ export const serviceDeploymentsDecider: Decider<
             ];
       }
       case 'start': {
-        const d = find(state, command.deploymentId);
-        if (d.status !== 'queued') throw conflict(`The deployment is ${d.status}, not queued`);
-        const active = [...state.deployments.values()].some((x) => x.status === 'running');
-        if (active) throw conflict('Another deployment of this service is running');
-        const first = Math.min(
-          ...[...state.deployments.values()]
-            .filter((x) => x.status === 'queued')
-            .map((x) => x.sequence),
-        );
+        const d = find(state, command);
+        if (!('sequence' in d) || d.status !== 'queued')
+          throw conflict(`The deployment is ${d.status}, not queued`);
+        const open = [...state.open.values()];
+        if (open.some((x) => x.status === 'running'))
+          throw conflict('Another deployment of this service is running');
+        const first = Math.min(...open.filter((x) => x.status === 'queued').map((x) => x.sequence));
         if (d.sequence !== first)
           throw conflict('An older deployment of this service is queued first');
         return [
@@ -153,10 +181,10 @@ export const serviceDeploymentsDecider: Decider<
         ];
       }
       case 'stepStarted':
-        requireRunning(state, command.deploymentId);
+        requireRunning(state, command);
         return [DeploymentStepStarted({ deploymentId: command.deploymentId, step: command.step })];
       case 'stepFinished':
-        requireRunning(state, command.deploymentId);
+        requireRunning(state, command);
         return [
           DeploymentStepFinished({
             deploymentId: command.deploymentId,
@@ -166,7 +194,7 @@ export const serviceDeploymentsDecider: Decider<
           }),
         ];
       case 'succeed':
-        requireRunning(state, command.deploymentId);
+        requireRunning(state, command);
         return [
           DeploymentSucceeded({
             deploymentId: command.deploymentId,
@@ -176,7 +204,7 @@ export const serviceDeploymentsDecider: Decider<
           }),
         ];
       case 'fail':
-        requireRunning(state, command.deploymentId);
+        requireRunning(state, command);
         return [
           DeploymentFailed({
             deploymentId: command.deploymentId,
@@ -185,10 +213,16 @@ export const serviceDeploymentsDecider: Decider<
           }),
         ];
       case 'confirmCancelled':
-        requireRunning(state, command.deploymentId);
+        requireRunning(state, command);
         return [
           DeploymentCancelled({ deploymentId: command.deploymentId, reason: command.reason }),
         ];
     }
   },
 };
+
+const FINISHING = new Set([
+  DeploymentSucceeded.type,
+  DeploymentFailed.type,
+  DeploymentCancelled.type,
+]);

@@ -2,6 +2,8 @@ import type { EventData } from './event-store.port.js';
 
 /** An event ready to append, before the request's metadata is attached. */
 export interface PendingEvent<D extends EventData = EventData> {
+  /** A fixed id makes a repeat of the same fact fail as a duplicate; default: a new UUID. */
+  id?: string;
   type: string;
   schemaVersion: number;
   data: D;

@@ -11,7 +11,7 @@ import {
   validImageRef,
 } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { serviceDeploymentsStream } from '../deployments.events.js';
+import { DeploymentCancelled, serviceDeploymentsStream } from '../deployments.events.js';
 import type {
   CancelDeploymentInput,
   ExecuteRollbackInput,
@@ -163,14 +163,14 @@ export class CancelDeploymentHandler implements ICommandHandler<CancelDeployment
     const decision = await this.runner.run(
       serviceDeploymentsStream(deployment.serviceId),
       serviceDeploymentsDecider,
-      { kind: 'cancel', deploymentId: deployment.id, reason },
+      { kind: 'cancel', deploymentId: deployment.id, reason, recorded: deployment },
       ctx,
       50,
     );
-    const status =
-      decision.state.deployments.get(deployment.id)?.status === 'cancelled'
-        ? 'cancelled'
-        : 'cancelling';
-    return { deploymentId: deployment.id, status: status as 'cancelled' | 'cancelling' };
+    const cancelled = decision.events.some((e) => e.type === DeploymentCancelled.type);
+    return {
+      deploymentId: deployment.id,
+      status: cancelled ? ('cancelled' as const) : ('cancelling' as const),
+    };
   }
 }
