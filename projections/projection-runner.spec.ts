@@ -92,6 +92,46 @@ describe('ProjectionRunner', () => {
     }
   });
 
+  it('names the projections an event type affects, and a writer waits only for those', async () => {
+    const everything: Projection = {
+      name: 'everything',
+      version: 1,
+      collections: [{ name: 'everything' }],
+      handlers: {
+        '*': [
+          { collection: 'everything', documentId: (e) => e.id, evolve: (_d, e) => ({ id: e.id }) },
+        ],
+      },
+    };
+    // Fails on every event it handles, so it never catches up.
+    const stuck: Projection = {
+      name: 'stuck',
+      version: 1,
+      collections: [{ name: 'stuck' }],
+      handlers: {
+        Other: [
+          {
+            collection: 'stuck',
+            documentId: () => 'x',
+            evolve: () => {
+              throw new Error('cannot apply');
+            },
+          },
+        ],
+      },
+    };
+    const r = runner([counterProjection(), everything, stuck], { waitTimeoutMs: 300 });
+    expect(r.affectedBy(['Counted']).sort()).toEqual(['counters', 'everything']);
+    expect(r.affectedBy(['Other', 'Reset']).sort()).toEqual(['counters', 'everything', 'stuck']);
+    expect(r.affectedBy(['Unknown'])).toEqual(['everything']);
+    await r.start();
+    await events.append('o', [testEvent('Other')], 'any');
+    const { lastPosition } = await events.append('c', [count('k', 1)], 'any');
+    await r.waitFor(lastPosition, r.affectedBy(['Counted']));
+    expect((await store.collection<CounterDoc>('counters').get('k'))?.count).toBe(1);
+    await expect(r.waitFor(lastPosition)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
   it('resumes from its checkpoint after a restart without applying anything twice', async () => {
     const first = runner([counterProjection()]);
     await first.start();

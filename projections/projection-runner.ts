@@ -52,6 +52,8 @@ interface Waiter {
 export class ProjectionRunner {
   private readonly states = new Map<string, State>();
   private readonly waiters = new Set<Waiter>();
+  /** Event type → names of the projections that handle it (their own or under `*`). */
+  private readonly affected = new Map<string, string[]>();
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly waitTimeoutMs: number;
@@ -153,6 +155,22 @@ export class ProjectionRunner {
     });
   }
 
+  /** The projections an append of these event types changes: what its writer waits for. */
+  affectedBy(types: Iterable<string>): string[] {
+    const names = new Set<string>();
+    for (const type of types) {
+      let list = this.affected.get(type);
+      if (!list) {
+        list = [...this.states.values()]
+          .filter(({ projection }) => handlersFor(projection, type).length > 0)
+          .map(({ projection }) => projection.name);
+        this.affected.set(type, list);
+      }
+      for (const name of list) names.add(name);
+    }
+    return [...names];
+  }
+
   status(): ProjectionStatus[] {
     return [...this.states.values()].map((s) => ({
       name: s.projection.name,
@@ -225,6 +243,8 @@ export class ProjectionRunner {
         state.lastError = null;
         state.retryDelayMs = this.retryDelayMs;
         progressed = true;
+        // A writer waits only for the projections its events affect: release it early.
+        this.settleWaiters();
       } catch (error) {
         state.lastError = error instanceof Error ? error.message : String(error);
         state.retryAt = Date.now() + state.retryDelayMs;

@@ -12,7 +12,8 @@ import {
 
 /**
  * How command handlers record facts: events get the request's audit metadata, are appended
- * with the expected revision, and the call returns only when the read models include them.
+ * with the expected revision, and the call returns only when the read models they affect
+ * include them.
  */
 @Injectable()
 export class EventWriter {
@@ -40,7 +41,9 @@ export class EventWriter {
       expected,
     );
     if (ctx.effects) ctx.effects.appended += events.length;
-    await this.projections.waitFor(result.lastPosition);
+    // Read-your-writes for the read models these events change; the others may lag.
+    const affected = this.projections.affectedBy(new Set(events.map((e) => e.type)));
+    await this.projections.waitFor(result.lastPosition, affected);
     return result;
   }
 }
