@@ -41,6 +41,33 @@ describe('SqliteEventStore specifics', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('commits appends made together in one transaction, and each alone when they are not', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore(file);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.append(`g-${i % 3}`, [testEvent('G')], 'any')),
+    );
+    expect(store.committedTransactions).toBe(1);
+    await store.append('g-0', [testEvent('H')], 'any');
+    await store.append('g-1', [testEvent('H')], 'any');
+    expect(store.committedTransactions).toBe(3);
+    expect(await store.headPosition()).toBe(22n);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes appends still queued when it is closed', async () => {
+    const { dir, file } = tempFile();
+    const store = new SqliteEventStore(file);
+    const pending = store.append('late', [testEvent('L')], 'no_stream');
+    await store.close();
+    await pending;
+    const reopened = new SqliteEventStore(file);
+    expect((await reopened.readStream('late')).map((e) => e.type)).toEqual(['L']);
+    await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('assigns dense global positions starting at 1', async () => {
     const { dir, file } = tempFile();
     const store = new SqliteEventStore(file);

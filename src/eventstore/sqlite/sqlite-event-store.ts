@@ -27,6 +27,16 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
 }
 
+interface QueuedAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
+
 interface EventRow {
   position: bigint;
   id: string;
@@ -42,7 +52,7 @@ interface EventRow {
 const SELECT_COLUMNS =
   'position, id, stream, revision, type, schema_version, recorded_at, data, metadata';
 
-/** Embedded event store: one SQLite file, WAL journal, fsync on every commit. */
+/** Embedded event store: one SQLite file, WAL journal, fsync on every commit (group commit). */
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
@@ -53,6 +63,9 @@ export class SqliteEventStore implements EventStore {
   private readonly appendTransaction: Database.Transaction<
     (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
   >;
+  private readonly groupTransaction: Database.Transaction<(batch: QueuedAppend[]) => Outcome[]>;
+  private queued: QueuedAppend[] = [];
+  private commits = 0;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -87,17 +100,59 @@ export class SqliteEventStore implements EventStore {
     this.appendTransaction = this.db.transaction((stream, events, expected) =>
       this.writeEvents(stream, events, expected),
     );
+    // Each append runs in its own savepoint (a nested transaction), so one that fails its
+    // expected-revision check rolls back alone; the rest commit together, with one fsync.
+    this.groupTransaction = this.db.transaction((batch) =>
+      batch.map(({ stream, events, expected }): Outcome => {
+        try {
+          return { ok: true, result: this.appendTransaction(stream, events, expected) };
+        } catch (error) {
+          return { ok: false, error: translateSqliteError(error) };
+        }
+      }),
+    );
   }
 
+  /**
+   * Group commit: appends made in the same turn of the event loop are written by one
+   * transaction at the next turn, each checked against its own expected revision. Every one
+   * is acknowledged only after that transaction's COMMIT, so after its fsync.
+   */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     try {
       validateAppend(stream, events, expected);
-      const result = this.appendTransaction.immediate(stream, events, expected);
-      this.appended.emit('appended');
-      return Promise.resolve(result);
     } catch (error) {
-      return Promise.reject(translateSqliteError(error));
+      return Promise.reject(error);
     }
+    return new Promise((resolve, reject) => {
+      this.queued.push({ stream, events, expected, resolve, reject });
+      if (this.queued.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  /** How many write transactions this store has committed (group commit makes it < appends). */
+  get committedTransactions(): number {
+    return this.commits;
+  }
+
+  private flush(): void {
+    const batch = this.queued;
+    this.queued = [];
+    if (batch.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = this.groupTransaction.immediate(batch);
+      this.commits += 1;
+    } catch (error) {
+      const failure = translateSqliteError(error);
+      for (const item of batch) item.reject(failure);
+      return;
+    }
+    if (outcomes.some((o) => o.ok)) this.appended.emit('appended');
+    outcomes.forEach((outcome, i) => {
+      if (outcome.ok) batch[i].resolve(outcome.result);
+      else batch[i].reject(outcome.error);
+    });
   }
 
   readStream(stream: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -153,6 +208,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.db.open) this.flush();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     if (this.db.open) this.db.close();
   }

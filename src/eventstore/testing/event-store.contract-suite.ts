@@ -141,6 +141,53 @@ export function describeEventStoreContract(
       expect(await store.readStream('s-1')).toHaveLength(2);
     });
 
+    it('lands every one of many concurrent appends to different streams', async () => {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 25 }, (_, i) =>
+          store.append(`m-${i}`, [testEvent(`M${i}a`), testEvent(`M${i}b`)], 'no_stream'),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(25);
+      const all = await store.readAll(0n, 100);
+      expect(all).toHaveLength(50);
+      assertIncreasing(all);
+      for (let i = 0; i < 25; i++) {
+        const events = await store.readStream(`m-${i}`);
+        expect(events.map((e) => [e.type, e.revision])).toEqual([
+          [`M${i}a`, 0n],
+          [`M${i}b`, 1n],
+        ]);
+      }
+    });
+
+    it('does not lose the other concurrent appends when some of them fail', async () => {
+      const duplicate = randomUUID();
+      await store.append('s-1', [{ ...testEvent('A'), id: duplicate }], 'no_stream');
+      const outcomes = await Promise.allSettled([
+        store.append('ok-1', [testEvent('K1')], 'no_stream'),
+        store.append('s-1', [testEvent('Stale')], 5n),
+        store.append('ok-2', [testEvent('K2'), testEvent('K3')], 'any'),
+        store.append('dup', [testEvent('D1'), { ...testEvent('D2'), id: duplicate }], 'any'),
+        store.append('s-1', [testEvent('B')], 0n),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+      expect(await store.readStream('dup')).toEqual([]);
+      expect((await store.readStream('s-1')).map((e) => e.type)).toEqual(['A', 'B']);
+      const all = await store.readAll(0n, 100);
+      expect(all.map((e) => e.type).sort()).toEqual(['A', 'B', 'K1', 'K2', 'K3']);
+      assertIncreasing(all);
+    });
+
     it('keeps events across a reopen', async () => {
       await store.append('s-1', [testEvent('A'), testEvent('B')], 'no_stream');
       store = await harness.reopen();
