@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
+import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 
@@ -46,6 +47,10 @@ async function main(): Promise<void> {
   const ratio = batched.eventsPerSecond / single.eventsPerSecond;
   console.log(
     `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
+  );
+
+  printCommandLane(
+    await benchCommandLane(Number(process.env.BENCH_DEPLOYMENTS ?? 10_000), seconds),
   );
 
   const login = await benchLoginTiming(40);
