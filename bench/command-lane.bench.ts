@@ -96,7 +96,7 @@ export async function benchCommandLane(
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-lane-'));
   const port = 35000 + Math.floor(Math.random() * 4000);
   const child = spawn(process.execPath, [here('../src/main.js')], {
-    env: { ...process.env, PORT: String(port), SLIPWAY_DATA_DIR: dataDir },
+    env: { ...process.env, PORT: String(port), SLIPWAY_DATA_DIR: dataDir, SLIPWAY_RUNNER: 'off' },
     stdio: 'ignore',
   });
   const bare = await spawnListening(here('./bare-server.js'));
