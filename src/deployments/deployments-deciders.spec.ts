@@ -1,12 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
-import { approvalDecider } from './approval.decider.js';
 import { catalogDecider } from './catalog.decider.js';
 import {
-  ApprovalExecuted,
-  ApprovalGranted,
-  ApprovalRejected,
-  ApprovalRequested,
   DeploymentCancellationRequested,
   DeploymentCancelled,
   DeploymentFailed,
@@ -233,78 +228,5 @@ describe('service deployments decider (the state machine)', () => {
     expect(() =>
       decideFrom(queue, [], { kind: 'cancel', deploymentId: 'zz', reason: 'r' }),
     ).toThrow(/No such deployment/);
-  });
-});
-
-describe('approval decider', () => {
-  const requested = ApprovalRequested({
-    approvalId: 'a1',
-    action: 'deploy',
-    serviceId: 'svc',
-    payload: {},
-    reason: 'ship the fix today',
-    requestedBy: requester,
-    expiresAt: new Date(10_000).toISOString(),
-  });
-  const decide = (approve: boolean, decidedBy: string, now = 1000) => ({
-    kind: 'decide' as const,
-    approvalId: 'a1',
-    approve,
-    decidedBy,
-    note: null,
-    now,
-  });
-
-  it('lets someone else approve or reject a pending request', () => {
-    expect(decideFrom(approvalDecider, [requested], decide(true, 'p2'))).toEqual([
-      ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ]);
-    expect(decideFrom(approvalDecider, [requested], decide(false, 'p2'))).toEqual([
-      ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ]);
-  });
-
-  it('refuses self-approval, decisions after expiry, and deciding twice', () => {
-    expect(() => decideFrom(approvalDecider, [requested], decide(true, 'p1'))).toThrow(
-      /own request/,
-    );
-    expect(() => decideFrom(approvalDecider, [requested], decide(true, 'p2', 20_000))).toThrow(
-      /expired/,
-    );
-    const rejected = [
-      requested,
-      ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ];
-    expect(() => decideFrom(approvalDecider, rejected, decide(true, 'p3'))).toThrow(
-      /already rejected/,
-    );
-  });
-
-  it('records the execution of an approved request once', () => {
-    const approved = [
-      requested,
-      ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ];
-    expect(
-      decideFrom(approvalDecider, approved, {
-        kind: 'executed',
-        approvalId: 'a1',
-        deploymentId: 'd1',
-      }),
-    ).toEqual([ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' })]);
-    expect(
-      decideFrom(
-        approvalDecider,
-        [...approved, ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' })],
-        { kind: 'executed', approvalId: 'a1', deploymentId: 'd1' },
-      ),
-    ).toEqual([]);
-    expect(() =>
-      decideFrom(approvalDecider, [requested], {
-        kind: 'executed',
-        approvalId: 'a1',
-        deploymentId: 'd1',
-      }),
-    ).toThrow(/Only an approved/);
   });
 });
