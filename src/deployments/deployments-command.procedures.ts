@@ -147,7 +147,7 @@ export class DeploymentCommandProcedures {
       'approveRequest',
       'approvals:decide',
       DecideApprovalInput,
-      'Approves someone else’s request; a deploy or rollback then runs once.',
+      'Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once.',
       DECIDERS,
     ),
   )
@@ -160,7 +160,7 @@ export class DeploymentCommandProcedures {
       'rejectRequest',
       'approvals:decide',
       DecideApprovalInput,
-      'Rejects someone else’s request.',
+      'Rejects a request filed neither by you nor by an agent you created or minted its token.',
       DECIDERS,
     ),
   )
