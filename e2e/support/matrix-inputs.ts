@@ -29,7 +29,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   disableMfa: { password: 'not the password', code: '000000' },
   registerServer: {
     name: 'matrix-server',
-    host: '127.0.0.3',
+    host: '10.0.0.3',
     sshUser: 'deploy',
     privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
     hostKeyFingerprint: FINGERPRINT,

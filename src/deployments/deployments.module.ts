@@ -16,6 +16,7 @@ import { DeploymentLookup } from './deployment-lookup.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
 import { PlanHandler } from './planning/plan.query.js';
+import { AddressGate } from './reach/address-gate.js';
 import { Planner } from './planning/planner.js';
 import {
   DeploymentDetailsHandler,
@@ -29,6 +30,7 @@ import {
 
 @Module({
   providers: [
+    AddressGate,
     DeploymentLookup,
     DeploymentLauncher,
     DeploymentStateMachine,
@@ -54,6 +56,6 @@ import {
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
   ],
-  exports: [DeploymentLogStore, DeploymentLookup, DeploymentStateMachine],
+  exports: [AddressGate, DeploymentLogStore, DeploymentLookup, DeploymentStateMachine],
 })
 export class DeploymentsModule {}

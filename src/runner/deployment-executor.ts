@@ -6,11 +6,15 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
+import { AddressGate } from '../deployments/reach/address-gate.js';
+import { GENERIC_FAILURES } from '../deployments/reach/connection-failures.js';
+import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../security/secret-box.provider.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
-import { SshSession, sshTargetOf } from './ssh-session.js';
+import { pinnedSshTarget } from './pinned-target.js';
+import { SshSession } from './ssh-session.js';
 
 const logger = new Logger('Runner');
 
@@ -39,6 +43,7 @@ export class DeploymentExecutor {
     private readonly machine: DeploymentStateMachine,
     private readonly lookup: DeploymentLookup,
     private readonly logs: DeploymentLogStore,
+    private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -55,7 +60,9 @@ export class DeploymentExecutor {
       const server = await this.lookup.server(deployment.serverId);
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
-      session = await SshSession.connect(sshTargetOf(server, (c) => this.box.open(c)));
+      session = await SshSession.connect(
+        await pinnedSshTarget(this.gate, server, (c) => this.box.open(c)),
+      );
       log.write(
         step,
         'stdout',
@@ -66,7 +73,11 @@ export class DeploymentExecutor {
         ctx,
       );
       let digest: string | null = null;
-      for (const remote of deploymentSteps(deployment, this.config.runner.remoteDir, this.box)) {
+      const healthUrl = deployment.snapshot.healthCheckUrl;
+      step = healthUrl ? 'http-probe' : step;
+      const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
+      const steps = deploymentSteps(deployment, this.config.runner.remoteDir, this.box, probe);
+      for (const remote of steps) {
         if (await this.cancelled(id, control))
           return await this.finishCancelled(id, control, log, ctx);
         step = remote.name;
@@ -109,7 +120,8 @@ export class DeploymentExecutor {
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      log.write(step, 'stderr', `slipway: ${reason}`);
+      // The log is for everyone who reads deployments; the detailed reason only for admins.
+      log.write(step, 'stderr', `slipway: ${GENERIC_FAILURES[step] ?? reason}`);
       await log.flush();
       logger.warn(`Deployment ${id} failed at ${step}: ${reason}`);
       await this.machine
