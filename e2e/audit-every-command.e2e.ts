@@ -175,6 +175,10 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       );
       return asOwner({ serverId: server.serverId, fingerprint });
     },
+    setServerComposePolicy: async () => {
+      const { serverId } = await service();
+      return asOwner({ serverId, allow: ['privileged', 'hostNetwork'] });
+    },
     registerService: async () => {
       const { serverId } = await service();
       return asOwner({

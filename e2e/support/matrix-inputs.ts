@@ -35,6 +35,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
     hostKeyFingerprint: FINGERPRINT,
   },
   approveServerHostKey: { serverId: NOBODY, fingerprint: FINGERPRINT },
+  setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',
     environment: 'production',

@@ -6,6 +6,10 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
+import {
+  ComposePolicyGuard,
+  describeRefusal,
+} from '../deployments/compose-policy/compose-policy.guard.js';
 import { AddressGate } from '../deployments/reach/address-gate.js';
 import { GENERIC_FAILURES } from '../deployments/reach/connection-failures.js';
 import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
@@ -44,6 +48,7 @@ export class DeploymentExecutor {
     private readonly lookup: DeploymentLookup,
     private readonly logs: DeploymentLogStore,
     private readonly gate: AddressGate,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -53,11 +58,15 @@ export class DeploymentExecutor {
     const ctx = runnerContext(deployment.id);
     const log = new LogWriter(this.logs, deployment.id, this.clock);
     const id = deployment.id;
-    let step = 'connect';
+    let step = 'compose-policy';
     let session: SshSession | null = null;
     try {
-      await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
       const server = await this.lookup.server(deployment.serverId);
+      // The policy may have narrowed since the deployment was queued: it decides at run time.
+      const refused = this.policy.refusals(deployment.snapshot.compose, server);
+      if (refused.length) throw new Error(describeRefusal(refused, server.name));
+      step = 'connect';
+      await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
       session = await SshSession.connect(
