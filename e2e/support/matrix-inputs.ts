@@ -31,12 +31,13 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   disableMfa: { password: 'not the password', code: '000000' },
   registerServer: {
     name: 'matrix-server',
-    host: '127.0.0.3',
+    host: '10.0.0.3',
     sshUser: 'deploy',
     privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
     hostKeyFingerprint: FINGERPRINT,
   },
   approveServerHostKey: { serverId: NOBODY, fingerprint: FINGERPRINT },
+  setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',
     environment: 'production',

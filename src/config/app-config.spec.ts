@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
+      serverAddressPolicy: '',
       audit: {
         signingKey: null,
         refusalWindowSeconds: 60,
@@ -40,8 +41,10 @@ describe('loadConfig', () => {
       SLIPWAY_DATA_DIR: '/var/lib/slipway',
       SLIPWAY_TRUST_PROXY: 'true',
       SLIPWAY_LOG_LEVEL: 'debug',
+      SLIPWAY_SERVER_ADDRESS_POLICY: 'allow:loopback, deny:private,allow:10.1.0.0/16',
     });
     expect(config).toMatchObject({
+      serverAddressPolicy: 'allow:loopback, deny:private,allow:10.1.0.0/16',
       port: 8080,
       dataDir: '/var/lib/slipway',
       trustProxy: true,
@@ -58,6 +61,9 @@ describe('loadConfig', () => {
     ['SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS', '5'],
     ['SLIPWAY_SECRET_KEY', 'too-short'],
     ['SLIPWAY_SMTP_URL', 'http://mail'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:everything'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'permit:127.0.0.1'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:0x7f.1'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {

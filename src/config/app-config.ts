@@ -10,8 +10,10 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
+import { addressPolicyProblems } from './address-policy.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -114,6 +116,24 @@ export class EnvironmentVariables {
   })
   SLIPWAY_RUNNER_REMOTE_DIR = '/srv/slipway';
 
+  /**
+   * Which server and health-check addresses Slipway may connect to, beyond the built-in refusals
+   * (loopback, link-local, cloud metadata, unspecified, multicast, broadcast):
+   * `allow:<class|address|cidr>` / `deny:<...>`, comma-separated. Empty: the built-in rules.
+   */
+  @IsString()
+  @MaxLength(4096)
+  @ValidateBy({
+    name: 'addressPolicy',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && addressPolicyProblems(value).length === 0,
+      defaultMessage: (args) =>
+        `SLIPWAY_SERVER_ADDRESS_POLICY: ${addressPolicyProblems(String(args?.value)).join('; ')}`,
+    },
+  })
+  SLIPWAY_SERVER_ADDRESS_POLICY = '';
+
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
   @IsOptional()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
@@ -169,6 +189,8 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
+  /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
+  serverAddressPolicy: string;
   audit: {
     signingKey: string | null;
     sealEveryEvents: number;
@@ -223,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
+    serverAddressPolicy: vars.SLIPWAY_SERVER_ADDRESS_POLICY,
     audit: {
       signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,

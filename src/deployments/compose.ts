@@ -4,6 +4,8 @@ import { parseImageReference } from './image-reference.js';
 
 export interface ComposeSummary {
   services: { name: string; image: string; ports: string[]; volumes: string[] }[];
+  /** The parsed document, for checks that read more of it (the compose policy). */
+  document: unknown;
 }
 
 export type ComposeResult =
@@ -67,7 +69,7 @@ export function validateCompose(text: string): ComposeResult {
       );
     services.push({ name, image: String(image), ports, volumes });
   }
-  return issues.length ? { ok: false, issues } : { ok: true, summary: { services } };
+  return issues.length ? { ok: false, issues } : { ok: true, summary: { services, document: doc } };
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import type { RequestContext } from '../access/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
+import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import {
@@ -60,6 +61,7 @@ export class DeploymentLauncher {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly policy: ComposePolicyGuard,
   ) {}
 
   async launch(
@@ -83,6 +85,8 @@ export class DeploymentLauncher {
       env: service.env,
       healthCheckUrl: service.healthCheckUrl,
     };
+    // Also for a rollback's older snapshot: what the server allows now decides.
+    this.policy.enforce(snapshot.compose, server);
     const key = request.idempotencyKey ?? null;
     const inputDigest = key
       ? createHash('sha256')

@@ -8,6 +8,7 @@ import {
   DeploymentStarted,
   DeploymentSucceeded,
   DeploymentTriggered,
+  ServerComposePolicySet,
   ServerHostKeyApproved,
   ServerRegistered,
   ServiceRegistered,
@@ -109,6 +110,28 @@ describe('fleet decider', () => {
         fingerprint: 'SHA256:abc',
       }),
     ).toEqual([]);
+  });
+
+  it('records a server’s compose policy as a sorted set; the same set again is no event', () => {
+    const given = [ServerRegistered(server)];
+    expect(
+      decideFrom(fleetDecider, given, {
+        kind: 'setComposePolicy',
+        serverId: 's1',
+        allow: ['privileged', 'hostNetwork', 'privileged'],
+      }),
+    ).toEqual([ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] })]);
+    const set = ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] });
+    expect(
+      decideFrom(fleetDecider, [...given, set], {
+        kind: 'setComposePolicy',
+        serverId: 's1',
+        allow: ['privileged', 'hostNetwork'],
+      }),
+    ).toEqual([]);
+    expect(() =>
+      decideFrom(fleetDecider, given, { kind: 'setComposePolicy', serverId: 's9', allow: [] }),
+    ).toThrow(/No such server/);
   });
 });
 

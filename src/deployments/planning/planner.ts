@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { approvalRequired } from '../approval-rules.js';
+import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { validateCompose } from '../compose.js';
 import { parseImageReference, repositoryOf, formatImageReference } from '../image-reference.js';
@@ -13,6 +14,7 @@ import { fail, ok, plan, RETENTION_DAYS, shellArg, warn, type Plan } from './pla
 import {
   approvalCheck,
   composeChecks,
+  composePolicyCheck,
   envChecks,
   imageChecks,
   queueCheck,
@@ -32,6 +34,7 @@ const DEPLOY_STEPS = [
 export class Planner {
   constructor(
     private readonly lookup: DeploymentLookup,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -46,16 +49,23 @@ export class Planner {
       .count({ serviceId, status: { $in: ['queued', 'running'] } });
   }
 
+  /** The compose policy check, when there is a server to hold the compose to. */
+  private policyChecks(compose: string, server: ServerDoc | null) {
+    return server ? [composePolicyCheck(this.policy.refusals(compose, server), server)] : [];
+  }
+
   async deploymentPlan(serviceId: string, imageTag: string, ctx: RequestContext): Promise<Plan> {
     const service = await this.lookup.service(serviceId);
     const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
     const ref = parseImageReference(imageTag);
     const imageRef = ref ? formatImageReference(ref) : imageTag;
+    const server = await this.serverOrNull(service.serverId);
     const checks = [
       ok('service-exists', `${service.name} (${service.environment})`),
-      ...serverChecks(await this.serverOrNull(service.serverId)),
+      ...serverChecks(server),
       ...imageChecks(imageRef, service),
       ...composeChecks(service.compose, service.imageRepository),
+      ...this.policyChecks(service.compose, server),
       ...envChecks(service.env, this.box),
       queueCheck(await this.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
@@ -70,7 +80,11 @@ export class Planner {
 
   async composeDeploymentPlan(serverId: string, compose: string): Promise<Plan> {
     const server = await this.serverOrNull(serverId);
-    const checks = [...serverChecks(server), ...composeChecks(compose, null)];
+    const checks = [
+      ...serverChecks(server),
+      ...composeChecks(compose, null),
+      ...this.policyChecks(compose, server),
+    ];
     const summary = validateCompose(compose);
     const first = summary.ok ? summary.summary.services[0] : null;
     const ref = first ? parseImageReference(first.image) : null;
