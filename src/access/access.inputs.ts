@@ -5,7 +5,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   IsUUID,
   Max,
@@ -15,6 +14,7 @@ import {
 } from 'class-validator';
 import { AGENT_PRESET_NAMES } from './capabilities.js';
 import { MAX_TOKEN_DAYS } from './token-policy.js';
+import { Omittable } from '../common/omittable.js';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -25,7 +25,7 @@ export class CreateAgentInput {
   @MaxLength(80)
   name!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(AGENT_PRESET_NAMES)
   preset?: string;
 }
@@ -46,7 +46,7 @@ export class GenerateAgentTokenInput {
   expiresInDays!: number;
 
   /** Defaults to the agent's whole preset. */
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(32)
@@ -69,7 +69,7 @@ export class CreateTokenInput {
   @MaxLength(64, { each: true })
   scopes!: string[];
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(MAX_TOKEN_DAYS)
@@ -96,27 +96,27 @@ export class InvalidatePrincipalInput {
   @IsUUID()
   principalId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(280)
   reason?: string;
 }
 
 export class PageInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(1024)
   cursor?: string;
 }
 
 export class TokensInput extends PageInput {
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   principalId?: string;
 }

@@ -6,7 +6,6 @@ import {
   IsIn,
   IsInt,
   IsISO8601,
-  IsOptional,
   IsString,
   IsUUID,
   IsUrl,
@@ -17,6 +16,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
 
 const SLUG = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 const HOST =
@@ -31,7 +31,7 @@ export class RegisterServerInput {
   @Matches(HOST, { message: 'host must be a hostname or an IP address' })
   host!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(65535)
@@ -53,7 +53,7 @@ export class RegisterServerInput {
   })
   hostKeyFingerprint!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(32)
   @Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
@@ -79,46 +79,46 @@ export class EnvVarInput {
   @MaxLength(4096)
   value!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   secret?: boolean;
 }
 
 export class ServiceFieldsInput {
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   serverId?: string;
 
-  @IsOptional()
+  @Omittable()
   @Matches(/^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$/, {
     message: 'imageRepository is registry/repo without tag',
   })
   @MaxLength(255)
   imageRepository?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(1)
   @MaxLength(MIB)
   compose?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(200)
   @ValidateNested({ each: true })
   @Type(() => EnvVarInput)
   env?: EnvVarInput[];
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['none', 'agents', 'all-but-admins'])
   approvalRule?: 'none' | 'agents' | 'all-but-admins';
 
-  @IsOptional()
+  @Omittable()
   @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
   @MaxLength(2048)
   healthCheckUrl?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(1)
   @MaxLength(1024)
@@ -162,7 +162,7 @@ export class TriggerDeployInput {
   imageTag!: string;
 
   /** Used when the service's approval rule turns the trigger into an approval request. */
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(REASON.min)
   @MaxLength(REASON.max)
@@ -175,7 +175,7 @@ export class DeploymentIdInput {
 }
 
 export class CancelDeploymentInput extends DeploymentIdInput {
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(280)
   reason?: string;
@@ -188,7 +188,7 @@ export class ExecuteRollbackInput {
   @IsUUID()
   targetDeploymentId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(REASON.min)
   @MaxLength(REASON.max)
@@ -202,16 +202,16 @@ export class RequestApprovalInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(512)
   imageTag?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   targetDeploymentId?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   backupId?: string;
 
@@ -225,7 +225,7 @@ export class DecideApprovalInput {
   @IsUUID()
   approvalId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(280)
   note?: string;
@@ -248,39 +248,39 @@ export class RecordBackupInput {
   @Max(Number.MAX_SAFE_INTEGER)
   sizeBytes!: number;
 
-  @IsOptional()
+  @Omittable()
   @IsISO8601()
   takenAt?: string;
 }
 
 export class RecentDeploymentsInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['queued', 'running', 'succeeded', 'failed', 'cancelled'])
   status?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   serviceId?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(1024)
   cursor?: string;
 }
 
 export class DeploymentLogsInput extends DeploymentIdInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   afterLine?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(1000)
@@ -288,11 +288,11 @@ export class DeploymentLogsInput extends DeploymentIdInput {
 }
 
 export class ApprovalQueueInput {
-  @IsOptional()
+  @Omittable()
   @IsIn(['pending', 'approved', 'rejected', 'expired'])
   status?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
@@ -323,7 +323,7 @@ export class RollbackPlanInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   targetDeploymentId?: string;
 }
