@@ -1,34 +1,43 @@
-import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
   IsISO8601,
   IsString,
   IsUUID,
-  IsUrl,
   Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
+  ArrayMaxSize,
+  IsArray,
 } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
+import {
+  ApprovalRule,
+  ComposeText,
+  EnvironmentName,
+  EnvList,
+  HealthCheckUrl,
+  Host,
+  HostKeyFingerprint,
+  ImageReference,
+  ImageRepository,
+  Note,
+  Reason,
+  ShellCommand,
+  SlugName,
+  type APPROVAL_RULES,
+} from './deployment-fields.js';
 
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,79}$/;
-const HOST =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$/;
-const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
-const MIB = 1024 * 1024;
+type ApprovalRuleName = (typeof APPROVAL_RULES)[number];
 
 export class RegisterServerInput {
-  @Matches(SLUG, { message: 'name is 1-80 lower-case letters, digits, . _ -' })
+  @SlugName()
   name!: string;
 
-  @Matches(HOST, { message: 'host must be a hostname or an IP address' })
+  @Host()
   host!: string;
 
   @Omittable()
@@ -48,9 +57,7 @@ export class RegisterServerInput {
   @MaxLength(16_384)
   privateKey!: string;
 
-  @Matches(FINGERPRINT, {
-    message: 'hostKeyFingerprint must look like SHA256:<43 base64 characters>',
-  })
+  @HostKeyFingerprint()
   hostKeyFingerprint!: string;
 
   @Omittable()
@@ -67,7 +74,7 @@ export class ApproveServerHostKeyInput {
   @IsUUID()
   serverId!: string;
 
-  @Matches(FINGERPRINT, { message: 'fingerprint must look like SHA256:<43 base64 characters>' })
+  @HostKeyFingerprint()
   fingerprint!: string;
 }
 
@@ -84,88 +91,74 @@ export class EnvVarInput {
   secret?: boolean;
 }
 
-export class ServiceFieldsInput {
+/**
+ * The settings a service may leave out, on registration and update alike. The fields that are
+ * required on registration are declared in each class with the same shared decorators (a
+ * subclass never redeclares an inherited field: class-validator would then mix the two).
+ */
+class ServiceSettingsInput {
+  @Omittable()
+  @EnvList(() => EnvVarInput)
+  env?: EnvVarInput[];
+
+  @Omittable()
+  @ApprovalRule()
+  approvalRule?: ApprovalRuleName;
+
+  @Omittable()
+  @HealthCheckUrl()
+  healthCheckUrl?: string;
+
+  @Omittable()
+  @ShellCommand()
+  backupCommand?: string;
+}
+
+export class RegisterServiceInput extends ServiceSettingsInput {
+  @SlugName()
+  name!: string;
+
+  @EnvironmentName()
+  environment!: string;
+
+  @IsUUID()
+  serverId!: string;
+
+  @ImageRepository()
+  imageRepository!: string;
+
+  @ComposeText()
+  compose!: string;
+}
+
+export class UpdateServiceInput extends ServiceSettingsInput {
+  @IsUUID()
+  serviceId!: string;
+
   @Omittable()
   @IsUUID()
   serverId?: string;
 
   @Omittable()
-  @Matches(/^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$/, {
-    message: 'imageRepository is registry/repo without tag',
-  })
-  @MaxLength(255)
+  @ImageRepository()
   imageRepository?: string;
 
   @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MIB)
+  @ComposeText()
   compose?: string;
-
-  @Omittable()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => EnvVarInput)
-  env?: EnvVarInput[];
-
-  @Omittable()
-  @IsIn(['none', 'agents', 'all-but-admins'])
-  approvalRule?: 'none' | 'agents' | 'all-but-admins';
-
-  @Omittable()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
-  @MaxLength(2048)
-  healthCheckUrl?: string;
-
-  @Omittable()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
-  backupCommand?: string;
 }
-
-export class RegisterServiceInput extends ServiceFieldsInput {
-  @Matches(SLUG, { message: 'name is 1-80 lower-case letters, digits, . _ -' })
-  name!: string;
-
-  @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, {
-    message: 'environment is 1-40 lower-case letters, digits, -',
-  })
-  environment!: string;
-
-  @IsUUID()
-  declare serverId: string;
-
-  @IsString()
-  declare imageRepository: string;
-
-  @IsString()
-  declare compose: string;
-}
-
-export class UpdateServiceInput extends ServiceFieldsInput {
-  @IsUUID()
-  serviceId!: string;
-}
-
-const REASON = { min: 12, max: 280 };
 
 export class TriggerDeployInput {
   @IsUUID()
   serviceId!: string;
 
   /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @ImageReference()
   imageTag!: string;
 
   /** Used when the service's approval rule turns the trigger into an approval request. */
   @Omittable()
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Reason()
   reason?: string;
 }
 
@@ -176,8 +169,7 @@ export class DeploymentIdInput {
 
 export class CancelDeploymentInput extends DeploymentIdInput {
   @Omittable()
-  @IsString()
-  @MaxLength(280)
+  @Note()
   reason?: string;
 }
 
@@ -189,9 +181,7 @@ export class ExecuteRollbackInput {
   targetDeploymentId!: string;
 
   @Omittable()
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Reason()
   reason?: string;
 }
 
@@ -203,8 +193,7 @@ export class RequestApprovalInput {
   serviceId!: string;
 
   @Omittable()
-  @IsString()
-  @MaxLength(512)
+  @ImageReference()
   imageTag?: string;
 
   @Omittable()
@@ -215,9 +204,7 @@ export class RequestApprovalInput {
   @IsUUID()
   backupId?: string;
 
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Reason()
   reason!: string;
 }
 
@@ -226,8 +213,7 @@ export class DecideApprovalInput {
   approvalId!: string;
 
   @Omittable()
-  @IsString()
-  @MaxLength(280)
+  @Note()
   note?: string;
 }
 
@@ -303,9 +289,7 @@ export class DeploymentPlanInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @ImageReference()
   imageTag!: string;
 }
 
@@ -313,9 +297,7 @@ export class ComposeDeploymentPlanInput {
   @IsUUID()
   serverId!: string;
 
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MIB)
+  @ComposeText()
   compose!: string;
 }
 
