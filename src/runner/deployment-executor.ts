@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import { anonymousContext, type RequestContext } from '../access/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -111,7 +112,7 @@ export class DeploymentExecutor {
       const reason = error instanceof Error ? error.message : String(error);
       log.write(step, 'stderr', `slipway: ${reason}`);
       await log.flush();
-      logger.warn(`Deployment ${id} failed at ${step}: ${reason}`);
+      logger.warn(`Deployment ${id} failed at ${step}: ${logText(reason)}`);
       await this.machine
         .apply({ kind: 'fail', deploymentId: id, reason, step }, ctx)
         .catch(() => undefined);
