@@ -1,6 +1,7 @@
 import { cpus } from 'node:os';
 import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
+import { benchComposeParse } from './compose-parse.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 
@@ -47,6 +48,16 @@ async function main(): Promise<void> {
   console.log(
     `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
   );
+
+  console.log(
+    '\ncompose parsing, keys vs time (limits lifted; the service refuses > 10,000 nodes)',
+  );
+  for (const row of benchComposeParse()) {
+    const library = row.libraryDefaultMs === null ? 'skipped' : `${fmt(row.libraryDefaultMs)} ms`;
+    console.log(
+      `  ${fmt(row.keys).padStart(6)} keys ${fmt(row.bytes / 1024).padStart(5)} KiB   bounded ${fmt(row.boundedMs).padStart(5)} ms   library default ${library}`,
+    );
+  }
 
   const login = await benchLoginTiming(40);
   console.log(`\nlogin refusals (${login.samples} each, interleaved, sequential)`);

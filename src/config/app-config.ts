@@ -3,7 +3,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Matches,
   Max,
@@ -13,6 +12,7 @@ import {
   ValidateBy,
   validateSync,
 } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
 
 const toInt = ({ value }: { value: unknown }) =>
@@ -76,13 +76,13 @@ export class EnvironmentVariables {
   SLIPWAY_SESSION_MAX_HOURS = 12;
 
   /** 32 bytes, base64: encrypts TOTP secrets. Absent: a key file in the data directory. */
-  @IsOptional()
+  @Omittable()
   @Matches(/^[A-Za-z0-9+/]{43}=$/, {
     message: 'SLIPWAY_SECRET_KEY must be 32 bytes, base64-encoded',
   })
   SLIPWAY_SECRET_KEY?: string = undefined;
 
-  @IsOptional()
+  @Omittable()
   @Matches(/^smtps?:\/\/\S+$/, { message: 'SLIPWAY_SMTP_URL must be an smtp:// or smtps:// URL' })
   SLIPWAY_SMTP_URL?: string = undefined;
 
@@ -135,7 +135,7 @@ export class EnvironmentVariables {
   SLIPWAY_SERVER_ADDRESS_POLICY = '';
 
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
-  @IsOptional()
+  @Omittable()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
     message: 'SLIPWAY_AUDIT_SIGNING_KEY must be a PKCS#8 PEM private key',
   })
@@ -171,7 +171,7 @@ export class EnvironmentVariables {
 
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
-  @IsOptional()
+  @Omittable()
   SLIPWAY_PUBLIC_URL?: string = undefined;
 }
 

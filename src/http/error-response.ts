@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { AppError } from '../common/app-error.js';
 import type { ErrorCode } from '../common/error-codes.js';
 import { InvalidQueryError } from '../readstore/invalid-query.error.js';
+import { errorForLog } from '../common/log-text.js';
 
 export interface ErrorBody {
   error: { message: string; code: ErrorCode; data: Record<string, unknown> };
@@ -67,10 +68,7 @@ export function toAppError(error: unknown, requestId: string): AppError {
     const message = code === 'NOT_FOUND' ? 'No such route' : error.message;
     return new AppError(code, message);
   }
-  logger.error(
-    `Unexpected error in request ${requestId}`,
-    error instanceof Error ? error.stack : String(error),
-  );
+  logger.error(`Unexpected error in request ${requestId}`, errorForLog(error));
   return new AppError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred', { requestId });
 }
 

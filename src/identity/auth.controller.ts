@@ -27,6 +27,7 @@ import {
   SignUpInput,
 } from './identity.inputs.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { errorForLog } from '../common/log-text.js';
 
 const resetLogger = new Logger('PasswordReset');
 
@@ -103,10 +104,7 @@ export class AuthController {
     void this.commands
       .execute(new RequestPasswordResetCommand(input.email, ctx))
       .catch((error: unknown) => {
-        resetLogger.error(
-          'Could not send a reset link',
-          error instanceof Error ? error.stack : String(error),
-        );
+        resetLogger.error('Could not send a reset link', errorForLog(error));
       });
     return {
       status: 'accepted',

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import { anonymousContext, type RequestContext } from '../access/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -132,7 +133,7 @@ export class DeploymentExecutor {
       // The log is for everyone who reads deployments; the detailed reason only for admins.
       log.write(step, 'stderr', `slipway: ${GENERIC_FAILURES[step] ?? reason}`);
       await log.flush();
-      logger.warn(`Deployment ${id} failed at ${step}: ${reason}`);
+      logger.warn(`Deployment ${id} failed at ${step}: ${logText(reason)}`);
       await this.machine
         .apply({ kind: 'fail', deploymentId: id, reason, step }, ctx)
         .catch(() => undefined);

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { RequestContext } from '../../access/request-context.js';
+import { badRequest } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -79,13 +80,17 @@ export class Planner {
   }
 
   async composeDeploymentPlan(serverId: string, compose: string): Promise<Plan> {
+    const summary = validateCompose(compose);
+    // Over the limits it was never parsed: that is bad input, not a failed check of a plan.
+    if (!summary.ok && summary.overLimits) {
+      throw badRequest('The compose definition is over the limits', summary.issues);
+    }
     const server = await this.serverOrNull(serverId);
     const checks = [
       ...serverChecks(server),
-      ...composeChecks(compose, null),
+      ...composeChecks(summary, null),
       ...this.policyChecks(compose, server),
     ];
-    const summary = validateCompose(compose);
     const first = summary.ok ? summary.summary.services[0] : null;
     const ref = first ? parseImageReference(first.image) : null;
     const steps = ['register the compose definition as a service on this server', ...DEPLOY_STEPS];

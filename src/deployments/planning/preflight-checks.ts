@@ -3,7 +3,7 @@ import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { ComposeViolation } from '../compose-policy/compose-capabilities.js';
 import { capabilitiesOf } from '../compose-policy/compose-policy.guard.js';
-import { validateCompose } from '../compose.js';
+import { validateCompose, type ComposeResult } from '../compose.js';
 import type { RecordedEnvVar } from '../deployments.events.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { fail, ok, warn, type PreflightCheck } from './plan.js';
@@ -39,8 +39,11 @@ export function imageChecks(imageRef: string, service: ServiceDoc): PreflightChe
   ];
 }
 
-export function composeChecks(compose: string, repository: string | null): PreflightCheck[] {
-  const result = validateCompose(compose);
+export function composeChecks(
+  compose: string | ComposeResult,
+  repository: string | null,
+): PreflightCheck[] {
+  const result = typeof compose === 'string' ? validateCompose(compose) : compose;
   if (!result.ok)
     return [fail('compose-valid', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '))];
   const checks = [
