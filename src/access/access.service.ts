@@ -12,16 +12,21 @@ import {
   type CredentialVerifier,
 } from './authenticated-identity.js';
 import { attributeCaller } from '../audit/refusals/audit-attribution.js';
+import { BearerCredentials } from './bearer-credentials.js';
 import { presentedCredential } from './credentials.js';
 import { anonymousContext, type RequestContext } from './request-context.js';
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
 @Injectable()
 export class AccessService {
+  private readonly bearer: BearerCredentials;
+
   constructor(
     @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
     private readonly policies: SecurityPolicyReader,
-  ) {}
+  ) {
+    this.bearer = new BearerCredentials((token) => this.verifier.verifyToken(token));
+  }
 
   async authorize(
     target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'>,
@@ -122,7 +127,7 @@ export class AccessService {
     try {
       switch (credential.kind) {
         case 'token':
-          return await this.verifier.verifyToken(credential.value);
+          return await this.bearer.authenticate(credential.authorization);
         case 'session':
           return await this.verifier.verifySession(credential.value);
         case 'none':
