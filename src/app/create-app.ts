@@ -8,6 +8,7 @@ import { unroutedTargetMarker } from '../audit/refusals/unrouted-target.js';
 import { ProcedureRegistry } from '../rpc/procedure-registry.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';
+import { crossSiteGuard } from '../http/cross-site.js';
 import { requestIdMiddleware } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import { hardenServer } from '../http/server-limits.js';
@@ -37,9 +38,12 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.use(securityHeaders(config.publicUrl));
   app.use(requestIdMiddleware);
-  app.use(jsonBodyParser);
   const refusals = app.get(RefusalRecorder);
-  app.use(bodyErrorHandler(refusals, unroutedTargetMarker(app.get(ProcedureRegistry))));
+  const markTarget = unroutedTargetMarker(app.get(ProcedureRegistry));
+  // Before the body is parsed: a cross-site request is refused without reading it.
+  app.use(crossSiteGuard(config.publicUrl, refusals, markTarget));
+  app.use(jsonBodyParser);
+  app.use(bodyErrorHandler(refusals, markTarget));
   app.useGlobalFilters(new AllExceptionsFilter(refusals));
   hardenServer(app.getHttpServer() as Server, config.http);
 }

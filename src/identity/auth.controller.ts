@@ -13,7 +13,7 @@ import {
   resetLinkIsLive,
 } from './commands/password-reset.handlers.js';
 import { RouteAccess } from '../http/route-access.js';
-import { jsonBody } from '../http/json-body.js';
+import { jsonBody, requireJsonContentType } from '../http/json-body.js';
 import { validateInput } from '../rpc/rpc-input.js';
 import { LogInCommand } from './commands/log-in.handler.js';
 import { LogOutCommand } from './commands/log-out.handler.js';
@@ -139,10 +139,11 @@ export class AuthController {
     return { status: 'password_changed' };
   }
 
-  /** Ends the presented session, if it is still one; always clears the cookie. */
+  /** Ends the presented session, if it is still one; always clears the cookie. JSON only. */
   @Post('logout')
   @HttpCode(200)
   async logOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    requireJsonContentType(req);
     const ctx = await this.access.sessionIfAny(req);
     if (ctx) await this.commands.execute(new LogOutCommand(ctx));
     clearSessionCookie(res);
