@@ -33,7 +33,7 @@ export class AccessService {
     req: Request,
   ): Promise<RequestContext> {
     const anonymous = this.anonymous(req);
-    if (target.auth === 'public') return anonymous;
+    if (target.auth === 'public') return this.publicContext(req, anonymous);
     const identity = await this.authenticate(req);
     attributeCaller(req, {
       principalId: identity.principal.id,
@@ -112,6 +112,32 @@ export class AccessService {
       };
     } catch {
       return null;
+    }
+  }
+
+  /**
+   * A public procedure answers anyone. A caller whose credential holds (and who passes the MFA
+   * policy) is still known to it, so it may show them more (health's details); an absent or
+   * refused credential leaves the caller anonymous there, never an error.
+   */
+  private async publicContext(req: Request, anonymous: RequestContext): Promise<RequestContext> {
+    if (presentedCredential(req).kind === 'none') return anonymous;
+    try {
+      const identity = await this.authenticate(req);
+      await this.enforceMfaPolicy(identity);
+      return {
+        ...anonymous,
+        principal: identity.principal,
+        authMethod: identity.method,
+        tokenId: identity.token?.id ?? null,
+        token: identity.token,
+        session: identity.session,
+        sessionDigest: identity.sessionDigest,
+        scopes: effectiveScopes(identity),
+      };
+    } catch (error) {
+      if (error instanceof AppError) return anonymous;
+      throw error;
     }
   }
 
