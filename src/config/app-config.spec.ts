@@ -18,6 +18,12 @@ describe('loadConfig', () => {
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
       serverAddressPolicy: '',
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnectionsPerAddress: 128,
+      },
       audit: {
         signingKey: null,
         refusalWindowSeconds: 60,
@@ -64,6 +70,12 @@ describe('loadConfig', () => {
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:everything'],
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'permit:127.0.0.1'],
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:0x7f.1'],
+    ['SLIPWAY_HTTP_HEADERS_TIMEOUT_MS', '10'],
+    ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+    ['SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+    // A whole request cannot have less time than its headers.
+    ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {
@@ -73,5 +85,21 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`${name}=`);
+  });
+
+  it('reads the HTTP timeouts and the per-address connection cap', () => {
+    expect(
+      loadConfig({
+        SLIPWAY_HTTP_HEADERS_TIMEOUT_MS: '2000',
+        SLIPWAY_HTTP_REQUEST_TIMEOUT_MS: '4000',
+        SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      }).http,
+    ).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+      maxConnectionsPerAddress: 0,
+    });
   });
 });

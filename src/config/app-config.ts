@@ -169,6 +169,34 @@ export class EnvironmentVariables {
   @Max(1200)
   SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS = 12;
 
+  /** A request's headers must arrive within this time, counted from its first byte. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  SLIPWAY_HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A whole request (headers and body) must arrive within this time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  SLIPWAY_HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** An idle keep-alive connection is closed after this time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /** Open connections one client address may hold; more are refused (0: no cap). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS = 128;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @Omittable()
@@ -191,6 +219,13 @@ export interface AppConfig {
   publicUrl: string;
   /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
   serverAddressPolicy: string;
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** 0: no cap. */
+    maxConnectionsPerAddress: number;
+  };
   audit: {
     signingKey: string | null;
     sealEveryEvents: number;
@@ -232,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       }),
     );
   }
+  if (vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS < vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS) {
+    throw new ConfigError([
+      `SLIPWAY_HTTP_REQUEST_TIMEOUT_MS=${vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS}: must be at least SLIPWAY_HTTP_HEADERS_TIMEOUT_MS (${vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS})`,
+    ]);
+  }
   return {
     port: vars.PORT,
     host: vars.SLIPWAY_HOST,
@@ -246,6 +286,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
     serverAddressPolicy: vars.SLIPWAY_SERVER_ADDRESS_POLICY,
+    http: {
+      headersTimeoutMs: vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: vars.SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: vars.SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
     audit: {
       signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,
