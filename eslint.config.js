@@ -18,6 +18,18 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'off',
       'no-console': ['error', { allow: ['error', 'warn'] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'IsOptional lets null through: use Omittable from src/common/omittable.ts.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
+import { benchComposeParse } from './compose-parse.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 
@@ -52,6 +53,15 @@ async function main(): Promise<void> {
   printCommandLane(
     await benchCommandLane(Number(process.env.BENCH_DEPLOYMENTS ?? 10_000), seconds),
   );
+  console.log(
+    '\ncompose parsing, keys vs time (limits lifted; the service refuses > 10,000 nodes)',
+  );
+  for (const row of benchComposeParse()) {
+    const library = row.libraryDefaultMs === null ? 'skipped' : `${fmt(row.libraryDefaultMs)} ms`;
+    console.log(
+      `  ${fmt(row.keys).padStart(6)} keys ${fmt(row.bytes / 1024).padStart(5)} KiB   bounded ${fmt(row.boundedMs).padStart(5)} ms   library default ${library}`,
+    );
+  }
 
   const login = await benchLoginTiming(40);
   console.log(`\nlogin refusals (${login.samples} each, interleaved, sequential)`);

@@ -14,7 +14,12 @@ import {
   type Account,
 } from './support/identity.js';
 import { codeAt, enrol } from './support/mfa.js';
-import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
+import {
+  registerLoopbackServer,
+  startSshd,
+  type TestSshd,
+  ALLOW_LOOPBACK,
+} from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { TestClock } from './support/test-clock.js';
 
@@ -43,7 +48,11 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
 
   beforeAll(async () => {
     sshd = await startSshd();
-    t = await startTestApp({ notes: false, clock });
+    t = await startTestApp({
+      notes: false,
+      clock,
+      config: { serverAddressPolicy: ALLOW_LOOPBACK },
+    });
     owner = await signUp(t.url, 'owner@example.com', 'Olive Owner');
     ownerCookie = cookieAuth(owner.cookie);
     const all = await createToken(t.url, owner.cookie, [...ALL_SCOPES], 30);
@@ -148,7 +157,7 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     registerServer: async () =>
       asOwner({
         name: unique('server'),
-        host: '127.0.0.4',
+        host: '10.0.0.4',
         sshUser: 'deploy',
         privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
         hostKeyFingerprint: `SHA256:${'B'.repeat(43)}`,
@@ -158,13 +167,17 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       const server = data<{ serverId: string }>(
         await call(t.url, 'POST', 'registerServer', ownerCookie, {
           name: unique('server'),
-          host: '127.0.0.5',
+          host: '10.0.0.5',
           sshUser: 'deploy',
           privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
           hostKeyFingerprint: fingerprint,
         }),
       );
       return asOwner({ serverId: server.serverId, fingerprint });
+    },
+    setServerComposePolicy: async () => {
+      const { serverId } = await service();
+      return asOwner({ serverId, allow: ['privileged', 'hostNetwork'] });
     },
     registerService: async () => {
       const { serverId } = await service();

@@ -42,7 +42,7 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
       {},
       {
         name: 'db-1',
-        host: '127.0.0.9',
+        host: '10.0.0.9',
         privateKey: 'SECRET-KEY-MATERIAL',
       },
     );

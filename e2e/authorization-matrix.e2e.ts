@@ -5,7 +5,15 @@ import type { ApiContract, ContractProcedure } from '../contract/build-contract.
 import { capabilitiesOf } from '../src/access/capabilities.js';
 import { ProcedureRegistry } from '../src/rpc/procedure-registry.js';
 import { bearer, call, cookieAuth, createToken, signUp } from './support/identity.js';
-import { MATRIX_INPUTS } from './support/matrix-inputs.js';
+import { MATRIX_GRANTS, MATRIX_INPUTS } from './support/matrix-inputs.js';
+import {
+  freshTarget,
+  RANK_TARGETED,
+  RANKS,
+  TARGET_KINDS,
+  type Rank,
+  type Target,
+} from './support/rank-targets.js';
 import { DAY, TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -27,6 +35,54 @@ function permits(p: ContractProcedure, role: string, scopes: readonly string[]):
   );
 }
 
+/** A principal that can be handed tokens of any narrower shape. */
+type TokenHolder = {
+  label: string;
+  role: string;
+  capabilities: readonly string[];
+  mint(scopes: readonly string[]): Promise<Record<string, string>>;
+};
+
+/** Once per holder and scope set: many procedures share a scope. */
+function cachedMint(mint: (scopes: readonly string[]) => Promise<string>) {
+  const minted = new Map<string, Promise<string>>();
+  return async (scopes: readonly string[]) => {
+    const key = [...scopes].sort().join(' ');
+    if (!minted.has(key)) minted.set(key, mint(scopes));
+    return bearer(await minted.get(key)!);
+  };
+}
+
+type Outcome = 'allowed' | 'guard' | 'rank' | 'token-owner';
+
+/**
+ * The rank rule as the matrix expects it: the guard first (roles), then a token value never to
+ * another human, then nobody acts upward. Null: the procedure does not take that kind of target.
+ */
+function expectedOutcome(
+  p: ContractProcedure,
+  targeting: (typeof RANK_TARGETED)[string],
+  callerRole: Rank,
+  kind: Target['kind'],
+): Outcome | null {
+  const isAgent = kind.startsWith('agent');
+  if (targeting.takes !== 'any' && targeting.takes !== (isAgent ? 'agent' : 'user')) return null;
+  if (!p.roles.includes(callerRole)) return 'guard';
+  if (targeting.handsOverValue && !isAgent) return 'token-owner';
+  const targetRank = (isAgent ? kind.slice('agent of '.length) : kind) as Rank;
+  return RANKS.indexOf(callerRole) >= RANKS.indexOf(targetRank) ? 'allowed' : 'rank';
+}
+
+function outcomeOf(res: {
+  status: number;
+  body: { error?: { code: string; data?: { rule?: string } } };
+}): string {
+  if (res.status === 401) return `401 ${res.body.error?.code}`;
+  if (res.status !== 403) return 'allowed';
+  const rule = res.body.error?.data?.rule;
+  return rule === 'rank' || rule === 'token-owner' ? rule : rule ? `403 ${rule}` : 'guard';
+}
+
 describe('authorization matrix, generated from contract/api-contract.json', () => {
   const clock = new TestClock();
   let t: TestApp;
@@ -34,6 +90,8 @@ describe('authorization matrix, generated from contract/api-contract.json', () =
   const failing: { label: string; auth: Record<string, string>; code: string }[] = [];
   let expiring: Record<string, string>;
   let ownerCookie: string;
+  let adminAuth: Record<string, string>;
+  const holders: TokenHolder[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({ notes: false, clock });
@@ -59,6 +117,20 @@ describe('authorization matrix, generated from contract/api-contract.json', () =
         auth: cookieAuth(member.cookie),
         allowedFor: (p) => permits(p, role, capabilitiesOf({ kind: 'user', role })),
       });
+      if (role === 'admin') adminAuth = cookieAuth(member.cookie);
+    }
+    for (const [role, cookie] of [
+      ['owner', owner.cookie],
+      ['admin', adminAuth.Cookie],
+    ] as const) {
+      holders.push({
+        label: `${role} token`,
+        role,
+        capabilities: capabilitiesOf({ kind: 'user', role }),
+        mint: cachedMint(
+          async (scopes) => (await createToken(t.url, cookie, [...scopes], 7)).token,
+        ),
+      });
     }
     for (const preset of PRESETS) {
       const agent = await call(t.url, 'POST', 'createAgent', asOwner, { name: preset, preset });
@@ -68,6 +140,21 @@ describe('authorization matrix, generated from contract/api-contract.json', () =
         expiresInDays: 30,
       });
       const caps = capabilitiesOf({ kind: 'agent', role: 'agent', preset });
+      holders.push({
+        label: `agent token ${preset}`,
+        role: 'agent',
+        capabilities: caps,
+        mint: cachedMint(async (scopes) => {
+          const res = await call(t.url, 'POST', 'generateAgentToken', asOwner, {
+            principalId: agent.body.result.data.json.principalId,
+            tokenName: 'narrow',
+            expiresInDays: 7,
+            scopes,
+          });
+          expect(res.status).toBe(200);
+          return res.body.result.data.json.token as string;
+        }),
+      });
       callers.push({
         label: `agent token ${preset}`,
         auth: bearer(minted.body.result.data.json.token),
@@ -115,6 +202,18 @@ describe('authorization matrix, generated from contract/api-contract.json', () =
     await t.close();
   });
 
+  it('knows every command that names a principal or a token as a rank-checked one', () => {
+    const naming = contract.procedures
+      .filter((p) => p.lane === 'command')
+      .filter((p) => {
+        const props = (p.input?.properties ?? {}) as Record<string, unknown>;
+        return ['principalId', 'userId', 'tokenId'].some((k) => k in props);
+      })
+      .map((p) => p.name)
+      .sort();
+    expect(naming).toEqual(Object.keys(RANK_TARGETED).sort());
+  });
+
   it('covers exactly the live registry, and has an input for every procedure', () => {
     const live = t.app
       .get(ProcedureRegistry)
@@ -157,15 +256,61 @@ describe('authorization matrix, generated from contract/api-contract.json', () =
       });
 
       if (p.auth === 'authenticated' && p.scopes.length > 0) {
-        it("refuses an owner token that lacks the procedure's scope, listing required and granted", async () => {
-          const other = ['server:read', 'deploy:read'].find((s) => !p.scopes.includes(s))!;
-          const narrow = await createToken(t.url, ownerCookie, [other], 7);
-          const res = await call(t.url, p.method, p.name, bearer(narrow.token), input());
-          expect(res.status).toBe(403);
-          expect(res.body.error).toMatchObject({
-            code: 'FORBIDDEN',
-            data: { requiredScopes: p.scopes, grantedScopes: [other] },
-          });
+        it('refuses a token narrower than its principal where it lacks the scope; lets through one holding just that scope, if what it creates fits', async () => {
+          const grants = MATRIX_GRANTS[p.name] ?? [];
+          for (const h of holders.filter((h) => permits(p, h.role, h.capabilities))) {
+            const without = h.capabilities.filter((s) => !p.scopes.includes(s));
+            if (without.length > 0) {
+              const res = await call(t.url, p.method, p.name, await h.mint(without), input());
+              expect([h.label, res.status, res.body.error?.code]).toEqual([
+                h.label,
+                403,
+                'FORBIDDEN',
+              ]);
+              expect(res.body.error.data).toMatchObject({
+                requiredScopes: p.scopes,
+                grantedScopes: [...without].sort(),
+                missingScopes: p.scopes,
+              });
+            }
+            const res = await call(t.url, p.method, p.name, await h.mint(p.scopes), input());
+            const wider = grants.filter((s) => !p.scopes.includes(s));
+            if (wider.length === 0) {
+              expect([h.label, [401, 403].includes(res.status)]).toEqual([h.label, false]);
+            } else {
+              expect([h.label, res.status, res.body.error?.data?.rule]).toEqual([
+                h.label,
+                403,
+                'narrowing',
+              ]);
+              expect(res.body.error.data).toMatchObject({
+                grantedScopes: p.scopes,
+                refusedScopes: [...wider].sort(),
+              });
+            }
+          }
+        });
+      }
+
+      const targeting = RANK_TARGETED[p.name];
+      if (targeting) {
+        it('acts on principals of the caller’s rank or below only, and hands token values to no other human', async () => {
+          const outcomes: unknown[] = [];
+          const expected: unknown[] = [];
+          for (const [callerRole, auth] of [
+            ['owner', cookieAuth(ownerCookie)],
+            ['admin', adminAuth],
+          ] as const) {
+            for (const kind of TARGET_KINDS) {
+              const want = expectedOutcome(p, targeting, callerRole, kind);
+              if (want === null) continue;
+              const target = await freshTarget(t.url, cookieAuth(ownerCookie), adminAuth, kind);
+              const res = await call(t.url, p.method, p.name, auth, targeting.input(target));
+              expected.push([callerRole, kind, want]);
+              outcomes.push([callerRole, kind, outcomeOf(res)]);
+            }
+          }
+          expect(outcomes).toEqual(expected);
         });
       }
     });

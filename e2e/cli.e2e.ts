@@ -10,6 +10,7 @@ import {
   startRunnerFor,
   startSshd,
   type TestSshd,
+  ALLOW_LOOPBACK,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -28,7 +29,7 @@ describe('slipway deploy, plans and audit against a runner on a real sshd (the r
   beforeAll(async () => {
     home = cliHome();
     sshd = await startSshd();
-    t = await startTestApp({ notes: false });
+    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
     await startRunnerFor(t, sshd);
     const account = await signUp(t.url, 'owner@example.com');
     owner = cookieAuth(account.cookie);

@@ -202,7 +202,7 @@ describe('sessions, roles and deactivation', () => {
       token: null,
       session: { expiresAt: expect.any(String) },
     });
-    const out = await request(t.url).post('/api/auth/logout').set('Cookie', cookie);
+    const out = await request(t.url).post('/api/auth/logout').set('Cookie', cookie).send({});
     expect(out.status).toBe(200);
     const after = await call(t.url, 'GET', 'viewer', cookieAuth(cookie));
     expect([after.status, after.body.error.code]).toEqual([401, 'SESSION_EXPIRED']);

@@ -57,7 +57,7 @@ describe('TOTP and recovery codes over HTTP, with codes computed by otplib', () 
   });
 
   it('logs out; login answers a challenge and no session; TOTP verify sets the session', async () => {
-    await request(t.url).post('/api/auth/logout').set('Cookie', cookie);
+    await request(t.url).post('/api/auth/logout').set('Cookie', cookie).send({});
     const first = await login();
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ status: 'mfa_required', challenge: expect.any(String) });

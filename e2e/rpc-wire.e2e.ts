@@ -34,8 +34,10 @@ describe('procedure-call wire format over HTTP', () => {
     });
   }
 
-  it('answers health without credentials, with readiness and projection lag', async () => {
-    const res = await request(t.url).get('/trpc/health').expect(200);
+  it('answers health without credentials, and with readiness and projection lag to a caller', async () => {
+    const anonymous = await request(t.url).get('/trpc/health').expect(200);
+    expect(anonymous.body.result.data.json).toEqual({ status: 'ok', version: expect.any(String) });
+    const res = await request(t.url).get('/trpc/health').set(owner).expect(200);
     expect(res.body.result.data.json).toMatchObject({
       status: 'ok',
       version: expect.any(String),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { COMPOSE } from './support/deployments.js';
 import { PASSWORD, sessionCookie } from './support/identity.js';
-import { startSshd, type TestSshd } from './support/sshd.js';
+import { startSshd, type TestSshd, ALLOW_LOOPBACK } from './support/sshd.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 const worker = fileURLToPath(new URL('../dist/src/worker.js', import.meta.url));
@@ -38,6 +38,7 @@ describe('runner processes: restart recovery and a separate worker', () => {
         SLIPWAY_RUNNER_REMOTE_DIR: sshd.remoteDir,
         SLIPWAY_RUNNER_POLL_MS: '50',
         SLIPWAY_PROJECTION_POLL_MS: '50',
+        SLIPWAY_SERVER_ADDRESS_POLICY: ALLOW_LOOPBACK,
         ...env,
       },
       stdio: 'ignore',

@@ -10,6 +10,7 @@ import {
   startRunnerFor,
   startSshd,
   type TestSshd,
+  ALLOW_LOOPBACK,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -50,7 +51,7 @@ describe('the runner executes deployments over real SSH', () => {
 
   beforeAll(async () => {
     sshd = await startSshd();
-    t = await startTestApp({ notes: false });
+    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
     await startRunnerFor(t, sshd);
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
     serverId = await registerLoopbackServer(t.url, owner, sshd);

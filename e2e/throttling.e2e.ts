@@ -18,7 +18,7 @@ describe('throttling of the auth endpoints (injected clock)', () => {
   afterAll(async () => t.close());
 
   it('locks an account after its failures, without saying whether the password was right', async () => {
-    const { max, windowMs } = AUTH_LIMITS.loginFailuresPerAccount;
+    const { max, windowMs } = AUTH_LIMITS.loginFailuresPerAccountAddress;
     for (let i = 0; i < max; i++)
       expect((await login('target@example.com', `wrong ${i} wrong`)).status).toBe(401);
     const wrong = await login('target@example.com', 'still the wrong one');

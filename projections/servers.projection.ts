@@ -3,8 +3,10 @@ import type { Projection } from './projection.js';
 
 /**
  * `servers`: `{id, name, host, sshPort, sshUser, hostKeyFingerprint, hostKeyApproved, labels,
- * status: "pending-host-key"|"ready", credentialCiphertext, registeredAt, registeredBy}`. The
- * credential is sealed (AES-GCM) and is never returned by a read procedure.
+ * status: "pending-host-key"|"ready", credentialCiphertext, registeredAt, registeredBy,
+ * composePolicy: {allow: string[], setAt, setBy}}`. The credential is sealed (AES-GCM) and is
+ * never returned by a read procedure. `composePolicy.allow` lists the compose capabilities an
+ * owner or admin allowed on the server (see src/deployments/compose-policy); [] by default.
  */
 export interface ServerDoc extends Doc {
   name: string;
@@ -18,11 +20,12 @@ export interface ServerDoc extends Doc {
   credentialCiphertext: string;
   registeredAt: string;
   registeredBy: string | null;
+  composePolicy: { allow: string[]; setAt: string | null; setBy: string | null };
 }
 
 export const serversProjection: Projection = {
   name: 'servers',
-  version: 1,
+  version: 2,
   collections: [{ name: 'servers', indexes: [{ fields: ['name'] }] }],
   handlers: {
     ServerRegistered: [
@@ -42,6 +45,7 @@ export const serversProjection: Projection = {
           credentialCiphertext: String(e.data.credentialCiphertext),
           registeredAt: e.recordedAt,
           registeredBy: e.metadata.actor.principalId,
+          composePolicy: { allow: [], setAt: null, setBy: null },
         }),
       },
     ],
@@ -50,6 +54,23 @@ export const serversProjection: Projection = {
         collection: 'servers',
         documentId: (e) => String(e.data.serverId),
         evolve: (c) => (c ? { ...c, hostKeyApproved: true, status: 'ready' } : null),
+      },
+    ],
+    ServerComposePolicySet: [
+      {
+        collection: 'servers',
+        documentId: (e) => String(e.data.serverId),
+        evolve: (c, e) =>
+          c
+            ? {
+                ...c,
+                composePolicy: {
+                  allow: e.data.allow as string[],
+                  setAt: e.recordedAt,
+                  setBy: e.metadata.actor.principalId,
+                },
+              }
+            : null,
       },
     ],
   },

@@ -28,7 +28,7 @@ export async function readyService(
   const server = data<{ serverId: string }>(
     await call(url, 'POST', 'registerServer', auth, {
       name: `${name}-host`,
-      host: '127.0.0.2',
+      host: '10.0.0.2',
       sshUser: 'deploy',
       privateKey: PRIVATE_KEY,
       hostKeyFingerprint: FINGERPRINT,

@@ -1,3 +1,5 @@
+import { capabilitiesOf } from '../../src/access/capabilities.js';
+
 /**
  * A valid input for every procedure, used by the authorization matrix. Targets are ids that do
  * not exist, so an allowed call proves the guard let it through (it then answers 404) without
@@ -29,12 +31,13 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   disableMfa: { password: 'not the password', code: '000000' },
   registerServer: {
     name: 'matrix-server',
-    host: '127.0.0.3',
+    host: '10.0.0.3',
     sshUser: 'deploy',
     privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
     hostKeyFingerprint: FINGERPRINT,
   },
   approveServerHostKey: { serverId: NOBODY, fingerprint: FINGERPRINT },
+  setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',
     environment: 'production',
@@ -75,4 +78,15 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   auditTrail: { limit: 5, outcome: 'denied' },
   eraseSubjectData: { userId: NOBODY },
   sealAuditCheckpoint: undefined,
+};
+
+/**
+ * What each procedure creates from its matrix input, as scopes: a caller whose effective scopes
+ * lack any of them is refused by narrowing (the token asked for, the default agent preset, the
+ * role granted).
+ */
+export const MATRIX_GRANTS: Record<string, readonly string[]> = {
+  createToken: ['deploy:read'],
+  createAgent: capabilitiesOf({ kind: 'agent', role: 'agent', preset: 'agent:read-only' }),
+  changeUserRole: capabilitiesOf({ kind: 'user', role: 'viewer' }),
 };

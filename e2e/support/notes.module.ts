@@ -9,16 +9,7 @@ import {
   type IQueryHandler,
 } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
-import {
-  IsDate,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsDate, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { QueryHandler } from '@nestjs/cqrs';
 import type { Projection } from '../../projections/projection.js';
 import type { RequestContext } from '../../src/access/request-context.js';
@@ -26,6 +17,7 @@ import { defineEvent } from '../../src/eventstore/define-event.js';
 import { READ_STORE, type Doc, type ReadStore } from '../../src/readstore/read-store.port.js';
 import { Procedure } from '../../src/rpc/procedure.js';
 import { EventWriter } from '../../src/storage/event-writer.js';
+import { Omittable } from '../../src/common/omittable.js';
 
 /**
  * A tiny bounded context that exists only in tests: it exercises the whole command lane
@@ -73,7 +65,7 @@ export class AddNoteInput {
   @MaxLength(1000)
   text!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsDate()
   remindAt?: Date;
 }
@@ -84,7 +76,7 @@ export class GetNoteInput {
   @MaxLength(64)
   noteId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(10)

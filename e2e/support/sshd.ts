@@ -37,6 +37,12 @@ export interface TestSshd {
 const SSHD = '/usr/sbin/sshd';
 
 /**
+ * The test sshd listens on loopback, which the server address policy refuses by default: tests
+ * that deploy to it allow loopback explicitly, as an operator would for a local target.
+ */
+export const ALLOW_LOOPBACK = 'allow:loopback';
+
+/**
  * A stand-in for docker, first on the test user's PATH: records its arguments (NUL-separated,
  * so nothing is lost) and prints what docker compose would, per mode.
  */

@@ -1,31 +1,37 @@
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   IsUUID,
   Max,
   MaxLength,
   Min,
-  MinLength,
 } from 'class-validator';
 import { AGENT_PRESET_NAMES } from './capabilities.js';
 import { MAX_TOKEN_DAYS } from './token-policy.js';
+import { DisplayName, field } from '../common/field-rules.js';
+import { Omittable } from '../common/omittable.js';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Scopes asked for: 1-32 scope names (checked against the catalogue by the handler). */
+const ScopeList = () =>
+  field(
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(32),
+    IsString({ each: true }),
+    MaxLength(64, { each: true }),
+  );
+
+const TokenLifetimeDays = () => field(IsInt(), Min(1), Max(MAX_TOKEN_DAYS));
 
 export class CreateAgentInput {
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
+  @DisplayName()
   name!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(AGENT_PRESET_NAMES)
   preset?: string;
 }
@@ -34,45 +40,27 @@ export class GenerateAgentTokenInput {
   @IsUUID()
   principalId!: string;
 
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
+  @DisplayName()
   tokenName!: string;
 
-  @IsInt()
-  @Min(1)
-  @Max(MAX_TOKEN_DAYS)
+  @TokenLifetimeDays()
   expiresInDays!: number;
 
   /** Defaults to the agent's whole preset. */
-  @IsOptional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(32)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
+  @Omittable()
+  @ScopeList()
   scopes?: string[];
 }
 
 export class CreateTokenInput {
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
+  @DisplayName()
   tokenName!: string;
 
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(32)
-  @IsString({ each: true })
-  @MaxLength(64, { each: true })
+  @ScopeList()
   scopes!: string[];
 
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_TOKEN_DAYS)
+  @Omittable()
+  @TokenLifetimeDays()
   expiresInDays?: number;
 }
 
@@ -96,27 +84,27 @@ export class InvalidatePrincipalInput {
   @IsUUID()
   principalId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(280)
   reason?: string;
 }
 
 export class PageInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(1024)
   cursor?: string;
 }
 
 export class TokensInput extends PageInput {
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   principalId?: string;
 }

@@ -79,7 +79,8 @@ export class AccessProcedures {
     roles: [...ADMINS],
     scopes: ['tokens:manage'],
     input: GenerateAgentTokenInput,
-    description: 'Mints an expiring token for an agent; the value is returned once.',
+    description:
+      'Mints an expiring token, within your own scopes, for an agent whose creator ranks no higher than you; the value is returned once.',
   })
   generateAgentToken(input: GenerateAgentTokenInput, ctx: RequestContext) {
     return this.commands.execute(new GenerateAgentTokenCommand(input, ctx));
@@ -93,7 +94,7 @@ export class AccessProcedures {
     scopes: ['tokens:manage'],
     input: CreateTokenInput,
     description:
-      "Mints a token for the caller's own user, narrowed to the given scopes; shown once.",
+      "Mints a token for the caller's own user, within the presenting credential's scopes; shown once.",
   })
   createToken(input: CreateTokenInput, ctx: RequestContext) {
     return this.commands.execute(new CreateTokenCommand(input, ctx));
@@ -121,7 +122,8 @@ export class AccessProcedures {
     roles: [...ADMINS],
     scopes: ['tokens:manage'],
     input: TokenIdInput,
-    description: 'Revokes a token; refused everywhere once this answers.',
+    description:
+      'Revokes a token of a principal ranked no higher than you; refused everywhere once this answers.',
   })
   revokeToken(input: TokenIdInput, ctx: RequestContext) {
     return this.commands.execute(new RevokeTokenCommand(input, ctx));
@@ -134,7 +136,8 @@ export class AccessProcedures {
     roles: [...ADMINS],
     scopes: ['tokens:manage'],
     input: RotateTokenInput,
-    description: 'Mints a replacement token; the old one is refused after overlapMinutes.',
+    description:
+      'Mints a replacement of your own token or of an agent’s you may manage; the old one is refused after overlapMinutes.',
   })
   rotateToken(input: RotateTokenInput, ctx: RequestContext) {
     return this.commands.execute(new RotateTokenCommand(input, ctx));
@@ -147,7 +150,8 @@ export class AccessProcedures {
     roles: [...ADMINS],
     scopes: ['members:manage'],
     input: InvalidatePrincipalInput,
-    description: 'Refuses every token of a principal from now on (TOKEN_INVALIDATED).',
+    description:
+      'Refuses every token of a principal ranked no higher than you from now on (TOKEN_INVALIDATED).',
   })
   invalidatePrincipal(input: InvalidatePrincipalInput, ctx: RequestContext) {
     return this.commands.execute(new InvalidatePrincipalCommand(input, ctx));

@@ -12,23 +12,28 @@ import {
   type CredentialVerifier,
 } from './authenticated-identity.js';
 import { attributeCaller } from '../audit/refusals/audit-attribution.js';
+import { BearerCredentials } from './bearer-credentials.js';
 import { presentedCredential } from './credentials.js';
 import { anonymousContext, type RequestContext } from './request-context.js';
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
 @Injectable()
 export class AccessService {
+  private readonly bearer: BearerCredentials;
+
   constructor(
     @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
     private readonly policies: SecurityPolicyReader,
-  ) {}
+  ) {
+    this.bearer = new BearerCredentials((token) => this.verifier.verifyToken(token));
+  }
 
   async authorize(
     target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'>,
     req: Request,
   ): Promise<RequestContext> {
     const anonymous = this.anonymous(req);
-    if (target.auth === 'public') return anonymous;
+    if (target.auth === 'public') return this.publicContext(req, anonymous);
     const identity = await this.authenticate(req);
     attributeCaller(req, {
       principalId: identity.principal.id,
@@ -110,6 +115,32 @@ export class AccessService {
     }
   }
 
+  /**
+   * A public procedure answers anyone. A caller whose credential holds (and who passes the MFA
+   * policy) is still known to it, so it may show them more (health's details); an absent or
+   * refused credential leaves the caller anonymous there, never an error.
+   */
+  private async publicContext(req: Request, anonymous: RequestContext): Promise<RequestContext> {
+    if (presentedCredential(req).kind === 'none') return anonymous;
+    try {
+      const identity = await this.authenticate(req);
+      await this.enforceMfaPolicy(identity);
+      return {
+        ...anonymous,
+        principal: identity.principal,
+        authMethod: identity.method,
+        tokenId: identity.token?.id ?? null,
+        token: identity.token,
+        session: identity.session,
+        sessionDigest: identity.sessionDigest,
+        scopes: effectiveScopes(identity),
+      };
+    } catch (error) {
+      if (error instanceof AppError) return anonymous;
+      throw error;
+    }
+  }
+
   private async authenticate(req: Request): Promise<AuthenticatedIdentity> {
     const unknown = { kind: 'anonymous', role: null } as const;
     attributeCaller(req, {
@@ -122,7 +153,7 @@ export class AccessService {
     try {
       switch (credential.kind) {
         case 'token':
-          return await this.verifier.verifyToken(credential.value);
+          return await this.bearer.authenticate(credential.authorization);
         case 'session':
           return await this.verifier.verifySession(credential.value);
         case 'none':

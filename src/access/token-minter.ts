@@ -5,6 +5,7 @@ import { conflict } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { tokenStream } from './access.events.js';
+import { assertWithinEffective } from './authority.js';
 import type { RequestContext } from './request-context.js';
 import type { Role } from './roles.js';
 import { generateToken, tokenDigest } from './token-format.js';
@@ -38,18 +39,23 @@ export class TokenMinter {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** Checks the grant without minting (so a rotation can refuse before changing anything). */
-  check(request: MintRequest): TokenGrant {
+  /**
+   * Checks the grant without minting (so a rotation can refuse before changing anything): within
+   * the principal's capabilities, and within the caller's effective scopes (narrowing).
+   */
+  check(request: MintRequest, ctx: RequestContext): TokenGrant {
     const { principal } = request;
     if (principal.status !== 'active' || principal.invalidatedAt) {
       throw conflict('The principal is deactivated or invalidated; it cannot get new tokens');
     }
     const holder = { kind: principal.kind, role: principal.role as Role, preset: principal.preset };
-    return grantToken(holder, request.scopes, request.expiresInDays, this.clock.now());
+    const grant = grantToken(holder, request.scopes, request.expiresInDays, this.clock.now());
+    assertWithinEffective(ctx, grant.scopes, 'The token');
+    return grant;
   }
 
   async mint(request: MintRequest, ctx: RequestContext): Promise<MintedToken> {
-    const grant = this.check(request);
+    const grant = this.check(request, ctx);
     const tokenId = request.tokenId ?? randomUUID();
     const token = generateToken();
     await this.runner.run(

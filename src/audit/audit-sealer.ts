@@ -17,6 +17,7 @@ import {
   checkpointDigest,
 } from './audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
+import { errorForLog } from '../common/log-text.js';
 
 export interface ChainLinkDoc extends Doc {
   position: number;
@@ -75,7 +76,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000;
       if (byCount || byTime) await this.seal(systemContext());
     } catch (error) {
-      logger.error('Sealing failed', error instanceof Error ? error.stack : String(error));
+      logger.error('Sealing failed', errorForLog(error));
     }
   }
 

@@ -1,14 +1,15 @@
-import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
 
 /** `verifyAuditTrail`: both bounds optional and inclusive; global positions. */
 export class VerifyAuditTrailInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)
   fromPosition?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(Number.MAX_SAFE_INTEGER)

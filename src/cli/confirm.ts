@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { CliError } from './cli-error.js';
+import { escapeControls } from './terminal-text.js';
 
 /** State changes need --yes; without it a terminal is asked, anything else is refused. */
 export async function confirm(yes: boolean | undefined, what: string): Promise<void> {
@@ -12,7 +13,7 @@ export async function confirm(yes: boolean | undefined, what: string): Promise<v
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await rl.question(`${what}? [y/N] `);
+    const answer = await rl.question(`${escapeControls(what)}? [y/N] `);
     if (!/^y(es)?$/i.test(answer.trim()))
       throw new CliError('CANCELLED', 'Not confirmed; nothing was changed');
   } finally {

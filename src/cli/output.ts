@@ -1,17 +1,26 @@
 import Table from 'cli-table3';
 import { CliError, exitCodeFor } from './cli-error.js';
+import { escapeControls } from './terminal-text.js';
 
-/** One JSON document with --json, readable text otherwise. */
+/**
+ * One JSON document with --json, readable text otherwise. Readable text never carries control
+ * characters from the server to the terminal (see terminal-text.ts); nor does JSON: the same
+ * escapes are valid JSON string escapes, so the document keeps its meaning.
+ */
 export class Output {
   constructor(readonly json: boolean) {}
 
   ok(data: unknown, human: () => string): void {
-    process.stdout.write(this.json ? `${JSON.stringify({ ok: true, data })}\n` : `${human()}\n`);
+    process.stdout.write(
+      this.json
+        ? `${escapeControls(JSON.stringify({ ok: true, data }))}\n`
+        : `${escapeControls(human(), true)}\n`,
+    );
   }
 
   /** Long waits: progress on stderr, and only for people (never in --json). */
   progress(line: string): void {
-    if (!this.json) process.stderr.write(`${line}\n`);
+    if (!this.json) process.stderr.write(`${escapeControls(line)}\n`);
   }
 
   fail(error: unknown): number {
@@ -21,13 +30,15 @@ export class Output {
         : new CliError('ERROR', error instanceof Error ? error.message : String(error));
     if (this.json) {
       process.stdout.write(
-        `${JSON.stringify({ ok: false, error: { code: e.code, message: e.message, data: e.data } })}\n`,
+        `${escapeControls(JSON.stringify({ ok: false, error: { code: e.code, message: e.message, data: e.data } }))}\n`,
       );
     } else {
       const scopes = e.data.requiredScopes
         ? ` (required: ${(e.data.requiredScopes as string[]).join(', ') || '-'}; granted: ${((e.data.grantedScopes as string[]) ?? []).join(', ') || '-'})`
         : '';
-      process.stderr.write(`slipway: ${e.code}: ${e.message.split('\n')[0]}${scopes}\n`);
+      process.stderr.write(
+        `slipway: ${escapeControls(`${e.code}: ${e.message.split('\n')[0]}${scopes}`)}\n`,
+      );
     }
     return exitCodeFor(e.code);
   }
@@ -35,7 +46,8 @@ export class Output {
 
 export function table(head: string[], rows: unknown[][]): string {
   const t = new Table({ head, style: { head: [], border: [] } });
-  for (const row of rows) t.push(row.map((c) => (c === null || c === undefined ? '-' : String(c))));
+  for (const row of rows)
+    t.push(row.map((c) => (c === null || c === undefined ? '-' : escapeControls(String(c)))));
   return t.toString();
 }
 
@@ -44,7 +56,7 @@ export function keyValues(entries: [string, unknown][]): string {
   return entries
     .map(
       ([k, v]) =>
-        `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+        `${k.padEnd(width)}  ${v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : escapeControls(String(v))}`,
     )
     .join('\n');
 }

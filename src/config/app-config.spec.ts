@@ -17,6 +17,13 @@ describe('loadConfig', () => {
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
+      serverAddressPolicy: '',
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnectionsPerAddress: 128,
+      },
       audit: {
         signingKey: null,
         refusalWindowSeconds: 60,
@@ -40,8 +47,10 @@ describe('loadConfig', () => {
       SLIPWAY_DATA_DIR: '/var/lib/slipway',
       SLIPWAY_TRUST_PROXY: 'true',
       SLIPWAY_LOG_LEVEL: 'debug',
+      SLIPWAY_SERVER_ADDRESS_POLICY: 'allow:loopback, deny:private,allow:10.1.0.0/16',
     });
     expect(config).toMatchObject({
+      serverAddressPolicy: 'allow:loopback, deny:private,allow:10.1.0.0/16',
       port: 8080,
       dataDir: '/var/lib/slipway',
       trustProxy: true,
@@ -58,6 +67,15 @@ describe('loadConfig', () => {
     ['SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS', '5'],
     ['SLIPWAY_SECRET_KEY', 'too-short'],
     ['SLIPWAY_SMTP_URL', 'http://mail'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:everything'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'permit:127.0.0.1'],
+    ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:0x7f.1'],
+    ['SLIPWAY_HTTP_HEADERS_TIMEOUT_MS', '10'],
+    ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', 'soon'],
+    ['SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+    // A whole request cannot have less time than its headers.
+    ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     let error: unknown;
     try {
@@ -67,5 +85,21 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`${name}=`);
+  });
+
+  it('reads the HTTP timeouts and the per-address connection cap', () => {
+    expect(
+      loadConfig({
+        SLIPWAY_HTTP_HEADERS_TIMEOUT_MS: '2000',
+        SLIPWAY_HTTP_REQUEST_TIMEOUT_MS: '4000',
+        SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+      }).http,
+    ).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+      maxConnectionsPerAddress: 0,
+    });
   });
 });

@@ -3,15 +3,17 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
+import { addressPolicyProblems } from './address-policy.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -74,13 +76,13 @@ export class EnvironmentVariables {
   SLIPWAY_SESSION_MAX_HOURS = 12;
 
   /** 32 bytes, base64: encrypts TOTP secrets. Absent: a key file in the data directory. */
-  @IsOptional()
+  @Omittable()
   @Matches(/^[A-Za-z0-9+/]{43}=$/, {
     message: 'SLIPWAY_SECRET_KEY must be 32 bytes, base64-encoded',
   })
   SLIPWAY_SECRET_KEY?: string = undefined;
 
-  @IsOptional()
+  @Omittable()
   @Matches(/^smtps?:\/\/\S+$/, { message: 'SLIPWAY_SMTP_URL must be an smtp:// or smtps:// URL' })
   SLIPWAY_SMTP_URL?: string = undefined;
 
@@ -114,8 +116,26 @@ export class EnvironmentVariables {
   })
   SLIPWAY_RUNNER_REMOTE_DIR = '/srv/slipway';
 
+  /**
+   * Which server and health-check addresses Slipway may connect to, beyond the built-in refusals
+   * (loopback, link-local, cloud metadata, unspecified, multicast, broadcast):
+   * `allow:<class|address|cidr>` / `deny:<...>`, comma-separated. Empty: the built-in rules.
+   */
+  @IsString()
+  @MaxLength(4096)
+  @ValidateBy({
+    name: 'addressPolicy',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && addressPolicyProblems(value).length === 0,
+      defaultMessage: (args) =>
+        `SLIPWAY_SERVER_ADDRESS_POLICY: ${addressPolicyProblems(String(args?.value)).join('; ')}`,
+    },
+  })
+  SLIPWAY_SERVER_ADDRESS_POLICY = '';
+
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
-  @IsOptional()
+  @Omittable()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
     message: 'SLIPWAY_AUDIT_SIGNING_KEY must be a PKCS#8 PEM private key',
   })
@@ -149,9 +169,37 @@ export class EnvironmentVariables {
   @Max(1200)
   SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS = 12;
 
+  /** A request's headers must arrive within this time, counted from its first byte. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  SLIPWAY_HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** A whole request (headers and body) must arrive within this time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  SLIPWAY_HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** An idle keep-alive connection is closed after this time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /** Open connections one client address may hold; more are refused (0: no cap). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS = 128;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
-  @IsOptional()
+  @Omittable()
   SLIPWAY_PUBLIC_URL?: string = undefined;
 }
 
@@ -169,6 +217,15 @@ export interface AppConfig {
   smtpUrl: string | null;
   mailFrom: string;
   publicUrl: string;
+  /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
+  serverAddressPolicy: string;
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** 0: no cap. */
+    maxConnectionsPerAddress: number;
+  };
   audit: {
     signingKey: string | null;
     sealEveryEvents: number;
@@ -210,6 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       }),
     );
   }
+  if (vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS < vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS) {
+    throw new ConfigError([
+      `SLIPWAY_HTTP_REQUEST_TIMEOUT_MS=${vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS}: must be at least SLIPWAY_HTTP_HEADERS_TIMEOUT_MS (${vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS})`,
+    ]);
+  }
   return {
     port: vars.PORT,
     host: vars.SLIPWAY_HOST,
@@ -223,6 +285,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
+    serverAddressPolicy: vars.SLIPWAY_SERVER_ADDRESS_POLICY,
+    http: {
+      headersTimeoutMs: vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: vars.SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: vars.SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
     audit: {
       signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,

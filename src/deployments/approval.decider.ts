@@ -22,12 +22,30 @@ export type ApprovalCommand =
       approvalId: string;
       approve: boolean;
       decidedBy: string;
+      /** Only a human decides: agents never do, whatever their scopes. */
+      deciderKind: 'user' | 'agent';
+      /**
+       * The humans behind the requester besides itself: for an agent, the user who created it
+       * and the user who minted the token it filed the request with.
+       */
+      requesterControllers: readonly string[];
       note: string | null;
       now: number;
     }
   | { kind: 'executed'; approvalId: string; deploymentId: string };
 
-/** `pending → approved | rejected | expired`; nobody decides their own request; executed once. */
+const twoHumans = (message: string) =>
+  new AppError('FORBIDDEN', message, {
+    requiredScopes: ['approvals:decide'],
+    grantedScopes: [],
+    rule: 'two-humans',
+  });
+
+/**
+ * `pending → approved | rejected | expired`; executed once. Two humans: a request is decided
+ * only by a human other than the requester and other than whoever created or controls the
+ * requesting agent (so nobody approves what they filed through their own agent).
+ */
 export const approvalDecider: Decider<ApprovalState, ApprovalCommand> = {
   initialState: () => ({
     exists: false,
@@ -79,11 +97,16 @@ export const approvalDecider: Decider<ApprovalState, ApprovalCommand> = {
       throw conflict(`The request is already ${state.status}`);
     }
     if (command.now >= state.expiresAt) throw conflict('The request expired');
+    if (command.deciderKind !== 'user') {
+      throw twoHumans('Only a human decides approval requests');
+    }
     if (command.decidedBy === state.requester) {
-      throw new AppError('FORBIDDEN', 'Nobody decides their own request', {
-        requiredScopes: ['approvals:decide'],
-        grantedScopes: [],
-      });
+      throw twoHumans('Nobody decides their own request');
+    }
+    if (command.requesterControllers.includes(command.decidedBy)) {
+      throw twoHumans(
+        'Nobody decides a request filed by an agent they created or hold a token of: another person must',
+      );
     }
     const data = {
       approvalId: command.approvalId,

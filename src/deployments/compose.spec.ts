@@ -31,6 +31,7 @@ volumes:
             volumes: [],
           },
         ],
+        document: expect.objectContaining({ services: expect.any(Object) }),
       },
     });
   });

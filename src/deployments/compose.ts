@@ -1,35 +1,33 @@
-import { parse } from 'yaml';
 import type { FieldIssue } from '../common/app-error.js';
+import { parseBoundedYaml } from '../common/bounded-yaml.js';
+import { COMPOSE_LIMITS } from './compose-limits.js';
 import { parseImageReference } from './image-reference.js';
 
 export interface ComposeSummary {
   services: { name: string; image: string; ports: string[]; volumes: string[] }[];
+  /** The parsed document, for checks that read more of it (the compose policy). */
+  document: unknown;
 }
 
+/** `overLimits`: refused before parsing (size, nodes, depth, aliases; see COMPOSE_LIMITS). */
 export type ComposeResult =
-  { ok: true; summary: ComposeSummary } | { ok: false; issues: FieldIssue[] };
+  { ok: true; summary: ComposeSummary } | { ok: false; issues: FieldIssue[]; overLimits?: boolean };
 
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
 const PORT =
   /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp))?$/;
 
 /**
- * Parses a compose definition and checks what Slipway relies on: a `services` map, each with an
- * image reference that pins a tag or digest, well-formed port mappings and volume entries.
- * Other compose keys pass through untouched.
+ * Parses a compose definition within COMPOSE_LIMITS and checks what Slipway relies on: a
+ * `services` map, each with an image reference that pins a tag or digest, well-formed port
+ * mappings and volume entries. Other compose keys pass through untouched.
  */
 export function validateCompose(text: string): ComposeResult {
-  let doc: unknown;
-  try {
-    doc = parse(text, { maxAliasCount: 100, uniqueKeys: true });
-  } catch (error) {
-    return {
-      ok: false,
-      issues: [
-        { path: 'compose', message: `not valid YAML: ${(error as Error).message.split('\n')[0]}` },
-      ],
-    };
+  const parsed = parseBoundedYaml(text, 'compose', COMPOSE_LIMITS);
+  if (!parsed.ok) {
+    return { ok: false, issues: parsed.issues, overLimits: parsed.cause === 'limits' };
   }
+  const doc = parsed.value;
   if (!isMap(doc) || !isMap(doc.services) || Object.keys(doc.services).length === 0) {
     return {
       ok: false,
@@ -67,7 +65,7 @@ export function validateCompose(text: string): ComposeResult {
       );
     services.push({ name, image: String(image), ports, volumes });
   }
-  return issues.length ? { ok: false, issues } : { ok: true, summary: { services } };
+  return issues.length ? { ok: false, issues } : { ok: true, summary: { services, document: doc } };
 }
 
 function isMap(value: unknown): value is Record<string, unknown> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import type { RequestContext } from '../access/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
+import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { DuplicateEventIdError } from '../eventstore/wrong-expected-revision.error.js';
@@ -64,6 +65,7 @@ export class DeploymentLauncher {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly policy: ComposePolicyGuard,
   ) {}
 
   async launch(
@@ -87,6 +89,8 @@ export class DeploymentLauncher {
       env: service.env,
       healthCheckUrl: service.healthCheckUrl,
     };
+    // Also for a rollback's older snapshot: what the server allows now decides.
+    this.policy.enforce(snapshot.compose, server);
     const key = request.idempotencyKey ?? null;
     const inputDigest = key
       ? createHash('sha256')

@@ -1,11 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import type { ApprovalDoc } from '../../projections/approvals.projection.js';
 import type { BackupDoc } from '../../projections/backups.projection.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
 import type { ServerDoc } from '../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import { notFound } from '../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import type { Requester } from './deployments.events.js';
 
 /** Read-model lookups of the deployments context; an unknown id is NOT_FOUND. */
 @Injectable()
@@ -27,4 +30,20 @@ export class DeploymentLookup {
   deployment = (id: string) => this.get<DeploymentDoc>('deployments', id, 'deployment');
   approval = (id: string) => this.get<ApprovalDoc>('approvals', id, 'approval request');
   backup = (id: string) => this.get<BackupDoc>('backups', id, 'backup');
+
+  /**
+   * The humans who control a requester besides itself: for an agent, the user who created it
+   * and the user who minted the token it presented (who holds its value).
+   */
+  async controllersOf(requester: Requester): Promise<string[]> {
+    if (requester.kind !== 'agent') return [];
+    const agent = await this.reads
+      .collection<PrincipalDoc>('principals')
+      .get(requester.principalId);
+    const token = requester.tokenId
+      ? await this.reads.collection<ApiTokenDoc>('api_tokens').get(requester.tokenId)
+      : null;
+    const ids = [agent?.createdBy, token?.createdBy].filter((id): id is string => !!id);
+    return [...new Set(ids)];
+  }
 }

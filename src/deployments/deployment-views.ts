@@ -42,6 +42,7 @@ export function serverView(s: ServerDoc) {
     labels: s.labels,
     status: s.status,
     registeredAt: s.registeredAt,
+    composePolicy: s.composePolicy ?? { allow: [], setAt: null, setBy: null },
   };
 }
 

@@ -11,6 +11,8 @@ import {
 } from './commands/deploy.handlers.js';
 import { ApproveServerHostKeyCommand, RegisterServerCommand } from './commands/servers.handlers.js';
 import { RegisterServiceCommand, UpdateServiceCommand } from './commands/services.handlers.js';
+import { SetServerComposePolicyCommand } from './compose-policy/compose-policy.handler.js';
+import { SetServerComposePolicyInput } from './compose-policy/compose-policy.inputs.js';
 import {
   ApproveServerHostKeyInput,
   CancelDeploymentInput,
@@ -26,6 +28,7 @@ import {
 
 const WORKERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'agent'];
 const DECIDERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator'];
+const ADMINS: ProcedureOptions['roles'] = ['owner', 'admin'];
 const command = (
   name: string,
   scope: string,
@@ -68,6 +71,23 @@ export class DeploymentCommandProcedures {
   )
   approveServerHostKey(input: ApproveServerHostKeyInput, ctx: RequestContext) {
     return this.commands.execute(new ApproveServerHostKeyCommand(input, ctx));
+  }
+
+  /**
+   * Owner/admin only, and the presenting credential must carry server:write (a token narrows):
+   * allowing root-equivalent compose on a server is a decision above an operator's.
+   */
+  @Procedure(
+    command(
+      'setServerComposePolicy',
+      'server:write',
+      SetServerComposePolicyInput,
+      'Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all.',
+      ADMINS,
+    ),
+  )
+  setServerComposePolicy(input: SetServerComposePolicyInput, ctx: RequestContext) {
+    return this.commands.execute(new SetServerComposePolicyCommand(input, ctx));
   }
 
   @Procedure(
@@ -147,7 +167,7 @@ export class DeploymentCommandProcedures {
       'approveRequest',
       'approvals:decide',
       DecideApprovalInput,
-      'Approves someone else’s request; a deploy or rollback then runs once.',
+      'Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once.',
       DECIDERS,
     ),
   )
@@ -160,7 +180,7 @@ export class DeploymentCommandProcedures {
       'rejectRequest',
       'approvals:decide',
       DecideApprovalInput,
-      'Rejects someone else’s request.',
+      'Rejects a request filed neither by you nor by an agent you created or minted its token.',
       DECIDERS,
     ),
   )

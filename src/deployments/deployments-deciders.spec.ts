@@ -1,12 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
-import { approvalDecider } from './approval.decider.js';
 import { catalogDecider } from './catalog.decider.js';
 import {
-  ApprovalExecuted,
-  ApprovalGranted,
-  ApprovalRejected,
-  ApprovalRequested,
+  ServerComposePolicySet,
   ServerHostKeyApproved,
   ServerRegistered,
   ServiceRegistered,
@@ -36,13 +32,7 @@ const service = {
   healthCheckUrl: null,
   backupCommand: null,
 };
-const requester = {
-  principalId: 'p1',
-  kind: 'user',
-  role: 'operator',
-  authMethod: 'session',
-  tokenId: null,
-};
+
 describe('fleet decider', () => {
   it('registers unique names and approves only the pinned host key, once', () => {
     expect(decideFrom(fleetDecider, [], { kind: 'register', event: server })).toEqual([
@@ -80,6 +70,28 @@ describe('fleet decider', () => {
       }),
     ).toEqual([]);
   });
+
+  it('records a server’s compose policy as a sorted set; the same set again is no event', () => {
+    const given = [ServerRegistered(server)];
+    expect(
+      decideFrom(fleetDecider, given, {
+        kind: 'setComposePolicy',
+        serverId: 's1',
+        allow: ['privileged', 'hostNetwork', 'privileged'],
+      }),
+    ).toEqual([ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] })]);
+    const set = ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] });
+    expect(
+      decideFrom(fleetDecider, [...given, set], {
+        kind: 'setComposePolicy',
+        serverId: 's1',
+        allow: ['privileged', 'hostNetwork'],
+      }),
+    ).toEqual([]);
+    expect(() =>
+      decideFrom(fleetDecider, given, { kind: 'setComposePolicy', serverId: 's9', allow: [] }),
+    ).toThrow(/No such server/);
+  });
 });
 
 describe('catalog decider', () => {
@@ -108,78 +120,5 @@ describe('catalog decider', () => {
     expect(() =>
       decideFrom(catalogDecider, [], { kind: 'update', event: { serviceId: 'svc', changes: {} } }),
     ).toThrow(/No such service/);
-  });
-});
-
-describe('approval decider', () => {
-  const requested = ApprovalRequested({
-    approvalId: 'a1',
-    action: 'deploy',
-    serviceId: 'svc',
-    payload: {},
-    reason: 'ship the fix today',
-    requestedBy: requester,
-    expiresAt: new Date(10_000).toISOString(),
-  });
-  const decide = (approve: boolean, decidedBy: string, now = 1000) => ({
-    kind: 'decide' as const,
-    approvalId: 'a1',
-    approve,
-    decidedBy,
-    note: null,
-    now,
-  });
-
-  it('lets someone else approve or reject a pending request', () => {
-    expect(decideFrom(approvalDecider, [requested], decide(true, 'p2'))).toEqual([
-      ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ]);
-    expect(decideFrom(approvalDecider, [requested], decide(false, 'p2'))).toEqual([
-      ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ]);
-  });
-
-  it('refuses self-approval, decisions after expiry, and deciding twice', () => {
-    expect(() => decideFrom(approvalDecider, [requested], decide(true, 'p1'))).toThrow(
-      /own request/,
-    );
-    expect(() => decideFrom(approvalDecider, [requested], decide(true, 'p2', 20_000))).toThrow(
-      /expired/,
-    );
-    const rejected = [
-      requested,
-      ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ];
-    expect(() => decideFrom(approvalDecider, rejected, decide(true, 'p3'))).toThrow(
-      /already rejected/,
-    );
-  });
-
-  it('records the execution of an approved request once', () => {
-    const approved = [
-      requested,
-      ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ];
-    expect(
-      decideFrom(approvalDecider, approved, {
-        kind: 'executed',
-        approvalId: 'a1',
-        deploymentId: 'd1',
-      }),
-    ).toEqual([ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' })]);
-    expect(
-      decideFrom(
-        approvalDecider,
-        [...approved, ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' })],
-        { kind: 'executed', approvalId: 'a1', deploymentId: 'd1' },
-      ),
-    ).toEqual([]);
-    expect(() =>
-      decideFrom(approvalDecider, [requested], {
-        kind: 'executed',
-        approvalId: 'a1',
-        deploymentId: 'd1',
-      }),
-    ).toThrow(/Only an approved/);
   });
 });

@@ -75,8 +75,8 @@ export class DeploymentQueryProcedures {
       'One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position.',
     ),
   )
-  deploymentDetails(input: DeploymentIdInput) {
-    return this.queries.execute(new DeploymentDetailsQuery(input.deploymentId));
+  deploymentDetails(input: DeploymentIdInput, ctx: RequestContext) {
+    return this.queries.execute(new DeploymentDetailsQuery(input.deploymentId, ctx));
   }
 
   @Procedure(

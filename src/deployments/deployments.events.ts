@@ -46,6 +46,11 @@ export const ServerHostKeyApproved = defineEvent<{ serverId: string; fingerprint
   'ServerHostKeyApproved',
   1,
 );
+/** What compose capabilities an owner or admin allowed on a server (the rest are refused). */
+export const ServerComposePolicySet = defineEvent<{ serverId: string; allow: string[] }>(
+  'ServerComposePolicySet',
+  1,
+);
 
 /** What a service is set up with; `ServiceUpdated` carries any subset of it. */
 export type ServiceSettings = {

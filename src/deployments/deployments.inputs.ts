@@ -1,37 +1,46 @@
-import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
   IsISO8601,
-  IsOptional,
   IsString,
   IsUUID,
-  IsUrl,
   Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
+  ArrayMaxSize,
+  IsArray,
 } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
+import {
+  ApprovalRule,
+  ComposeText,
+  EnvironmentName,
+  EnvList,
+  HealthCheckUrl,
+  Host,
+  HostKeyFingerprint,
+  ImageReference,
+  ImageRepository,
+  Note,
+  Reason,
+  ShellCommand,
+  SlugName,
+  type APPROVAL_RULES,
+} from './deployment-fields.js';
 
-const SLUG = /^[a-z0-9][a-z0-9._-]{0,79}$/;
-const HOST =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$/;
-const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
-const MIB = 1024 * 1024;
+type ApprovalRuleName = (typeof APPROVAL_RULES)[number];
 
 export class RegisterServerInput {
-  @Matches(SLUG, { message: 'name is 1-80 lower-case letters, digits, . _ -' })
+  @SlugName()
   name!: string;
 
-  @Matches(HOST, { message: 'host must be a hostname or an IP address' })
+  @Host()
   host!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(65535)
@@ -48,12 +57,10 @@ export class RegisterServerInput {
   @MaxLength(16_384)
   privateKey!: string;
 
-  @Matches(FINGERPRINT, {
-    message: 'hostKeyFingerprint must look like SHA256:<43 base64 characters>',
-  })
+  @HostKeyFingerprint()
   hostKeyFingerprint!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayMaxSize(32)
   @Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
@@ -67,7 +74,7 @@ export class ApproveServerHostKeyInput {
   @IsUUID()
   serverId!: string;
 
-  @Matches(FINGERPRINT, { message: 'fingerprint must look like SHA256:<43 base64 characters>' })
+  @HostKeyFingerprint()
   fingerprint!: string;
 }
 
@@ -79,93 +86,79 @@ export class EnvVarInput {
   @MaxLength(4096)
   value!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   secret?: boolean;
 }
 
-export class ServiceFieldsInput {
-  @IsOptional()
-  @IsUUID()
-  serverId?: string;
-
-  @IsOptional()
-  @Matches(/^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$/, {
-    message: 'imageRepository is registry/repo without tag',
-  })
-  @MaxLength(255)
-  imageRepository?: string;
-
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MIB)
-  compose?: string;
-
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => EnvVarInput)
+/**
+ * The settings a service may leave out, on registration and update alike. The fields that are
+ * required on registration are declared in each class with the same shared decorators (a
+ * subclass never redeclares an inherited field: class-validator would then mix the two).
+ */
+class ServiceSettingsInput {
+  @Omittable()
+  @EnvList(() => EnvVarInput)
   env?: EnvVarInput[];
 
-  @IsOptional()
-  @IsIn(['none', 'agents', 'all-but-admins'])
-  approvalRule?: 'none' | 'agents' | 'all-but-admins';
+  @Omittable()
+  @ApprovalRule()
+  approvalRule?: ApprovalRuleName;
 
-  @IsOptional()
-  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
-  @MaxLength(2048)
+  @Omittable()
+  @HealthCheckUrl()
   healthCheckUrl?: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1024)
+  @Omittable()
+  @ShellCommand()
   backupCommand?: string;
 }
 
-export class RegisterServiceInput extends ServiceFieldsInput {
-  @Matches(SLUG, { message: 'name is 1-80 lower-case letters, digits, . _ -' })
+export class RegisterServiceInput extends ServiceSettingsInput {
+  @SlugName()
   name!: string;
 
-  @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, {
-    message: 'environment is 1-40 lower-case letters, digits, -',
-  })
+  @EnvironmentName()
   environment!: string;
 
   @IsUUID()
-  declare serverId: string;
+  serverId!: string;
 
-  @IsString()
-  declare imageRepository: string;
+  @ImageRepository()
+  imageRepository!: string;
 
-  @IsString()
-  declare compose: string;
+  @ComposeText()
+  compose!: string;
 }
 
-export class UpdateServiceInput extends ServiceFieldsInput {
+export class UpdateServiceInput extends ServiceSettingsInput {
   @IsUUID()
   serviceId!: string;
-}
 
-const REASON = { min: 12, max: 280 };
+  @Omittable()
+  @IsUUID()
+  serverId?: string;
+
+  @Omittable()
+  @ImageRepository()
+  imageRepository?: string;
+
+  @Omittable()
+  @ComposeText()
+  compose?: string;
+}
 
 export class TriggerDeployInput {
   @IsUUID()
   serviceId!: string;
 
   /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @ImageReference()
   imageTag!: string;
 
   /** Used when the service's approval rule turns the trigger into an approval request. */
-  @IsOptional()
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Omittable()
+  @Reason()
   reason?: string;
 }
 
@@ -175,9 +168,8 @@ export class DeploymentIdInput {
 }
 
 export class CancelDeploymentInput extends DeploymentIdInput {
-  @IsOptional()
-  @IsString()
-  @MaxLength(280)
+  @Omittable()
+  @Note()
   reason?: string;
 }
 
@@ -188,10 +180,8 @@ export class ExecuteRollbackInput {
   @IsUUID()
   targetDeploymentId!: string;
 
-  @IsOptional()
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Omittable()
+  @Reason()
   reason?: string;
 }
 
@@ -202,22 +192,19 @@ export class RequestApprovalInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
+  @Omittable()
+  @ImageReference()
   imageTag?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   targetDeploymentId?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   backupId?: string;
 
-  @IsString()
-  @MinLength(REASON.min)
-  @MaxLength(REASON.max)
+  @Reason()
   reason!: string;
 }
 
@@ -225,9 +212,8 @@ export class DecideApprovalInput {
   @IsUUID()
   approvalId!: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(280)
+  @Omittable()
+  @Note()
   note?: string;
 }
 
@@ -248,39 +234,39 @@ export class RecordBackupInput {
   @Max(Number.MAX_SAFE_INTEGER)
   sizeBytes!: number;
 
-  @IsOptional()
+  @Omittable()
   @IsISO8601()
   takenAt?: string;
 }
 
 export class RecentDeploymentsInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
   limit?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(['queued', 'running', 'succeeded', 'failed', 'cancelled'])
   status?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   serviceId?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(1024)
   cursor?: string;
 }
 
 export class DeploymentLogsInput extends DeploymentIdInput {
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(0)
   afterLine?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(1000)
@@ -288,11 +274,11 @@ export class DeploymentLogsInput extends DeploymentIdInput {
 }
 
 export class ApprovalQueueInput {
-  @IsOptional()
+  @Omittable()
   @IsIn(['pending', 'approved', 'rejected', 'expired'])
   status?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(100)
@@ -303,9 +289,7 @@ export class DeploymentPlanInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsString()
-  @MinLength(1)
-  @MaxLength(512)
+  @ImageReference()
   imageTag!: string;
 }
 
@@ -313,9 +297,7 @@ export class ComposeDeploymentPlanInput {
   @IsUUID()
   serverId!: string;
 
-  @IsString()
-  @MinLength(1)
-  @MaxLength(MIB)
+  @ComposeText()
   compose!: string;
 }
 
@@ -323,7 +305,7 @@ export class RollbackPlanInput {
   @IsUUID()
   serviceId!: string;
 
-  @IsOptional()
+  @Omittable()
   @IsUUID()
   targetDeploymentId?: string;
 }

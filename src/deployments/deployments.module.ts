@@ -15,7 +15,10 @@ import { DeploymentLogStore } from './deployment-log-store.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
+import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
+import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
+import { AddressGate } from './reach/address-gate.js';
 import { Planner } from './planning/planner.js';
 import {
   DeploymentDetailsHandler,
@@ -29,6 +32,9 @@ import {
 
 @Module({
   providers: [
+    AddressGate,
+    ComposePolicyGuard,
+    SetServerComposePolicyHandler,
     DeploymentLookup,
     DeploymentLauncher,
     DeploymentStateMachine,
@@ -54,6 +60,12 @@ import {
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
   ],
-  exports: [DeploymentLogStore, DeploymentLookup, DeploymentStateMachine],
+  exports: [
+    AddressGate,
+    ComposePolicyGuard,
+    DeploymentLogStore,
+    DeploymentLookup,
+    DeploymentStateMachine,
+  ],
 })
 export class DeploymentsModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import type { RequestContext } from '../access/request-context.js';
 import { Procedure } from '../rpc/procedure.js';
-import type { HealthReport } from './health-report.js';
+import type { HealthReport, HealthSummary } from './health-report.js';
 import { HealthQuery } from './health.query.js';
 
 @Injectable()
@@ -14,9 +15,14 @@ export class HealthProcedures {
     auth: 'public',
     roles: [],
     scopes: [],
-    description: 'Service status, version, store readiness and projection lag. No credentials.',
+    description:
+      'Service status and version, without credentials. With any valid credential also uptime, ' +
+      'store readiness, the event store head and each projection position, lag and status.',
   })
-  health(): Promise<HealthReport> {
-    return this.queries.execute(new HealthQuery());
+  async health(_input: undefined, ctx: RequestContext): Promise<HealthSummary | HealthReport> {
+    const report = await this.queries.execute(new HealthQuery());
+    // Event counts and projection positions tell an outsider how busy the team is: callers only.
+    if (ctx.principal) return report;
+    return { status: report.status, version: report.version };
   }
 }

@@ -5,6 +5,7 @@ import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AppError } from '../common/app-error.js';
 import { sendError, toAppError } from './error-response.js';
 import { requestIdOf } from './request-id.js';
+import { errorForLog } from '../common/log-text.js';
 
 const logger = new Logger('Audit');
 
@@ -26,10 +27,7 @@ export async function answerError(
     try {
       await recorder.record(refusal);
     } catch (writeError) {
-      logger.error(
-        `Could not record the refusal of request ${requestId}`,
-        writeError instanceof Error ? writeError.stack : String(writeError),
-      );
+      logger.error(`Could not record the refusal of request ${requestId}`, errorForLog(writeError));
       sendError(
         res,
         new AppError('SERVICE_UNAVAILABLE', 'The audit trail could not record this call'),

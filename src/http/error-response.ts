@@ -1,8 +1,10 @@
 import { HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import { BEARER_REALM } from '../access/credentials.js';
 import { AppError } from '../common/app-error.js';
 import type { ErrorCode } from '../common/error-codes.js';
 import { InvalidQueryError } from '../readstore/invalid-query.error.js';
+import { errorForLog } from '../common/log-text.js';
 
 export interface ErrorBody {
   error: { message: string; code: ErrorCode; data: Record<string, unknown> };
@@ -67,10 +69,7 @@ export function toAppError(error: unknown, requestId: string): AppError {
     const message = code === 'NOT_FOUND' ? 'No such route' : error.message;
     return new AppError(code, message);
   }
-  logger.error(
-    `Unexpected error in request ${requestId}`,
-    error instanceof Error ? error.stack : String(error),
-  );
+  logger.error(`Unexpected error in request ${requestId}`, errorForLog(error));
   return new AppError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred', { requestId });
 }
 
@@ -89,8 +88,20 @@ export function sendError(res: Response, error: unknown, requestId: string): voi
   if (appError.code === 'RATE_LIMITED' && typeof appError.data.retryAfterSeconds === 'number') {
     res.setHeader('Retry-After', String(appError.data.retryAfterSeconds));
   }
+  const challenge = authChallenge(appError);
+  if (challenge) res.setHeader('WWW-Authenticate', challenge);
   if (appError.code === 'METHOD_NOT_SUPPORTED' && typeof appError.data.allow === 'string') {
     res.setHeader('Allow', appError.data.allow);
   }
   res.status(appError.status).json(errorBody(appError, requestId));
+}
+
+/**
+ * Every 401 names the scheme to use (RFC 7235); a refused bearer token says so with RFC 6750's
+ * `invalid_token`, while a request without credentials gets the bare challenge (RFC 6750 3.1).
+ */
+export function authChallenge(error: AppError): string | null {
+  if (error.status !== 401) return null;
+  const refusedToken = error.code.startsWith('TOKEN_');
+  return `Bearer realm="${BEARER_REALM}"${refusedToken ? ', error="invalid_token"' : ''}`;
 }

@@ -13,9 +13,11 @@ import {
   resetLinkIsLive,
 } from './commands/password-reset.handlers.js';
 import { RouteAccess } from '../http/route-access.js';
-import { jsonBody } from '../http/json-body.js';
+import { jsonBody, requireJsonContentType } from '../http/json-body.js';
 import { validateInput } from '../rpc/rpc-input.js';
 import { LogInCommand } from './commands/log-in.handler.js';
+import { addressKey } from './login/address-key.js';
+import { LoginDevices } from './login/login-devices.js';
 import { LogOutCommand } from './commands/log-out.handler.js';
 import { SignUpCommand } from './commands/sign-up.handler.js';
 import { VerifyLoginCommand } from './commands/verify-login.handler.js';
@@ -27,6 +29,7 @@ import {
   SignUpInput,
 } from './identity.inputs.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
+import { errorForLog } from '../common/log-text.js';
 
 const resetLogger = new Logger('PasswordReset');
 
@@ -38,6 +41,7 @@ export class AuthController {
     private readonly commands: CommandBus,
     private readonly access: AccessService,
     private readonly throttle: Throttle,
+    private readonly devices: LoginDevices,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -57,21 +61,16 @@ export class AuthController {
   @HttpCode(200)
   async logIn(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginInput, jsonBody(req))) as LoginInput;
-    this.throttle.take(`login:ip:${req.ip}`, AUTH_LIMITS.loginPerAddress);
-    const account = `login:account:${input.email}`;
-    // Checked before the password: a locked account answers the same whatever was typed.
-    this.throttle.check(account, AUTH_LIMITS.loginFailuresPerAccount);
-    const outcome = await this.commands
-      .execute(new LogInCommand(input, this.access.anonymous(req)))
-      .catch((error: unknown) => {
-        this.throttle.hit(account, AUTH_LIMITS.loginFailuresPerAccount);
-        throw error;
-      });
-    this.throttle.reset(account);
+    this.throttle.take(`login:ip:${addressKey(req.ip)}`, AUTH_LIMITS.loginPerAddress);
+    // The per-account counts are kept by the handler, before it verifies the password.
+    const outcome = await this.commands.execute(
+      new LogInCommand(input, this.access.anonymous(req), this.devices.presented(req)),
+    );
     if (outcome.status === 'mfa_required') {
       return { status: 'mfa_required', challenge: outcome.challenge };
     }
     setSessionCookie(res, outcome.session.value, outcome.session.expiresAt);
+    this.devices.remember(res, outcome.userId);
     return { status: 'authenticated' };
   }
 
@@ -80,11 +79,12 @@ export class AuthController {
   @HttpCode(200)
   async verifyLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginVerifyInput, jsonBody(req))) as LoginVerifyInput;
-    this.throttle.take(`verify:ip:${req.ip}`, AUTH_LIMITS.verifyPerAddress);
-    const session = await this.commands.execute(
+    this.throttle.take(`verify:ip:${addressKey(req.ip)}`, AUTH_LIMITS.verifyPerAddress);
+    const { session, userId } = await this.commands.execute(
       new VerifyLoginCommand(input, this.access.anonymous(req)),
     );
     setSessionCookie(res, session.value, session.expiresAt);
+    this.devices.remember(res, userId);
     return { status: 'authenticated' };
   }
 
@@ -96,17 +96,17 @@ export class AuthController {
       RequestPasswordResetInput,
       jsonBody(req),
     )) as RequestPasswordResetInput;
-    this.throttle.take(`reset-request:ip:${req.ip}`, AUTH_LIMITS.resetRequestPerAddress);
+    this.throttle.take(
+      `reset-request:ip:${addressKey(req.ip)}`,
+      AUTH_LIMITS.resetRequestPerAddress,
+    );
     this.throttle.take(`reset-request:email:${input.email}`, AUTH_LIMITS.resetRequestPerEmail);
     // The work (and its timing) happens after the answer, so the answer reveals nothing.
     const ctx = this.access.anonymous(req);
     void this.commands
       .execute(new RequestPasswordResetCommand(input.email, ctx))
       .catch((error: unknown) => {
-        resetLogger.error(
-          'Could not send a reset link',
-          error instanceof Error ? error.stack : String(error),
-        );
+        resetLogger.error('Could not send a reset link', errorForLog(error));
       });
     return {
       status: 'accepted',
@@ -131,7 +131,7 @@ export class AuthController {
   @Post('reset-password')
   @HttpCode(200)
   async resetPassword(@Req() req: Request) {
-    this.throttle.take(`reset:ip:${req.ip}`, AUTH_LIMITS.resetPerAddress);
+    this.throttle.take(`reset:ip:${addressKey(req.ip)}`, AUTH_LIMITS.resetPerAddress);
     const input = (await validateInput(ResetPasswordInput, jsonBody(req))) as ResetPasswordInput;
     await this.commands.execute(
       new ResetPasswordCommand(input.token, input.newPassword, this.access.anonymous(req)),
@@ -139,10 +139,11 @@ export class AuthController {
     return { status: 'password_changed' };
   }
 
-  /** Ends the presented session, if it is still one; always clears the cookie. */
+  /** Ends the presented session, if it is still one; always clears the cookie. JSON only. */
   @Post('logout')
   @HttpCode(200)
   async logOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    requireJsonContentType(req);
     const ctx = await this.access.sessionIfAny(req);
     if (ctx) await this.commands.execute(new LogOutCommand(ctx));
     clearSessionCookie(res);

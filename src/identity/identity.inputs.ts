@@ -1,9 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { DisplayName } from '../common/field-rules.js';
 
 const normaliseEmail = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class SignUpInput {
   @Transform(normaliseEmail)
@@ -16,10 +16,7 @@ export class SignUpInput {
   @MaxLength(256)
   password!: string;
 
-  @Transform(trim)
-  @IsString()
-  @MinLength(1)
-  @MaxLength(80)
+  @DisplayName()
   name!: string;
 }
 

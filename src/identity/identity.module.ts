@@ -13,6 +13,8 @@ import {
   ResetPasswordHandler,
 } from './commands/password-reset.handlers.js';
 import { Throttle } from '../security/throttle.js';
+import { LoginAttempts } from './login/login-attempts.js';
+import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
 import { MfaCodes } from './mfa/mfa-codes.js';
 import {
@@ -39,6 +41,8 @@ import { SessionTerminator } from './session-terminator.js';
     LoginChallenges,
     VerifyLoginHandler,
     Throttle,
+    LoginAttempts,
+    LoginDevices,
     RequestPasswordResetHandler,
     ResetPasswordHandler,
     StartMfaEnrollmentHandler,

@@ -35,7 +35,8 @@ export class IdentityProcedures {
     roles: ['owner', 'admin'],
     scopes: ['members:manage'],
     input: ChangeUserRoleInput,
-    description: 'Changes a user’s role; nobody grants above their own, the last owner stays.',
+    description:
+      'Changes a user’s role: never of someone ranked above you, never to a role above yours or wider than your credential; the last owner stays.',
   })
   changeUserRole(input: ChangeUserRoleInput, ctx: RequestContext) {
     return this.commands.execute(new ChangeUserRoleCommand(input, ctx));
@@ -48,7 +49,8 @@ export class IdentityProcedures {
     roles: ['owner', 'admin'],
     scopes: ['members:manage'],
     input: DeactivateUserInput,
-    description: 'Deactivates a user: ends their sessions and refuses their tokens.',
+    description:
+      'Deactivates a user ranked no higher than you: ends their sessions and refuses their tokens.',
   })
   deactivateUser(input: DeactivateUserInput, ctx: RequestContext) {
     return this.commands.execute(new DeactivateUserCommand(input, ctx));

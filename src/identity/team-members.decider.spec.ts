@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Principal } from '../access/request-context.js';
+import type { Caller } from '../access/authority.js';
+import { ROLE_CAPABILITIES } from '../access/capabilities.js';
 import { decideFrom } from '../storage/decider.js';
 import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
 import { teamMembersDecider as decider, type HumanRole } from './team-members.decider.js';
@@ -16,7 +17,13 @@ const signedUp = (userId: string, role: HumanRole, email = `${userId}@example.co
 // Stand-ins for PersonalData: the decider only compares digests and copies sealed values.
 const digest = (email: string) => `digest:${email}`;
 const sealed = (value: string) => ({ pii: 1 as const, subject: 'user-x', ct: `enc(${value})` });
-const actor = (id: string, role: HumanRole): Principal => ({ id, kind: 'user', role, name: id });
+/** A session caller: its effective scopes are its role's capabilities. */
+const actor = (id: string, role: HumanRole, scopes = ROLE_CAPABILITIES[role]): Caller => ({
+  id,
+  kind: 'user',
+  role,
+  scopes,
+});
 const signUp = (email: string) => ({
   kind: 'signUp' as const,
   userId: 'new',
@@ -89,7 +96,48 @@ describe('team members decider', () => {
         userId: 'o2',
         role: 'viewer',
       }),
-    ).toThrow(/Only an owner/);
+    ).toThrow(/change the role of an owner: owner ranks above admin/);
+    expect(() =>
+      decideFrom(decider, given, { kind: 'deactivate', actor: actor('a', 'admin'), userId: 'o2' }),
+    ).toThrow(/deactivate an owner: owner ranks above admin/);
+  });
+
+  it('lets an admin manage another admin (same rank) but not promote anyone to owner', () => {
+    const given = [signedUp('o', 'owner'), signedUp('a', 'admin'), signedUp('a2', 'admin')];
+    const demote = { kind: 'changeRole' as const, actor: actor('a', 'admin'), userId: 'a2' };
+    expect(decideFrom(decider, given, { ...demote, role: 'viewer' })).toEqual([
+      UserRoleChanged({ userId: 'a2', from: 'admin', to: 'viewer' }),
+    ]);
+    expect(() => decideFrom(decider, given, { ...demote, userId: 'a', role: 'owner' })).toThrow(
+      /grant owner, a role above your own/,
+    );
+  });
+
+  it('refuses to grant a role wider than the credential presented (narrowing), before anything else', () => {
+    const given = [signedUp('o', 'owner'), signedUp('v', 'viewer')];
+    const narrow = actor('o', 'owner', ['members:manage']);
+    let refusal: unknown;
+    try {
+      decideFrom(decider, given, { kind: 'changeRole', actor: narrow, userId: 'v', role: 'admin' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({
+      code: 'FORBIDDEN',
+      data: {
+        rule: 'narrowing',
+        grantedScopes: ['members:manage'],
+        refusedScopes: expect.arrayContaining(['audit:read', 'security:manage']),
+      },
+    });
+    expect(() =>
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: narrow,
+        userId: 'zz',
+        role: 'admin',
+      }),
+    ).toThrow(/would exceed your access/);
   });
 
   it('refuses to demote or deactivate the last owner, allows it when another owner remains', () => {

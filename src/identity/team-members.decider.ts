@@ -1,7 +1,6 @@
 import type { PersonalValue } from '../audit/privacy/personal-data.js';
-import { ROLE_RANK } from '../access/capabilities.js';
-import type { Principal } from '../access/request-context.js';
-import { AppError, conflict, notFound } from '../common/app-error.js';
+import { assertMayActOn, assertMayGrantRole, type Caller } from '../access/authority.js';
+import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
 
@@ -29,8 +28,8 @@ export type TeamCommand =
       sealedName: PersonalValue;
       passwordHash: string;
     }
-  | { kind: 'changeRole'; actor: Principal; userId: string; role: HumanRole }
-  | { kind: 'deactivate'; actor: Principal; userId: string };
+  | { kind: 'changeRole'; actor: Caller; userId: string; role: HumanRole }
+  | { kind: 'deactivate'; actor: Caller; userId: string };
 
 const activeOwners = (state: TeamState) =>
   [...state.members.values()].filter((m) => m.active && m.role === 'owner').length;
@@ -41,22 +40,12 @@ function member(state: TeamState, userId: string): Member {
   return found;
 }
 
-function assertMayManage(actor: Principal, target: Member): void {
-  const actorRank = ROLE_RANK[actor.role as HumanRole] ?? -1;
-  if (target.role === 'owner' && actor.role !== 'owner') {
-    throw new AppError('FORBIDDEN', 'Only an owner may change an owner', {
-      requiredScopes: ['members:manage'],
-      grantedScopes: [],
-    });
-  }
-  if (ROLE_RANK[target.role] > actorRank) {
-    throw new AppError('FORBIDDEN', 'You cannot manage a member ranked above you');
-  }
-}
+const user = (id: string, m: Member) => ({ id, kind: 'user' as const, role: m.role });
 
 /**
  * The team's membership: the first sign-up becomes owner, later ones viewer; emails are unique;
- * nobody grants a role above their own; the last active owner cannot be demoted or deactivated.
+ * nobody changes or deactivates a member ranked above them, nor grants a role above their own or
+ * wider than their effective scopes; the last active owner cannot be demoted or deactivated.
  */
 export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
   initialState: () => ({ members: new Map() }),
@@ -96,15 +85,11 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
         ];
       }
       case 'changeRole': {
+        // What is asked for is checked first: it exceeds the caller whoever the target is.
+        assertMayGrantRole(command.actor, command.role);
         const target = member(state, command.userId);
         if (!target.active) throw conflict('The user is deactivated');
-        assertMayManage(command.actor, target);
-        if (ROLE_RANK[command.role] > (ROLE_RANK[command.actor.role as HumanRole] ?? -1)) {
-          throw new AppError(
-            'FORBIDDEN',
-            `You cannot grant ${command.role}, a role above your own`,
-          );
-        }
+        assertMayActOn(command.actor, user(command.userId, target), 'change the role of');
         if (target.role === command.role) return [];
         if (target.role === 'owner' && activeOwners(state) === 1) {
           throw conflict('The last owner cannot be demoted; make someone else owner first');
@@ -114,7 +99,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
       case 'deactivate': {
         const target = member(state, command.userId);
         if (!target.active) return [];
-        assertMayManage(command.actor, target);
+        assertMayActOn(command.actor, user(command.userId, target), 'deactivate');
         if (target.role === 'owner' && activeOwners(state) === 1) {
           throw conflict('The last owner cannot be deactivated');
         }

@@ -15,7 +15,10 @@ export type ProcedureAuth = 'public' | 'authenticated';
 export interface ProcedureOptions {
   name: string;
   lane: Lane;
-  /** `public` needs no credentials; only `health` is public. */
+  /**
+   * `public` needs no credentials (only `health` is public); a valid credential presented to it
+   * still identifies the caller, so it may show them more.
+   */
   auth: ProcedureAuth;
   /** Roles allowed to call; empty only for public procedures. */
   roles: Role[];

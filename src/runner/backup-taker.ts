@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../access/request-context.js';
+import type { ServerDoc } from '../../projections/servers.projection.js';
 import { conflict } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -11,7 +12,13 @@ import { BackupRecorded, serviceBackupsStream } from '../deployments/deployments
 import { SECRET_BOX } from '../security/secret-box.provider.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { SshSession, sshTargetOf } from './ssh-session.js';
+import { AddressGate } from '../deployments/reach/address-gate.js';
+import {
+  GENERIC_FAILURES,
+  seesConnectionDetails,
+} from '../deployments/reach/connection-failures.js';
+import { pinnedSshTarget } from './pinned-target.js';
+import { SshSession } from './ssh-session.js';
 
 export interface TakenBackup {
   backupId: string;
@@ -31,6 +38,7 @@ export class BackupTaker {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
+    private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -42,16 +50,16 @@ export class BackupTaker {
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
+    const session = await this.connect(server, ctx);
     const backupId = randomUUID();
     const dir = join(this.config.dataDir, 'backups', service.id);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const location = join(dir, `${backupId}.bak`);
-    const file = createWriteStream(location, { mode: 0o600 });
     const hash = createHash('sha256');
     let sizeBytes = 0;
     const stderr: string[] = [];
-    const session = await SshSession.connect(sshTargetOf(server, (c) => this.box.open(c)));
     try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = createWriteStream(location, { mode: 0o600 });
       const result = await session.exec(['sh', '-c', service.backupCommand], {
         onStdoutData: (chunk) => {
           hash.update(chunk);
@@ -85,5 +93,21 @@ export class BackupTaker {
       ctx,
     );
     return taken;
+  }
+
+  /** One answer for every connection failure, unless the caller is an owner or admin. */
+  private async connect(server: ServerDoc, ctx: RequestContext): Promise<SshSession> {
+    try {
+      return await SshSession.connect(
+        await pinnedSshTarget(this.gate, server, (c) => this.box.open(c)),
+      );
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw conflict(
+        seesConnectionDetails(ctx)
+          ? `Could not connect to the server: ${detail}`
+          : `The backup ${GENERIC_FAILURES.connect}`,
+      );
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import { anonymousContext, type RequestContext } from '../access/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -6,11 +7,19 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
+import {
+  ComposePolicyGuard,
+  describeRefusal,
+} from '../deployments/compose-policy/compose-policy.guard.js';
+import { AddressGate } from '../deployments/reach/address-gate.js';
+import { GENERIC_FAILURES } from '../deployments/reach/connection-failures.js';
+import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../security/secret-box.provider.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
-import { SshSession, sshTargetOf } from './ssh-session.js';
+import { pinnedSshTarget } from './pinned-target.js';
+import { SshSession } from './ssh-session.js';
 
 const logger = new Logger('Runner');
 
@@ -39,6 +48,8 @@ export class DeploymentExecutor {
     private readonly machine: DeploymentStateMachine,
     private readonly lookup: DeploymentLookup,
     private readonly logs: DeploymentLogStore,
+    private readonly gate: AddressGate,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -48,14 +59,20 @@ export class DeploymentExecutor {
     const ctx = runnerContext(deployment.id);
     const log = new LogWriter(this.logs, deployment.id, this.clock);
     const id = deployment.id;
-    let step = 'connect';
+    let step = 'compose-policy';
     let session: SshSession | null = null;
     try {
-      await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
       const server = await this.lookup.server(deployment.serverId);
+      // The policy may have narrowed since the deployment was queued: it decides at run time.
+      const refused = this.policy.refusals(deployment.snapshot.compose, server);
+      if (refused.length) throw new Error(describeRefusal(refused, server.name));
+      step = 'connect';
+      await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
-      session = await SshSession.connect(sshTargetOf(server, (c) => this.box.open(c)));
+      session = await SshSession.connect(
+        await pinnedSshTarget(this.gate, server, (c) => this.box.open(c)),
+      );
       log.write(
         step,
         'stdout',
@@ -66,7 +83,11 @@ export class DeploymentExecutor {
         ctx,
       );
       let digest: string | null = null;
-      for (const remote of deploymentSteps(deployment, this.config.runner.remoteDir, this.box)) {
+      const healthUrl = deployment.snapshot.healthCheckUrl;
+      step = healthUrl ? 'http-probe' : step;
+      const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
+      const steps = deploymentSteps(deployment, this.config.runner.remoteDir, this.box, probe);
+      for (const remote of steps) {
         if (await this.cancelled(id, control))
           return await this.finishCancelled(id, control, log, ctx);
         step = remote.name;
@@ -109,9 +130,10 @@ export class DeploymentExecutor {
       );
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      log.write(step, 'stderr', `slipway: ${reason}`);
+      // The log is for everyone who reads deployments; the detailed reason only for admins.
+      log.write(step, 'stderr', `slipway: ${GENERIC_FAILURES[step] ?? reason}`);
       await log.flush();
-      logger.warn(`Deployment ${id} failed at ${step}: ${reason}`);
+      logger.warn(`Deployment ${id} failed at ${step}: ${logText(reason)}`);
       await this.machine
         .apply({ kind: 'fail', deploymentId: id, reason, step }, ctx)
         .catch(() => undefined);

@@ -12,6 +12,7 @@ import { WakeSignal } from '../common/wake-signal.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeploymentExecutor, RunControl, runnerContext } from './deployment-executor.js';
+import { errorForLog } from '../common/log-text.js';
 
 const logger = new Logger('Runner');
 
@@ -90,7 +91,7 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
         await this.watchCancellations();
         await this.claim();
       } catch (error) {
-        logger.error('Runner pass failed', error instanceof Error ? error.stack : String(error));
+        logger.error('Runner pass failed', errorForLog(error));
       }
       await this.wake.wait(this.config.runner.pollMs);
     }

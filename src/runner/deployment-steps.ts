@@ -1,4 +1,5 @@
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 
@@ -48,6 +49,7 @@ export function deploymentSteps(
   deployment: DeploymentDoc,
   remoteDir: string,
   box: SecretBox,
+  probe: PinnedProbe | null = null,
 ): RemoteStep[] {
   const project = `${deployment.serviceName}-${deployment.environment}`.replace(
     /[^a-z0-9_-]/g,
@@ -81,17 +83,25 @@ export function deploymentSteps(
     { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
     { name: 'health', args: [...compose, 'ps', '--all', '--format', 'json'], check: composeHealth },
   ];
-  if (deployment.snapshot.healthCheckUrl) {
+  if (probe) {
+    // Silent (no -S): curl's error text would tell refused from timed out to every reader of
+    // the log. Only http(s), no redirects, and the address checked by the policy (--resolve).
     steps.push({
       name: 'http-probe',
       args: [
         'curl',
-        '-fsS',
+        '-fs',
+        '--proto',
+        '=http,https',
+        '--max-redirs',
+        '0',
         '--max-time',
         '10',
+        ...(probe.resolve ? ['--resolve', probe.resolve] : []),
         '-o',
         '/dev/null',
-        deployment.snapshot.healthCheckUrl,
+        '--',
+        probe.url,
       ],
     });
   }

@@ -77,8 +77,10 @@ const MINUTE = 60_000;
 export const AUTH_LIMITS = {
   /** Login, per client address, every attempt. */
   loginPerAddress: { max: 30, windowMs: 5 * MINUTE },
-  /** Login, per account, failed attempts only; a success clears it. */
-  loginFailuresPerAccount: { max: 5, windowMs: 15 * MINUTE },
+  /** Login, per account and address not known to that account: failures (a success clears). */
+  loginFailuresPerAccountAddress: { max: 5, windowMs: 15 * MINUTE },
+  /** Login, per account, over every address not known to it: failures, a slower budget. */
+  loginFailuresPerAccount: { max: 10, windowMs: 60 * MINUTE },
   /** Second-factor verification, per client address. */
   verifyPerAddress: { max: 30, windowMs: 5 * MINUTE },
   /** Reset requests, per client address and per email. */
@@ -87,3 +89,16 @@ export const AUTH_LIMITS = {
   /** Setting a new password with a reset token, per client address. */
   resetPerAddress: { max: 10, windowMs: 15 * MINUTE },
 } satisfies Record<string, Limit>;
+
+/**
+ * Login from an address or device known to the account (it signed in from there before): no
+ * hard lock, but after `freeFailures` failures each further one doubles the wait before the
+ * next attempt, from `firstDelayMs` up to `maxDelayMs`. Forgotten after `quietMs` without an
+ * attempt past the wait, and on success.
+ */
+export const KNOWN_SOURCE_BACKOFF = {
+  freeFailures: 5,
+  firstDelayMs: 1000,
+  maxDelayMs: 15 * MINUTE,
+  quietMs: 15 * MINUTE,
+};

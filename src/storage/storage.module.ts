@@ -19,6 +19,7 @@ import { DeciderRunner } from './decider-runner.js';
 import { EventWriter } from './event-writer.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
+import { errorForLog } from '../common/log-text.js';
 
 const logger = new Logger('Projections');
 
@@ -66,7 +67,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
               pollIntervalMs: config.projectionPollMs,
               waitTimeoutMs: config.projectionWaitTimeoutMs,
               onError: (name, error) =>
-                logger.error(`Projection ${name} failed`, (error as Error)?.stack ?? String(error)),
+                logger.error(`Projection ${name} failed`, errorForLog(error)),
             }),
         },
         EventWriter,

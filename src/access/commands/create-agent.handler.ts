@@ -3,7 +3,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../access.events.js';
 import type { CreateAgentInput } from '../access.inputs.js';
-import { capabilitiesOf, DEFAULT_AGENT_PRESET } from '../capabilities.js';
+import { assertWithinEffective, scopesOfPreset } from '../authority.js';
+import { DEFAULT_AGENT_PRESET } from '../capabilities.js';
 import { principalDecider } from '../principal.decider.js';
 import type { RequestContext } from '../request-context.js';
 
@@ -31,13 +32,15 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand> {
   async execute({ input, ctx }: CreateAgentCommand): Promise<CreatedAgent> {
     const principalId = randomUUID();
     const preset = input.preset ?? DEFAULT_AGENT_PRESET;
+    // Narrowing: nobody provisions an agent able to do what their own credential cannot.
+    const capabilities = [...scopesOfPreset(preset)];
+    assertWithinEffective(ctx, capabilities, `An agent with preset ${preset}`);
     await this.runner.run(
       principalStream(principalId),
       principalDecider,
       { kind: 'createAgent', principalId, name: input.name, preset, createdBy: ctx.principal!.id },
       ctx,
     );
-    const capabilities = [...capabilitiesOf({ kind: 'agent', role: 'agent', preset })];
     return { principalId, name: input.name, preset, role: 'agent', capabilities };
   }
 }

@@ -1,6 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '../../common/app-error.js';
 import type { GenerateAgentTokenInput } from '../access.inputs.js';
+import { assertMayReceiveTokenOf, callerOf } from '../authority.js';
 import { capabilitiesOf } from '../capabilities.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../request-context.js';
@@ -15,7 +16,11 @@ export class GenerateAgentTokenCommand extends Command<MintedToken> {
   }
 }
 
-/** Spec 4.3 step 2: a token for an agent; its scopes default to the agent's whole preset. */
+/**
+ * Spec 4.3 step 2: a token for an agent; its scopes default to the agent's whole preset. The
+ * value goes to the caller, who must rank at least as the agent's creator, and the scopes must
+ * lie within the caller's effective scopes (checked by the minter; never silently trimmed).
+ */
 @CommandHandler(GenerateAgentTokenCommand)
 export class GenerateAgentTokenHandler implements ICommandHandler<GenerateAgentTokenCommand> {
   constructor(
@@ -31,6 +36,7 @@ export class GenerateAgentTokenHandler implements ICommandHandler<GenerateAgentT
         [{ path: 'principalId', message: 'must name an agent principal' }],
       );
     }
+    assertMayReceiveTokenOf(callerOf(ctx), await this.lookup.ranked(principal));
     const scopes = input.scopes ?? [
       ...capabilitiesOf({ kind: 'agent', role: 'agent', preset: principal.preset }),
     ];

@@ -1,8 +1,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { AppError } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../access.events.js';
 import type { InvalidatePrincipalInput } from '../access.inputs.js';
+import { assertMayActOn, callerOf } from '../authority.js';
 import { principalDecider } from '../principal.decider.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../request-context.js';
@@ -19,7 +19,10 @@ export class InvalidatePrincipalCommand extends Command<{
   }
 }
 
-/** Every token of the principal is refused with TOKEN_INVALIDATED once this answers. */
+/**
+ * Every token of the principal is refused with TOKEN_INVALIDATED once this answers. Nobody
+ * invalidates a principal ranked above them.
+ */
 @CommandHandler(InvalidatePrincipalCommand)
 export class InvalidatePrincipalHandler implements ICommandHandler<InvalidatePrincipalCommand> {
   constructor(
@@ -29,9 +32,7 @@ export class InvalidatePrincipalHandler implements ICommandHandler<InvalidatePri
 
   async execute({ input, ctx }: InvalidatePrincipalCommand) {
     const target = await this.lookup.principal(input.principalId);
-    if (target.role === 'owner' && ctx.principal?.role !== 'owner') {
-      throw new AppError('FORBIDDEN', 'Only an owner may invalidate an owner');
-    }
+    assertMayActOn(callerOf(ctx), await this.lookup.ranked(target), 'invalidate');
     await this.runner.run(
       principalStream(target.id),
       principalDecider,

@@ -2,6 +2,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../access.events.js';
 import type { TokenIdInput } from '../access.inputs.js';
+import { assertMayActOn, callerOf } from '../authority.js';
+import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../request-context.js';
 import { tokenDecider } from '../token.decider.js';
 
@@ -14,12 +16,21 @@ export class RevokeTokenCommand extends Command<{ tokenId: string; revoked: true
   }
 }
 
-/** Answers once the token is refused everywhere (the command waits for the projections). */
+/**
+ * Answers once the token is refused everywhere (the command waits for the projections). Nobody
+ * revokes a token of a principal ranked above them.
+ */
 @CommandHandler(RevokeTokenCommand)
 export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand> {
-  constructor(private readonly runner: DeciderRunner) {}
+  constructor(
+    private readonly lookup: PrincipalLookup,
+    private readonly runner: DeciderRunner,
+  ) {}
 
   async execute({ input, ctx }: RevokeTokenCommand) {
+    const token = await this.lookup.token(input.tokenId);
+    const holder = await this.lookup.ranked(await this.lookup.principal(token.principalId));
+    assertMayActOn(callerOf(ctx), holder, 'revoke a token of');
     await this.runner.run(
       tokenStream(input.tokenId),
       tokenDecider,

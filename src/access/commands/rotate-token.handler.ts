@@ -5,6 +5,7 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../access.events.js';
 import type { RotateTokenInput } from '../access.inputs.js';
+import { assertMayReceiveTokenOf, assertWithinEffective, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
@@ -24,6 +25,9 @@ export class RotateTokenCommand extends Command<
 /**
  * A new token with the same principal, name and scopes, and a lifetime as long as the old one
  * had; the old one keeps working for `overlapMinutes`, then is refused (TOKEN_INVALIDATED).
+ * The new value goes to the caller, so only the token's own user may rotate a user token, an
+ * agent's token is rotated by an owner or admin ranked at least as its creator, and the scopes
+ * must lie within the caller's effective scopes (a narrow token cannot rotate into a wide one).
  */
 @CommandHandler(RotateTokenCommand)
 export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
@@ -37,6 +41,9 @@ export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
   async execute({ input, ctx }: RotateTokenCommand) {
     const old = await this.lookup.token(input.tokenId);
     const principal = await this.lookup.principal(old.principalId);
+    const caller = callerOf(ctx);
+    assertMayReceiveTokenOf(caller, await this.lookup.ranked(principal));
+    assertWithinEffective(caller, old.scopes, 'Rotating this token');
     const lifetimeDays = old.expiresAt
       ? Math.max(1, Math.ceil((Date.parse(old.expiresAt) - Date.parse(old.createdAt)) / 86_400_000))
       : undefined;
@@ -48,7 +55,7 @@ export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
       rotatedFrom: old.id,
       tokenId: randomUUID(),
     };
-    this.minter.check(request);
+    this.minter.check(request, ctx);
     const refuseAfter = new Date(
       this.clock.now().getTime() + input.overlapMinutes * 60_000,
     ).toISOString();

@@ -8,6 +8,7 @@ import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { validateInput } from '../../rpc/rpc-input.js';
 import { AuditExportQuery } from './audit-export.query.js';
 import { AuditExporter } from './audit-exporter.js';
+import { errorForLog } from '../../common/log-text.js';
 
 const logger = new Logger('AuditExport');
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
@@ -51,7 +52,7 @@ export class AuditExportController {
     } catch (error) {
       // Mid-stream the status is sent: cut the connection so the export is visibly incomplete
       // (it lacks its signature and fails verification).
-      logger.error('Export failed', error instanceof Error ? error.stack : String(error));
+      logger.error('Export failed', errorForLog(error));
       res.destroy();
     }
   }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
+import { assertMayActOn, callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { conflict, notFound } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
@@ -24,7 +25,7 @@ export class EraseSubjectDataCommand extends Command<ErasureResult> {
 }
 
 /**
- * Erasure on request: only for a deactivated user (an active account still needs its email to
+ * Erasure on request: never of a user ranked above the caller, only for a deactivated user (an active account still needs its email to
  * sign in). The request is recorded first, then the key is deleted; a key left behind by a
  * crash between the two is deleted at the next start (PrivacyReconciler).
  */
@@ -39,6 +40,7 @@ export class EraseSubjectDataHandler implements ICommandHandler<EraseSubjectData
   async execute({ userId, ctx }: EraseSubjectDataCommand): Promise<ErasureResult> {
     const user = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!user || user.kind !== 'user') throw notFound('No such user');
+    assertMayActOn(callerOf(ctx), user, 'erase the personal data of');
     if (user.status !== 'deactivated') {
       throw conflict('Deactivate the user before erasing their personal data');
     }

@@ -12,6 +12,7 @@ import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PersonalData } from './personal-data.js';
 import { userSubject } from './privacy.events.js';
+import { errorForLog } from '../../common/log-text.js';
 
 const logger = new Logger('Privacy');
 
@@ -50,11 +51,7 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
     this.timer.unref();
     this.running = this.reconcile().then(
       () => undefined,
-      (error: unknown) =>
-        logger.error(
-          'Reconciling erasures failed',
-          error instanceof Error ? error.stack : String(error),
-        ),
+      (error: unknown) => logger.error('Reconciling erasures failed', errorForLog(error)),
     );
   }
 

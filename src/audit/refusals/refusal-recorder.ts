@@ -21,6 +21,7 @@ import {
   type RefusalRecord,
 } from './refusal-coalescer.js';
 import { REFUSALS_STREAM, refusalEventType, type RefusalData } from './refusal.events.js';
+import { errorForLog } from '../../common/log-text.js';
 
 const logger = new Logger('AuditRefusals');
 const SWEEP_MS = 5_000;
@@ -124,10 +125,7 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
 }
 
 function logWriteFailure(error: unknown): void {
-  logger.error(
-    'Could not record coalesced refusals',
-    error instanceof Error ? error.stack : String(error),
-  );
+  logger.error('Could not record coalesced refusals', errorForLog(error));
 }
 
 function eventOf(

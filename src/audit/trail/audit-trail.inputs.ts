@@ -1,69 +1,60 @@
-import {
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIn, IsInt, IsISO8601, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
 
 export const OUTCOMES = ['succeeded', 'denied', 'rejected'] as const;
 
 /** Filters of `auditTrail`; all optional, combined with AND. */
 export class AuditTrailInput {
   /** Principal id of the actor (user or agent). */
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(128)
   actor?: string;
 
   /** Event type, e.g. `TokenRevoked`, `AccessDenied`. */
-  @IsOptional()
+  @Omittable()
   @Matches(/^[A-Za-z][A-Za-z0-9]{0,63}$/, { message: 'action must be an event type name' })
   action?: string;
 
   /** Target stream, e.g. `token-<id>`. */
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(200)
   stream?: string;
 
   /** Resource: a stream, or `procedure:<name>` / `route:<METHOD /path>` for refusals. */
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(300)
   resource?: string;
 
   /** Everything one request did (its `X-Request-Id`). */
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(128)
   requestId?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsIn(OUTCOMES)
   outcome?: (typeof OUTCOMES)[number];
 
   /** Inclusive lower bound on the time recorded (ISO 8601). */
-  @IsOptional()
+  @Omittable()
   @IsISO8601({ strict: true })
   from?: string;
 
   /** Exclusive upper bound on the time recorded (ISO 8601). */
-  @IsOptional()
+  @Omittable()
   @IsISO8601({ strict: true })
   to?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(500)
   limit?: number;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MaxLength(1024)
   cursor?: string;

@@ -76,7 +76,8 @@ export class RequestApprovalHandler implements ICommandHandler<RequestApprovalCo
 }
 
 /**
- * Approve or reject someone else's request. An approved deploy or rollback runs its frozen
+ * Approve or reject someone else's request (never one filed by yourself or by an agent you
+ * created or hold a token of: the decider's two-humans rule). An approved deploy or rollback runs its frozen
  * payload exactly once (idempotency key `approval:<id>`); approving again retries a stalled run.
  */
 @CommandHandler(DecideApprovalCommand)
@@ -98,6 +99,8 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
         approvalId: approval.id,
         approve,
         decidedBy: ctx.principal!.id,
+        deciderKind: ctx.principal!.kind,
+        requesterControllers: await this.lookup.controllersOf(approval.requestedBy),
         note: input.note ?? null,
         now: this.clock.now().getTime(),
       },

@@ -4,6 +4,7 @@ import { badRequest, conflict } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
 import { approvalRequired } from '../approval-rules.js';
+import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import {
   DeploymentLauncher,
   requesterOf,
@@ -72,12 +73,15 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeployComman
     private readonly lookup: DeploymentLookup,
     private readonly launcher: DeploymentLauncher,
     private readonly approvals: ApprovalRequests,
+    private readonly policy: ComposePolicyGuard,
   ) {}
 
   async execute({ input, ctx }: TriggerDeployCommand) {
     const service = await this.lookup.service(input.serviceId);
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
+    // Before an approval is asked for, too: nobody should approve what cannot run.
+    this.policy.enforce(service.compose, await this.lookup.server(service.serverId));
     if (approvalRequired(service.approvalRule, ctx.principal!)) {
       const reason =
         input.reason ?? `Deploy ${imageRef} to ${service.name} (${service.environment})`;

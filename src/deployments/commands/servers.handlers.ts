@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { RequestContext } from '../../access/request-context.js';
+import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { FLEET_STREAM } from '../deployments.events.js';
 import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployments.inputs.js';
 import { fleetDecider } from '../fleet.decider.js';
+import { AddressGate } from '../reach/address-gate.js';
 
 export class RegisterServerCommand extends Command<{
   serverId: string;
@@ -37,10 +39,14 @@ export class ApproveServerHostKeyCommand extends Command<{ serverId: string; sta
 export class RegisterServerHandler implements ICommandHandler<RegisterServerCommand> {
   constructor(
     private readonly runner: DeciderRunner,
+    private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async execute({ input, ctx }: RegisterServerCommand) {
+    const refusal = await this.gate.refusal(input.host);
+    if (refusal)
+      throw badRequest('The server address is refused', [{ path: 'host', message: refusal }]);
     const serverId = randomUUID();
     const labels = Object.fromEntries(
       (input.labels ?? []).map((l) => l.split('=', 2) as [string, string]),

@@ -11,7 +11,10 @@ import { validateCompose } from '../compose.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { CATALOG_STREAM } from '../deployments.events.js';
 import type { RegisterServiceInput, UpdateServiceInput } from '../deployments.inputs.js';
+import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { recordEnv } from '../env-vars.js';
+import { AddressGate } from '../reach/address-gate.js';
+import { healthUrlShapeProblem } from '../reach/health-check-url.js';
 
 export class RegisterServiceCommand extends Command<{
   serviceId: string;
@@ -40,17 +43,31 @@ function checkCompose(compose: string): void {
   if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
 }
 
+/** Only http(s), to a host the server address policy allows (checked again when probed). */
+async function checkHealthUrl(gate: AddressGate, url: string | undefined): Promise<void> {
+  if (url === undefined) return;
+  const problem = healthUrlShapeProblem(url) ?? (await gate.refusal(new URL(url).hostname));
+  if (problem)
+    throw badRequest('The health check URL is refused', [
+      { path: 'healthCheckUrl', message: problem },
+    ]);
+}
+
 @CommandHandler(RegisterServiceCommand)
 export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCommand> {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly gate: AddressGate,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async execute({ input, ctx }: RegisterServiceCommand) {
-    await this.lookup.server(input.serverId);
+    const server = await this.lookup.server(input.serverId);
     checkCompose(input.compose);
+    this.policy.enforce(input.compose, server);
+    await checkHealthUrl(this.gate, input.healthCheckUrl);
     const serviceId = randomUUID();
     const event = {
       serviceId,
@@ -74,13 +91,19 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateServiceComman
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly gate: AddressGate,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async execute({ input, ctx }: UpdateServiceCommand) {
-    await this.lookup.service(input.serviceId);
-    if (input.serverId) await this.lookup.server(input.serverId);
+    const service = await this.lookup.service(input.serviceId);
+    const server = await this.lookup.server(input.serverId ?? service.serverId);
     if (input.compose !== undefined) checkCompose(input.compose);
+    // A new compose, or the same compose moved to a server that allows less.
+    if (input.compose !== undefined || input.serverId !== undefined)
+      this.policy.enforce(input.compose ?? service.compose, server);
+    await checkHealthUrl(this.gate, input.healthCheckUrl);
     const { serviceId, env, ...rest } = input;
     const changes: Record<string, unknown> = Object.fromEntries(
       Object.entries(rest).filter(([, v]) => v !== undefined),

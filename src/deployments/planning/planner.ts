@@ -2,10 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { RequestContext } from '../../access/request-context.js';
+import { badRequest } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { approvalRequired } from '../approval-rules.js';
+import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { validateCompose } from '../compose.js';
 import { parseImageReference, repositoryOf, formatImageReference } from '../image-reference.js';
@@ -13,6 +15,7 @@ import { fail, ok, plan, RETENTION_DAYS, shellArg, warn, type Plan } from './pla
 import {
   approvalCheck,
   composeChecks,
+  composePolicyCheck,
   envChecks,
   imageChecks,
   queueCheck,
@@ -32,6 +35,7 @@ const DEPLOY_STEPS = [
 export class Planner {
   constructor(
     private readonly lookup: DeploymentLookup,
+    private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -46,16 +50,23 @@ export class Planner {
       .count({ serviceId, status: { $in: ['queued', 'running'] } });
   }
 
+  /** The compose policy check, when there is a server to hold the compose to. */
+  private policyChecks(compose: string, server: ServerDoc | null) {
+    return server ? [composePolicyCheck(this.policy.refusals(compose, server), server)] : [];
+  }
+
   async deploymentPlan(serviceId: string, imageTag: string, ctx: RequestContext): Promise<Plan> {
     const service = await this.lookup.service(serviceId);
     const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
     const ref = parseImageReference(imageTag);
     const imageRef = ref ? formatImageReference(ref) : imageTag;
+    const server = await this.serverOrNull(service.serverId);
     const checks = [
       ok('service-exists', `${service.name} (${service.environment})`),
-      ...serverChecks(await this.serverOrNull(service.serverId)),
+      ...serverChecks(server),
       ...imageChecks(imageRef, service),
       ...composeChecks(service.compose, service.imageRepository),
+      ...this.policyChecks(service.compose, server),
       ...envChecks(service.env, this.box),
       queueCheck(await this.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
@@ -69,9 +80,17 @@ export class Planner {
   }
 
   async composeDeploymentPlan(serverId: string, compose: string): Promise<Plan> {
-    const server = await this.serverOrNull(serverId);
-    const checks = [...serverChecks(server), ...composeChecks(compose, null)];
     const summary = validateCompose(compose);
+    // Over the limits it was never parsed: that is bad input, not a failed check of a plan.
+    if (!summary.ok && summary.overLimits) {
+      throw badRequest('The compose definition is over the limits', summary.issues);
+    }
+    const server = await this.serverOrNull(serverId);
+    const checks = [
+      ...serverChecks(server),
+      ...composeChecks(summary, null),
+      ...this.policyChecks(compose, server),
+    ];
     const first = summary.ok ? summary.summary.services[0] : null;
     const ref = first ? parseImageReference(first.image) : null;
     const steps = ['register the compose definition as a service on this server', ...DEPLOY_STEPS];

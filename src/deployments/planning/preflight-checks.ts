@@ -1,7 +1,9 @@
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { validateCompose } from '../compose.js';
+import type { ComposeViolation } from '../compose-policy/compose-capabilities.js';
+import { capabilitiesOf } from '../compose-policy/compose-policy.guard.js';
+import { validateCompose, type ComposeResult } from '../compose.js';
 import type { RecordedEnvVar } from '../deployments.events.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { fail, ok, warn, type PreflightCheck } from './plan.js';
@@ -37,8 +39,11 @@ export function imageChecks(imageRef: string, service: ServiceDoc): PreflightChe
   ];
 }
 
-export function composeChecks(compose: string, repository: string | null): PreflightCheck[] {
-  const result = validateCompose(compose);
+export function composeChecks(
+  compose: string | ComposeResult,
+  repository: string | null,
+): PreflightCheck[] {
+  const result = typeof compose === 'string' ? validateCompose(compose) : compose;
   if (!result.ok)
     return [fail('compose-valid', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '))];
   const checks = [
@@ -99,4 +104,23 @@ export function approvalCheck(required: boolean, rule: string): PreflightCheck {
         `the service rule "${rule}" turns this into an approval request for someone with approvals:decide`,
       )
     : ok('approval', `not needed (rule "${rule}")`);
+}
+
+/** Fails when the compose definition asks for what the server's compose policy refuses. */
+export function composePolicyCheck(refused: ComposeViolation[], server: ServerDoc): PreflightCheck {
+  if (refused.length === 0) {
+    const allowed = server.composePolicy?.allow ?? [];
+    return ok(
+      'compose-policy',
+      allowed.length
+        ? `within what ${server.name} allows (${allowed.join(', ')})`
+        : `asks for nothing ${server.name} refuses`,
+    );
+  }
+  return fail(
+    'compose-policy',
+    `${server.name} does not allow ${capabilitiesOf(refused).join(', ')}: ` +
+      refused.map((v) => `${v.path} ${v.message}`).join('; ') +
+      ' (an owner or admin can allow it: setServerComposePolicy)',
+  );
 }

@@ -1,11 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { RequestContext } from '../../access/request-context.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { deploymentSummary, deploymentView } from '../deployment-views.js';
 import type { DeploymentLogsInput, RecentDeploymentsInput } from '../deployments.inputs.js';
 import { DeploymentLogStore } from '../deployment-log-store.js';
+import { withFailuresFor } from '../reach/connection-failures.js';
 
 export class RecentDeploymentsQuery extends Query<unknown> {
   constructor(readonly input: RecentDeploymentsInput) {
@@ -13,7 +15,10 @@ export class RecentDeploymentsQuery extends Query<unknown> {
   }
 }
 export class DeploymentDetailsQuery extends Query<unknown> {
-  constructor(readonly deploymentId: string) {
+  constructor(
+    readonly deploymentId: string,
+    readonly ctx: RequestContext,
+  ) {
     super();
   }
 }
@@ -44,8 +49,8 @@ export class RecentDeploymentsHandler implements IQueryHandler<RecentDeployments
 export class DeploymentDetailsHandler implements IQueryHandler<DeploymentDetailsQuery> {
   constructor(private readonly lookup: DeploymentLookup) {}
 
-  async execute({ deploymentId }: DeploymentDetailsQuery) {
-    const d = await this.lookup.deployment(deploymentId);
+  async execute({ deploymentId, ctx }: DeploymentDetailsQuery) {
+    const d = withFailuresFor(await this.lookup.deployment(deploymentId), ctx);
     const ahead =
       d.status === 'queued'
         ? (

@@ -1,4 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { TEAM_MEMBERS_STREAM } from '../identity.events.js';
@@ -23,7 +24,7 @@ export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRoleComm
   constructor(private readonly runner: DeciderRunner) {}
 
   async execute({ input, ctx }: ChangeUserRoleCommand) {
-    const actor = ctx.principal!;
+    const actor = callerOf(ctx);
     const decision = await this.runner.run(
       TEAM_MEMBERS_STREAM,
       teamMembersDecider,

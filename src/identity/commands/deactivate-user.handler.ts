@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { principalStream, TokensInvalidatedBefore } from '../../access/access.events.js';
+import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -38,7 +39,7 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
     await this.runner.run(
       TEAM_MEMBERS_STREAM,
       teamMembersDecider,
-      { kind: 'deactivate', actor: ctx.principal!, userId },
+      { kind: 'deactivate', actor: callerOf(ctx), userId },
       ctx,
     );
     const endedSessions = await this.sessions.endAll(userId, 'deactivated', ctx);

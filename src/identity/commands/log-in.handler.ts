@@ -9,26 +9,36 @@ import { actingAs, type RequestContext } from '../../access/request-context.js';
 import { AppError, attributed } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import type { LoginInput } from '../identity.inputs.js';
+import { addressKey } from '../login/address-key.js';
+import { LoginAttempts } from '../login/login-attempts.js';
+import { LoginDevices } from '../login/login-devices.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
 export type LogInOutcome =
-  | { status: 'authenticated'; session: StartedSession }
+  | { status: 'authenticated'; session: StartedSession; userId: string }
   | { status: 'mfa_required'; challenge: string };
 
 export class LogInCommand extends Command<LogInOutcome> {
   constructor(
     readonly input: LoginInput,
     readonly ctx: RequestContext,
+    /** The device cookie the browser presented, unchecked. */
+    readonly device: string | null = null,
   ) {
     super();
   }
 }
 
+/** The key login attempts are counted under: the account, or the email when there is none. */
+export const loginAccountKey = (userId: string | null, email = '') =>
+  userId ? `user:${userId}` : `email:${email}`;
+
 /**
  * Unknown email, deactivated user and wrong password get one answer, and each path verifies
- * one argon2 hash, so neither the answer nor its timing tells them apart.
+ * one argon2 hash, so neither the answer nor its timing tells them apart. The attempt is
+ * counted (or refused) before the password is verified, in one synchronous step.
  */
 @CommandHandler(LogInCommand)
 export class LogInHandler implements ICommandHandler<LogInCommand> {
@@ -38,10 +48,23 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
     private readonly sessions: SessionStarter,
     private readonly challenges: LoginChallenges,
     private readonly personal: PersonalData,
+    private readonly attempts: LoginAttempts,
+    private readonly devices: LoginDevices,
   ) {}
 
-  async execute({ input, ctx }: LogInCommand): Promise<LogInOutcome> {
+  async execute({ input, ctx, device }: LogInCommand): Promise<LogInOutcome> {
     const credential = await credentialByEmail(this.reads, this.personal, input.email);
+    const account = loginAccountKey(credential?.id ?? null, input.email);
+    const address = addressKey(ctx.clientAddress);
+    let ticket;
+    try {
+      ticket = this.attempts.admit(account, {
+        address,
+        deviceId: credential ? this.devices.verify(credential.id, device) : null,
+      });
+    } catch (error) {
+      throw error instanceof AppError ? attributed(error, credential?.id ?? null) : error;
+    }
     const ok = await this.hasher.verify(credential?.passwordHash ?? null, input.password);
     const principal = credential
       ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
@@ -53,14 +76,14 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
         credential?.id ?? null,
       );
     }
+    this.attempts.succeeded(ticket);
     const actor = principalOf(principal, this.personal);
     const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
     if (mfa?.status === 'enrolled') {
       return { status: 'mfa_required', challenge: this.challenges.issue(principal.id) };
     }
-    return {
-      status: 'authenticated',
-      session: await this.sessions.start(principal.id, actingAs(ctx, actor)),
-    };
+    const session = await this.sessions.start(principal.id, actingAs(ctx, actor));
+    this.attempts.signedIn(account, address);
+    return { status: 'authenticated', session, userId: principal.id };
   }
 }

@@ -16,7 +16,10 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { PasswordChanged, userStream } from '../identity.events.js';
 import { SessionTerminator } from '../session-terminator.js';
+import { addressKey } from '../login/address-key.js';
+import { LoginAttempts } from '../login/login-attempts.js';
 import { PasswordHasher } from '../password-hasher.js';
+import { loginAccountKey } from './log-in.handler.js';
 import { passwordResetDecider } from '../password-reset.decider.js';
 
 export const RESET_TTL_MS = 30 * 60_000;
@@ -105,8 +108,10 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPasswordComman
     private readonly hasher: PasswordHasher,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly attempts: LoginAttempts,
   ) {}
 
+  /** A completed reset also clears the account's login counts and trusts the resetting address. */
   async execute({ token, newPassword, ctx }: ResetPasswordCommand) {
     const tokenDigest = this.box.digest(token);
     const passwordHash = await this.hasher.hash(newPassword);
@@ -124,6 +129,9 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPasswordComman
       ctx,
     );
     const endedSessions = await this.sessions.endAll(userId, 'password-reset', ctx);
+    const account = loginAccountKey(userId);
+    this.attempts.recovered(account);
+    this.attempts.signedIn(account, addressKey(ctx.clientAddress));
     return { endedSessions };
   }
 }

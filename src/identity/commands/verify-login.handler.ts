@@ -6,12 +6,20 @@ import type { PrincipalDoc } from '../../../projections/principals.projection.js
 import { actingAs, type RequestContext } from '../../access/request-context.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { addressKey } from '../login/address-key.js';
+import { LoginAttempts } from '../login/login-attempts.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
+import { loginAccountKey } from './log-in.handler.js';
 import { MfaCodes } from '../mfa/mfa-codes.js';
 import type { LoginVerifyInput } from '../mfa/mfa.inputs.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
-export class VerifyLoginCommand extends Command<StartedSession> {
+export interface VerifiedLogin {
+  session: StartedSession;
+  userId: string;
+}
+
+export class VerifyLoginCommand extends Command<VerifiedLogin> {
   constructor(
     readonly input: LoginVerifyInput,
     readonly ctx: RequestContext,
@@ -22,7 +30,11 @@ export class VerifyLoginCommand extends Command<StartedSession> {
 
 const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the challenge is not valid');
 
-/** Second factor of a login: a TOTP code (once) or a recovery code (once) → an MFA session. */
+/**
+ * Second factor of a login: a TOTP code (once) or a recovery code (once) → an MFA session. A
+ * passed second factor clears the account's login counts (lock included) and makes the address
+ * known to the account.
+ */
 @CommandHandler(VerifyLoginCommand)
 export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
   constructor(
@@ -31,9 +43,10 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
     private readonly sessions: SessionStarter,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly personal: PersonalData,
+    private readonly attempts: LoginAttempts,
   ) {}
 
-  async execute({ input, ctx }: VerifyLoginCommand): Promise<StartedSession> {
+  async execute({ input, ctx }: VerifyLoginCommand): Promise<VerifiedLogin> {
     if (!input.totpCode === !input.recoveryCode) {
       throw badRequest('Give exactly one of totpCode and recoveryCode', [
         { path: 'totpCode', message: 'exactly one of totpCode, recoveryCode' },
@@ -55,6 +68,10 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
       throw error;
     }
     this.challenges.consume(input.challenge);
-    return this.sessions.start(userId, acting, true);
+    const session = await this.sessions.start(userId, acting, true);
+    const account = loginAccountKey(userId);
+    this.attempts.recovered(account);
+    this.attempts.signedIn(account, addressKey(ctx.clientAddress));
+    return { session, userId };
   }
 }

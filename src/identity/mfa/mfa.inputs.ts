@@ -1,4 +1,5 @@
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -28,11 +29,11 @@ export class LoginVerifyInput {
   @MaxLength(100)
   challenge!: string;
 
-  @IsOptional()
+  @Omittable()
   @Matches(SIX_DIGITS, { message: 'totpCode must be 6 digits' })
   totpCode?: string;
 
-  @IsOptional()
+  @Omittable()
   @IsString()
   @MinLength(10)
   @MaxLength(20)

@@ -1,0 +1,33 @@
+import { Transform } from 'class-transformer';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { CONTROL_CHARACTER_SET } from './control-characters.js';
+
+/**
+ * Several decorators applied as one, so that each shape of input field is declared once. They
+ * run last to first, as the same decorators stacked on a property would (the contract generator
+ * merges their schemas in that order).
+ */
+export function field(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => [...decorators].reverse().forEach((decorate) => decorate(target, key));
+}
+
+/** One line with none of the control characters (see control-characters.ts). */
+const PRINTABLE_LINE = new RegExp(`^[^${CONTROL_CHARACTER_SET}]*$`, 'u');
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+/**
+ * A name people choose and others read (user, agent, token): trimmed, 1-80 characters, one line
+ * without control or bidi characters.
+ */
+export function DisplayName(): PropertyDecorator {
+  return field(
+    Transform(trim),
+    IsString(),
+    MinLength(1),
+    MaxLength(80),
+    Matches(PRINTABLE_LINE, {
+      message: ({ property }) => `${property} must not contain control or bidi characters`,
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { field } from '../common/field-rules.js';
+import { COMPOSE_LIMITS } from './compose-limits.js';
+
+/**
+ * The shapes of the deployment context's input fields, one decorator each, so that a field means
+ * the same wherever it appears (registering and updating a service, planning, deploying).
+ */
+
+const SLUG = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+const HOST =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$/;
+const FINGERPRINT = /^SHA256:[A-Za-z0-9+/]{43}$/;
+const IMAGE_REPOSITORY = /^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/** Server and service names: 1-80 lower-case letters, digits, `.` `_` `-`. */
+export const SlugName = () =>
+  field(
+    Matches(SLUG, {
+      message: ({ property }) => `${property} is 1-80 lower-case letters, digits, . _ -`,
+    }),
+  );
+
+export const EnvironmentName = () =>
+  field(
+    Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, {
+      message: 'environment is 1-40 lower-case letters, digits, -',
+    }),
+  );
+
+export const Host = () =>
+  field(Matches(HOST, { message: 'host must be a hostname or an IP address' }));
+
+export const HostKeyFingerprint = () =>
+  field(
+    Matches(FINGERPRINT, {
+      message: ({ property }) => `${property} must look like SHA256:<43 base64 characters>`,
+    }),
+  );
+
+/** `registry/repository` without tag or digest, at most 255 characters. */
+export const ImageRepository = () =>
+  field(
+    IsString(),
+    MaxLength(255),
+    Matches(IMAGE_REPOSITORY, { message: 'imageRepository is registry/repo without tag' }),
+  );
+
+/** An image reference with a tag or digest (checked in full where it is used). */
+export const ImageReference = () =>
+  field(
+    IsString(),
+    MinLength(1),
+    MaxLength(512),
+    Matches(PRINTABLE_ASCII, {
+      message: ({ property }) =>
+        `${property} is an image reference: no spaces or control characters`,
+    }),
+  );
+
+/** A compose definition (YAML); its structure is checked by the compose validator. */
+export const ComposeText = () =>
+  field(IsString(), MinLength(1), MaxLength(COMPOSE_LIMITS.maxChars));
+
+export const EnvList = (of: () => new () => object) =>
+  field(IsArray(), ArrayMaxSize(200), ValidateNested({ each: true }), Type(of));
+
+export const APPROVAL_RULES = ['none', 'agents', 'all-but-admins'] as const;
+export const ApprovalRule = () => field(IsIn(APPROVAL_RULES));
+
+export const HealthCheckUrl = () =>
+  field(
+    IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }),
+    MaxLength(2048),
+  );
+
+export const ShellCommand = () => field(IsString(), MinLength(1), MaxLength(1024));
+
+/** Why: shown to approvers and kept in the audit trail. */
+export const Reason = () => field(IsString(), MinLength(12), MaxLength(280));
+
+/** A short optional remark (cancellation, an approver's note). */
+export const Note = () => field(IsString(), MaxLength(280));

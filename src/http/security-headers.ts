@@ -1,0 +1,38 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+
+/**
+ * Security headers on every answer, errors and 404s included (helmet). The CSP suits a
+ * dashboard served from this same origin: its own scripts, styles, images and API calls only,
+ * never framed. HSTS only over https, where it means something: a plain-http deployment on
+ * loopback must not pin browsers to an https port that does not exist.
+ */
+export function securityHeaders(publicUrl: string): RequestHandler[] {
+  const httpsPublicUrl = publicUrl.startsWith('https://');
+  const headers = helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        // Upgrading would break a dashboard reached over plain http (loopback, tests).
+        'upgrade-insecure-requests': httpsPublicUrl ? [] : null,
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    strictTransportSecurity: false,
+  });
+  const hsts = helmet.strictTransportSecurity({ maxAge: 31_536_000, includeSubDomains: true });
+  const hstsOverHttps = (req: Request, res: Response, next: NextFunction): void => {
+    if (httpsPublicUrl || req.secure) hsts(req, res, next);
+    else next();
+  };
+  return [headers, hstsOverHttps];
+}
+
+/** The same essentials for the few answers Node writes itself, before Express sees a request. */
+export const RAW_SECURITY_HEADERS =
+  'X-Content-Type-Options: nosniff\r\n' +
+  'Referrer-Policy: no-referrer\r\n' +
+  "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n";
