@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { data, runToSuccess } from './support/deployments.js';
-import { call, cookieAuth, logIn } from './support/identity.js';
+import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
+import { COMPOSE, data, FINGERPRINT, PRIVATE_KEY, runToSuccess } from './support/deployments.js';
+import { call, cookieAuth, logIn, PASSWORD } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 // Made once by e2e/fixtures/make-legacy-store.ts with the code of commit 9ccf61e: version 1
@@ -80,5 +81,62 @@ describe('a store written by the previous release', () => {
     expect(cancelled.status).toBe('cancelled');
     const again = data<{ deploymentId: string; created: boolean }>(await keyed('new-key', '2.0.0'));
     expect(again).toEqual({ deploymentId: fresh.deploymentId, created: false, status: 'queued' });
+  });
+
+  it('keeps its servers, services and members on the shared streams they were written to', async () => {
+    const store = t.app.get<EventStore>(EVENT_STORE);
+    const inventory = data<{
+      servers: { id: string; name: string; services: { id: string; name: string }[] }[];
+    }>(await call(t.url, 'GET', 'infrastructureInventory', auth));
+    const [server] = inventory.servers;
+    const fleetBefore = (await store.readStream('fleet')).length;
+    const catalogBefore = (await store.readStream('catalog')).length;
+    // Names and emails recorded there stay taken.
+    const sameName = await call(t.url, 'POST', 'registerServer', auth, {
+      name: server.name,
+      host: '10.0.0.2',
+      sshUser: 'deploy',
+      privateKey: PRIVATE_KEY,
+      hostKeyFingerprint: FINGERPRINT,
+    });
+    expect([sameName.status, sameName.body.error.code]).toEqual([409, 'CONFLICT']);
+    const sameService = await call(t.url, 'POST', 'registerService', auth, {
+      name: server.services[0].name,
+      environment: 'production',
+      serverId: server.id,
+      imageRepository: 'ghcr.io/acme/api',
+      compose: COMPOSE,
+    });
+    expect([sameService.status, sameService.body.error.code]).toEqual([409, 'CONFLICT']);
+    const sameEmail = await request(t.url)
+      .post('/api/auth/sign-up')
+      .send({ email: fixture.email, password: PASSWORD, name: 'again' });
+    expect(sameEmail.status).toBe(409);
+    // Changes to what lives there are decided on, and recorded to, the same streams.
+    data(
+      await call(t.url, 'POST', 'setServerComposePolicy', auth, {
+        serverId: server.id,
+        allow: ['privileged'],
+      }),
+    );
+    data(
+      await call(t.url, 'POST', 'updateService', auth, {
+        serviceId: fixture.serviceId,
+        approvalRule: 'agents',
+      }),
+    );
+    expect((await store.readStream('fleet')).length).toBe(fleetBefore + 1);
+    expect((await store.readStream('catalog')).length).toBe(catalogBefore + 1);
+    // A newcomer joins as viewer on their own stream, and the legacy owner can promote them.
+    const joined = await request(t.url)
+      .post('/api/auth/sign-up')
+      .send({ email: 'newcomer@example.com', password: PASSWORD, name: 'newcomer' });
+    expect([joined.status, joined.body.user.role]).toEqual([201, 'viewer']);
+    data(
+      await call(t.url, 'POST', 'changeUserRole', auth, {
+        userId: joined.body.user.id,
+        role: 'operator',
+      }),
+    );
   });
 });

@@ -1,19 +1,22 @@
-import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
-import { ServiceRegistered, ServiceUpdated } from './deployments.events.js';
+import { ServiceRegistered } from './deployments.events.js';
+import { decideServiceUpdate, type ServiceUpdate } from './service.decider.js';
 
 export interface CatalogState {
   services: Map<string, { key: string }>;
 }
 
-export type CatalogCommand =
-  | { kind: 'register'; event: Parameters<typeof ServiceRegistered>[0] }
-  | { kind: 'update'; event: Parameters<typeof ServiceUpdated>[0] };
-
 const keyOf = (name: string, environment: string) => `${environment}/${name}`;
 
-/** Services: one per name and environment. */
-export const catalogDecider: Decider<CatalogState, CatalogCommand> = {
+/** Whether a service registered on the legacy `catalog` stream holds this name here. */
+export const catalogHasService = (state: CatalogState, name: string, environment: string) =>
+  [...state.services.values()].some((s) => s.key === keyOf(name, environment));
+
+/**
+ * The `catalog` stream of stores written before services had their own streams: it no longer
+ * takes registrations; its services' updates are still decided and recorded there.
+ */
+export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
   initialState: () => ({ services: new Map() }),
   evolve(state: CatalogState, event: EventLike): CatalogState {
     if (event.type !== ServiceRegistered.type) return state;
@@ -22,17 +25,6 @@ export const catalogDecider: Decider<CatalogState, CatalogCommand> = {
     services.set(d.serviceId, { key: keyOf(d.name, d.environment) });
     return { services };
   },
-  decide(command: CatalogCommand, state: CatalogState) {
-    if (command.kind === 'register') {
-      const key = keyOf(command.event.name, command.event.environment);
-      if ([...state.services.values()].some((s) => s.key === key)) {
-        throw conflict(
-          `A service ${command.event.name} already exists in ${command.event.environment}`,
-        );
-      }
-      return [ServiceRegistered(command.event)];
-    }
-    if (!state.services.has(command.event.serviceId)) throw notFound('No such service');
-    return Object.keys(command.event.changes).length ? [ServiceUpdated(command.event)] : [];
-  },
+  decide: (command, state) =>
+    decideServiceUpdate(command, state.services.has(command.event.serviceId)),
 };

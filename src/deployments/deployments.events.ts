@@ -31,7 +31,8 @@ export interface DeploymentSnapshot {
   healthCheckUrl: string | null;
 }
 
-// Stream `fleet`: every server, because names are unique across it.
+// Stream `server-<sha256(name)>`: one server, on the stream of its unique name (stores written
+// before this kept every server on the stream `fleet`, still read).
 export const ServerRegistered = defineEvent<{
   serverId: string;
   name: string;
@@ -63,7 +64,8 @@ export type ServiceSettings = {
   backupCommand: string | null;
 };
 
-// Stream `catalog`: every service, because name + environment is unique across it.
+// Stream `service-<sha256(environment/name)>`: one service, on the stream of its unique name and
+// environment (stores written before this kept every service on the stream `catalog`, still read).
 export const ServiceRegistered = defineEvent<
   { serviceId: string; name: string; environment: string } & ServiceSettings
 >('ServiceRegistered', 1);
@@ -164,8 +166,14 @@ export const BackupRecorded = defineEvent<{
   takenAt: string;
 }>('BackupRecorded', 1);
 
+/** Legacy: every server registered before servers had their own streams. */
 export const FLEET_STREAM = 'fleet';
+export const serverStream = (name: string) =>
+  `server-${createHash('sha256').update(name).digest('hex')}`;
+/** Legacy: every service registered before services had their own streams. */
 export const CATALOG_STREAM = 'catalog';
+export const serviceStream = (environment: string, name: string) =>
+  `service-${createHash('sha256').update(`${environment}/${name}`).digest('hex')}`;
 export const serviceDeploymentsStream = (serviceId: string) => `service-deployments-${serviceId}`;
 export const idempotencyKeyStream = (serviceId: string, key: string) =>
   `deployment-key-${serviceId}-${createHash('sha256').update(key).digest('hex')}`;

@@ -19,6 +19,8 @@ import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.h
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { AddressGate } from './reach/address-gate.js';
+import { ServerStreams } from './server-streams.js';
+import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
 import {
   DeploymentDetailsHandler,
@@ -36,6 +38,8 @@ import {
     ComposePolicyGuard,
     SetServerComposePolicyHandler,
     DeploymentLookup,
+    ServerStreams,
+    ServiceStreams,
     DeploymentLauncher,
     DeploymentStateMachine,
     DeploymentLogStore,

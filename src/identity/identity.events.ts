@@ -39,6 +39,8 @@ export const SessionEnded = defineEvent<{
 }>('SessionEnded', 1);
 
 export const TEAM_MEMBERS_STREAM = 'team-members';
+/** Stream `member-email-<digest>`: the sign-up of everyone after the founder, by the keyed email digest. */
+export const memberEmailStream = (emailDigest: string) => `member-email-${emailDigest}`;
 export const userStream = (userId: string) => `user-${userId}`;
 
 /** Stream `user-<id>`: the argon2id hash of the new password. */

@@ -1,3 +1,4 @@
+import { TeamRoster } from './team-roster.js';
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { AuthController } from './auth.controller.js';
@@ -35,6 +36,7 @@ import { SessionTerminator } from './session-terminator.js';
   controllers: [AuthController],
   providers: [
     PasswordHasher,
+    TeamRoster,
     Totp,
     MfaCodes,
     MfaGuardRails,

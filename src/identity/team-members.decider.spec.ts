@@ -188,3 +188,41 @@ describe('team members decider', () => {
     ).toThrow(/No such user/);
   });
 });
+
+describe('team members decider: members who signed up on their own email stream', () => {
+  const founder = signedUp('o', 'owner');
+
+  it('knows a joined member it does not hold as the viewer the sign-up made them', () => {
+    const promote = { kind: 'changeRole' as const, actor: actor('o', 'owner'), userId: 'j' };
+    expect(decideFrom(decider, [founder], { ...promote, role: 'owner', joined: true })).toEqual([
+      UserRoleChanged({ userId: 'j', from: 'viewer', to: 'owner' }),
+    ]);
+    expect(() => decideFrom(decider, [founder], { ...promote, role: 'owner' })).toThrow(
+      /No such user/,
+    );
+  });
+
+  it('counts a joined member promoted to owner, so the founder may then step down', () => {
+    const given = [founder, UserRoleChanged({ userId: 'j', from: 'viewer', to: 'owner' })];
+    expect(
+      decideFrom(decider, given, {
+        kind: 'changeRole',
+        actor: actor('j', 'owner'),
+        userId: 'o',
+        role: 'admin',
+      }),
+    ).toEqual([UserRoleChanged({ userId: 'o', from: 'owner', to: 'admin' })]);
+  });
+
+  it('remembers a joined member’s deactivation', () => {
+    const given = [founder, UserDeactivated({ userId: 'j' })];
+    expect(
+      decideFrom(decider, given, {
+        kind: 'deactivate',
+        actor: actor('o', 'owner'),
+        userId: 'j',
+        joined: true,
+      }),
+    ).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@ import type { PersonalValue } from '../audit/privacy/personal-data.js';
 import { assertMayActOn, assertMayGrantRole, type Caller } from '../access/authority.js';
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
+import { EMAIL_TAKEN } from './member-email.decider.js';
 import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
 
 export type HumanRole = 'owner' | 'admin' | 'operator' | 'viewer';
@@ -28,14 +29,21 @@ export type TeamCommand =
       sealedName: PersonalValue;
       passwordHash: string;
     }
-  | { kind: 'changeRole'; actor: Caller; userId: string; role: HumanRole }
-  | { kind: 'deactivate'; actor: Caller; userId: string };
+  | { kind: 'changeRole'; actor: Caller; userId: string; role: HumanRole; joined?: boolean }
+  | { kind: 'deactivate'; actor: Caller; userId: string; joined?: boolean };
+
+/**
+ * A member who signed up on their own email stream (everyone after the founder) and has no
+ * role change or deactivation yet: the team decider made them viewer, so that is what they are.
+ */
+const JOINED: Member = { emailKey: '', role: 'viewer', active: true };
 
 const activeOwners = (state: TeamState) =>
   [...state.members.values()].filter((m) => m.active && m.role === 'owner').length;
 
-function member(state: TeamState, userId: string): Member {
-  const found = state.members.get(userId);
+/** `joined`: the handler found the user signed up outside this stream. */
+function member(state: TeamState, userId: string, joined = false): Member {
+  const found = state.members.get(userId) ?? (joined ? JOINED : undefined);
   if (!found) throw notFound('No such user');
   return found;
 }
@@ -43,7 +51,11 @@ function member(state: TeamState, userId: string): Member {
 const user = (id: string, m: Member) => ({ id, kind: 'user' as const, role: m.role });
 
 /**
- * The team's membership: the first sign-up becomes owner, later ones viewer; emails are unique;
+ * Stream `team-members`. The first sign-up (the founder) is recorded here and becomes owner;
+ * later ones are decided here (viewer, email not taken by a member recorded here) but
+ * recorded on their own email stream (member-email.decider.ts), so signing up does not
+ * contend on this stream. Role changes and deactivations stay here, where the owners are
+ * counted. Emails are unique;
  * nobody changes or deactivates a member ranked above them, nor grants a role above their own or
  * wider than their effective scopes; the last active owner cannot be demoted or deactivated.
  */
@@ -57,11 +69,11 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
       const emailKey = d.emailDigest ?? d.email;
       members.set(d.userId, { emailKey, role: d.role as HumanRole, active: true });
     } else if (event.type === UserRoleChanged.type) {
-      const m = members.get(d.userId);
-      if (m) members.set(d.userId, { ...m, role: d.to as HumanRole });
+      const m = members.get(d.userId) ?? JOINED;
+      members.set(d.userId, { ...m, role: d.to as HumanRole });
     } else if (event.type === UserDeactivated.type) {
-      const m = members.get(d.userId);
-      if (m) members.set(d.userId, { ...m, active: false });
+      const m = members.get(d.userId) ?? JOINED;
+      members.set(d.userId, { ...m, active: false });
     }
     return { members };
   },
@@ -72,7 +84,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
         const taken = [...state.members.values()].some(
           (m) => m.emailKey === command.emailDigest || m.emailKey === command.email,
         );
-        if (taken) throw conflict('An account with this email already exists');
+        if (taken) throw conflict(EMAIL_TAKEN);
         return [
           UserSignedUp({
             userId: command.userId,
@@ -87,7 +99,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
       case 'changeRole': {
         // What is asked for is checked first: it exceeds the caller whoever the target is.
         assertMayGrantRole(command.actor, command.role);
-        const target = member(state, command.userId);
+        const target = member(state, command.userId, command.joined);
         if (!target.active) throw conflict('The user is deactivated');
         assertMayActOn(command.actor, user(command.userId, target), 'change the role of');
         if (target.role === command.role) return [];
@@ -97,7 +109,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
         return [UserRoleChanged({ userId: command.userId, from: target.role, to: command.role })];
       }
       case 'deactivate': {
-        const target = member(state, command.userId);
+        const target = member(state, command.userId, command.joined);
         if (!target.active) return [];
         assertMayActOn(command.actor, user(command.userId, target), 'deactivate');
         if (target.role === 'owner' && activeOwners(state) === 1) {

@@ -5,11 +5,9 @@ import type { RequestContext } from '../../access/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
-import { FLEET_STREAM } from '../deployments.events.js';
 import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployments.inputs.js';
-import { fleetDecider } from '../fleet.decider.js';
 import { AddressGate } from '../reach/address-gate.js';
+import { ServerStreams } from '../server-streams.js';
 
 export class RegisterServerCommand extends Command<{
   serverId: string;
@@ -38,7 +36,7 @@ export class ApproveServerHostKeyCommand extends Command<{ serverId: string; sta
 @CommandHandler(RegisterServerCommand)
 export class RegisterServerHandler implements ICommandHandler<RegisterServerCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
+    private readonly servers: ServerStreams,
     private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
@@ -61,7 +59,7 @@ export class RegisterServerHandler implements ICommandHandler<RegisterServerComm
       hostKeyFingerprint: input.hostKeyFingerprint,
       labels,
     };
-    await this.runner.run(FLEET_STREAM, fleetDecider, { kind: 'register', event }, ctx, 50);
+    await this.servers.register(event, ctx);
     return {
       serverId,
       name: input.name,
@@ -73,16 +71,10 @@ export class RegisterServerHandler implements ICommandHandler<RegisterServerComm
 
 @CommandHandler(ApproveServerHostKeyCommand)
 export class ApproveServerHostKeyHandler implements ICommandHandler<ApproveServerHostKeyCommand> {
-  constructor(private readonly runner: DeciderRunner) {}
+  constructor(private readonly servers: ServerStreams) {}
 
   async execute({ input, ctx }: ApproveServerHostKeyCommand) {
-    await this.runner.run(
-      FLEET_STREAM,
-      fleetDecider,
-      { kind: 'approveHostKey', ...input },
-      ctx,
-      50,
-    );
+    await this.servers.change({ kind: 'approveHostKey', ...input }, ctx);
     return { serverId: input.serverId, status: 'ready' as const };
   }
 }

@@ -5,11 +5,9 @@ import type { RequestContext } from '../../access/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../security/secret-box.provider.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
-import { catalogDecider } from '../catalog.decider.js';
+import { ServiceStreams } from '../service-streams.js';
 import { validateCompose } from '../compose.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { CATALOG_STREAM } from '../deployments.events.js';
 import type { RegisterServiceInput, UpdateServiceInput } from '../deployments.inputs.js';
 import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { recordEnv } from '../env-vars.js';
@@ -56,7 +54,7 @@ async function checkHealthUrl(gate: AddressGate, url: string | undefined): Promi
 @CommandHandler(RegisterServiceCommand)
 export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
+    private readonly services: ServiceStreams,
     private readonly lookup: DeploymentLookup,
     private readonly gate: AddressGate,
     private readonly policy: ComposePolicyGuard,
@@ -81,7 +79,7 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCo
       healthCheckUrl: input.healthCheckUrl ?? null,
       backupCommand: input.backupCommand ?? null,
     };
-    await this.runner.run(CATALOG_STREAM, catalogDecider, { kind: 'register', event }, ctx, 50);
+    await this.services.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };
   }
 }
@@ -89,7 +87,7 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCo
 @CommandHandler(UpdateServiceCommand)
 export class UpdateServiceHandler implements ICommandHandler<UpdateServiceCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
+    private readonly services: ServiceStreams,
     private readonly lookup: DeploymentLookup,
     private readonly gate: AddressGate,
     private readonly policy: ComposePolicyGuard,
@@ -109,13 +107,7 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateServiceComman
       Object.entries(rest).filter(([, v]) => v !== undefined),
     );
     if (env !== undefined) changes.env = recordEnv(env, this.box);
-    await this.runner.run(
-      CATALOG_STREAM,
-      catalogDecider,
-      { kind: 'update', event: { serviceId, changes } },
-      ctx,
-      50,
-    );
+    await this.services.update({ kind: 'update', event: { serviceId, changes } }, ctx);
     return { serviceId, updated: Object.keys(changes).sort() };
   }
 }

@@ -1,8 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { RequestContext } from '../../access/request-context.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
-import { FLEET_STREAM } from '../deployments.events.js';
-import { fleetDecider } from '../fleet.decider.js';
+import { ServerStreams } from '../server-streams.js';
 import type { SetServerComposePolicyInput } from './compose-policy.inputs.js';
 
 export class SetServerComposePolicyCommand extends Command<{ serverId: string; allow: string[] }> {
@@ -17,15 +15,12 @@ export class SetServerComposePolicyCommand extends Command<{ serverId: string; a
 /** Replaces what compose capabilities a server allows; recorded as ServerComposePolicySet. */
 @CommandHandler(SetServerComposePolicyCommand)
 export class SetServerComposePolicyHandler implements ICommandHandler<SetServerComposePolicyCommand> {
-  constructor(private readonly runner: DeciderRunner) {}
+  constructor(private readonly servers: ServerStreams) {}
 
   async execute({ input, ctx }: SetServerComposePolicyCommand) {
-    await this.runner.run(
-      FLEET_STREAM,
-      fleetDecider,
+    await this.servers.change(
       { kind: 'setComposePolicy', serverId: input.serverId, allow: input.allow },
       ctx,
-      50,
     );
     return { serverId: input.serverId, allow: [...new Set(input.allow)].sort() };
   }

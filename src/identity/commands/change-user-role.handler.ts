@@ -1,10 +1,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../access/request-context.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
-import { TEAM_MEMBERS_STREAM } from '../identity.events.js';
 import type { ChangeUserRoleInput } from '../identity.inputs.js';
-import { teamMembersDecider } from '../team-members.decider.js';
+import { TeamRoster } from '../team-roster.js';
 
 export class ChangeUserRoleCommand extends Command<{
   userId: string;
@@ -21,13 +19,11 @@ export class ChangeUserRoleCommand extends Command<{
 
 @CommandHandler(ChangeUserRoleCommand)
 export class ChangeUserRoleHandler implements ICommandHandler<ChangeUserRoleCommand> {
-  constructor(private readonly runner: DeciderRunner) {}
+  constructor(private readonly roster: TeamRoster) {}
 
   async execute({ input, ctx }: ChangeUserRoleCommand) {
     const actor = callerOf(ctx);
-    const decision = await this.runner.run(
-      TEAM_MEMBERS_STREAM,
-      teamMembersDecider,
+    const decision = await this.roster.change(
       { kind: 'changeRole', actor, userId: input.userId, role: input.role },
       ctx,
     );

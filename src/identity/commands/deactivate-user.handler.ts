@@ -4,12 +4,10 @@ import { principalStream, TokensInvalidatedBefore } from '../../access/access.ev
 import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../access/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { TEAM_MEMBERS_STREAM } from '../identity.events.js';
 import { SessionTerminator } from '../session-terminator.js';
 import type { DeactivateUserInput } from '../identity.inputs.js';
-import { teamMembersDecider } from '../team-members.decider.js';
+import { TeamRoster } from '../team-roster.js';
 
 export class DeactivateUserCommand extends Command<{ userId: string; endedSessions: number }> {
   constructor(
@@ -28,7 +26,7 @@ export class DeactivateUserCommand extends Command<{ userId: string; endedSessio
 @CommandHandler(DeactivateUserCommand)
 export class DeactivateUserHandler implements ICommandHandler<DeactivateUserCommand> {
   constructor(
-    private readonly runner: DeciderRunner,
+    private readonly roster: TeamRoster,
     private readonly writer: EventWriter,
     private readonly sessions: SessionTerminator,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -36,12 +34,7 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
 
   async execute({ input, ctx }: DeactivateUserCommand) {
     const { userId } = input;
-    await this.runner.run(
-      TEAM_MEMBERS_STREAM,
-      teamMembersDecider,
-      { kind: 'deactivate', actor: callerOf(ctx), userId },
-      ctx,
-    );
+    await this.roster.change({ kind: 'deactivate', actor: callerOf(ctx), userId }, ctx);
     const endedSessions = await this.sessions.endAll(userId, 'deactivated', ctx);
     const before = this.clock.now().toISOString();
     await this.writer.append(

@@ -6,10 +6,14 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { actingAs, type RequestContext } from '../../access/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { TEAM_MEMBERS_STREAM, UserSignedUp } from '../identity.events.js';
+import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { memberEmailStream, TEAM_MEMBERS_STREAM, UserSignedUp } from '../identity.events.js';
+import { memberEmailDecider } from '../member-email.decider.js';
 import type { SignUpInput } from '../identity.inputs.js';
 import { PasswordHasher } from '../password-hasher.js';
-import { teamMembersDecider, type HumanRole } from '../team-members.decider.js';
+import { teamMembersDecider, type HumanRole, type TeamCommand } from '../team-members.decider.js';
+
+type SignUpDecision = Extract<TeamCommand, { kind: 'signUp' }>;
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
 export interface SignedUpUser {
@@ -58,16 +62,38 @@ export class SignUpHandler implements ICommandHandler<SignUpCommand> {
     });
     const roleIn = (events: PendingEvent[]) =>
       String(events.find((e) => e.type === UserSignedUp.type)?.data.role);
-    const decision = await this.runner.run(
-      TEAM_MEMBERS_STREAM,
-      teamMembersDecider,
-      command,
-      (events) => actingAs(ctx, principalFor(roleIn(events))),
-      60,
-    );
-    const role = roleIn(decision.events);
+    const actor = (events: PendingEvent[]) => actingAs(ctx, principalFor(roleIn(events)));
+    const decision = await this.record(command, actor);
+    const role = roleIn(decision);
     const principal = principalFor(role);
     const session = await this.sessions.start(userId, actingAs(ctx, principal));
     return { user: { id: userId, email: input.email, name: input.name, role }, session };
+  }
+
+  /**
+   * The founder is recorded on the team stream, claimed while it is empty; everyone after on
+   * their own email stream. The team decider decides both (role, email not taken there).
+   */
+  private async record(
+    command: SignUpDecision,
+    actor: (events: PendingEvent[]) => RequestContext,
+  ): Promise<PendingEvent[]> {
+    for (;;) {
+      const team = await this.runner.load(TEAM_MEMBERS_STREAM, teamMembersDecider);
+      const [signedUp] = teamMembersDecider.decide(command, team);
+      if (team.members.size > 0) {
+        const stream = memberEmailStream(command.emailDigest);
+        // A concurrent sign-up with this email makes the append conflict; the retry refuses.
+        await this.runner.run(stream, memberEmailDecider, { signedUp }, actor, 2);
+        return [signedUp];
+      }
+      try {
+        return (await this.runner.run(TEAM_MEMBERS_STREAM, teamMembersDecider, command, actor, 1))
+          .events;
+      } catch (error) {
+        // Someone else founded the team meanwhile: sign up as everyone after them does.
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      }
+    }
   }
 }

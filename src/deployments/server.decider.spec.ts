@@ -1,14 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
-import { catalogDecider } from './catalog.decider.js';
 import {
   ServerComposePolicySet,
   ServerHostKeyApproved,
   ServerRegistered,
-  ServiceRegistered,
-  ServiceUpdated,
 } from './deployments.events.js';
-import { fleetDecider } from './fleet.decider.js';
+import { fleetDecider, fleetHasName } from './fleet.decider.js';
+import { serverDecider } from './server.decider.js';
 
 const server = {
   serverId: 's1',
@@ -20,39 +18,27 @@ const server = {
   hostKeyFingerprint: 'SHA256:abc',
   labels: {},
 };
-const service = {
-  serviceId: 'svc',
-  name: 'api',
-  environment: 'production',
-  serverId: 's1',
-  imageRepository: 'ghcr.io/acme/api',
-  compose: 'services: {}',
-  env: [],
-  approvalRule: 'none' as const,
-  healthCheckUrl: null,
-  backupCommand: null,
-};
 
-describe('fleet decider', () => {
+describe('server decider (one server on the stream of its name)', () => {
   it('registers unique names and approves only the pinned host key, once', () => {
-    expect(decideFrom(fleetDecider, [], { kind: 'register', event: server })).toEqual([
+    expect(decideFrom(serverDecider, [], { kind: 'register', event: server })).toEqual([
       ServerRegistered(server),
     ]);
     expect(() =>
-      decideFrom(fleetDecider, [ServerRegistered(server)], {
+      decideFrom(serverDecider, [ServerRegistered(server)], {
         kind: 'register',
         event: { ...server, serverId: 's2' },
       }),
     ).toThrow(/already exists/);
     expect(
-      decideFrom(fleetDecider, [ServerRegistered(server)], {
+      decideFrom(serverDecider, [ServerRegistered(server)], {
         kind: 'approveHostKey',
         serverId: 's1',
         fingerprint: 'SHA256:abc',
       }),
     ).toEqual([ServerHostKeyApproved({ serverId: 's1', fingerprint: 'SHA256:abc' })]);
     expect(() =>
-      decideFrom(fleetDecider, [ServerRegistered(server)], {
+      decideFrom(serverDecider, [ServerRegistered(server)], {
         kind: 'approveHostKey',
         serverId: 's1',
         fingerprint: 'SHA256:evil',
@@ -63,7 +49,7 @@ describe('fleet decider', () => {
       ServerHostKeyApproved({ serverId: 's1', fingerprint: 'SHA256:abc' }),
     ];
     expect(
-      decideFrom(fleetDecider, approved, {
+      decideFrom(serverDecider, approved, {
         kind: 'approveHostKey',
         serverId: 's1',
         fingerprint: 'SHA256:abc',
@@ -74,7 +60,7 @@ describe('fleet decider', () => {
   it('records a server’s compose policy as a sorted set; the same set again is no event', () => {
     const given = [ServerRegistered(server)];
     expect(
-      decideFrom(fleetDecider, given, {
+      decideFrom(serverDecider, given, {
         kind: 'setComposePolicy',
         serverId: 's1',
         allow: ['privileged', 'hostNetwork', 'privileged'],
@@ -82,43 +68,53 @@ describe('fleet decider', () => {
     ).toEqual([ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] })]);
     const set = ServerComposePolicySet({ serverId: 's1', allow: ['hostNetwork', 'privileged'] });
     expect(
-      decideFrom(fleetDecider, [...given, set], {
+      decideFrom(serverDecider, [...given, set], {
         kind: 'setComposePolicy',
         serverId: 's1',
         allow: ['privileged', 'hostNetwork'],
       }),
     ).toEqual([]);
     expect(() =>
-      decideFrom(fleetDecider, given, { kind: 'setComposePolicy', serverId: 's9', allow: [] }),
+      decideFrom(serverDecider, given, { kind: 'setComposePolicy', serverId: 's9', allow: [] }),
     ).toThrow(/No such server/);
   });
 });
 
-describe('catalog decider', () => {
-  it('keeps name + environment unique and updates only known services', () => {
-    expect(decideFrom(catalogDecider, [], { kind: 'register', event: service })).toEqual([
-      ServiceRegistered(service),
-    ]);
-    expect(() =>
-      decideFrom(catalogDecider, [ServiceRegistered(service)], {
-        kind: 'register',
-        event: { ...service, serviceId: 'x' },
-      }),
-    ).toThrow(/already exists/);
+describe('legacy fleet decider (servers registered before they had their own streams)', () => {
+  const other = { ...server, serverId: 's2', name: 'web-2', hostKeyFingerprint: 'SHA256:def' };
+  const given = [
+    ServerRegistered(server),
+    ServerRegistered(other),
+    ServerHostKeyApproved({ serverId: 's1', fingerprint: 'SHA256:abc' }),
+  ];
+
+  it('keeps deciding each legacy server by the same rules as a server’s own stream', () => {
     expect(
-      decideFrom(catalogDecider, [ServiceRegistered(service)], {
-        kind: 'register',
-        event: { ...service, serviceId: 'x', environment: 'staging' },
+      decideFrom(fleetDecider, given, {
+        kind: 'approveHostKey',
+        serverId: 's2',
+        fingerprint: 'SHA256:def',
       }),
-    ).toHaveLength(1);
+    ).toEqual([ServerHostKeyApproved({ serverId: 's2', fingerprint: 'SHA256:def' })]);
     expect(
-      decideFrom(catalogDecider, [ServiceRegistered(service)], {
-        kind: 'update',
-        event: { serviceId: 'svc', changes: { approvalRule: 'agents' } },
+      decideFrom(fleetDecider, given, {
+        kind: 'approveHostKey',
+        serverId: 's1',
+        fingerprint: 'SHA256:abc',
       }),
-    ).toEqual([ServiceUpdated({ serviceId: 'svc', changes: { approvalRule: 'agents' } })]);
+    ).toEqual([]);
     expect(() =>
-      decideFrom(catalogDecider, [], { kind: 'update', event: { serviceId: 'svc', changes: {} } }),
-    ).toThrow(/No such service/);
+      decideFrom(fleetDecider, given, {
+        kind: 'approveHostKey',
+        serverId: 's2',
+        fingerprint: 'SHA256:abc',
+      }),
+    ).toThrow(/does not match/);
+  });
+
+  it('knows the names it holds, so a new registration cannot take one', () => {
+    const state = given.reduce((s, e) => fleetDecider.evolve(s, e), fleetDecider.initialState());
+    expect(fleetHasName(state, 'web-2')).toBe(true);
+    expect(fleetHasName(state, 'web-3')).toBe(false);
   });
 });

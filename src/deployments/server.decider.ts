@@ -1,0 +1,88 @@
+import { conflict, notFound } from '../common/app-error.js';
+import type { PendingEvent } from '../eventstore/define-event.js';
+import type { Decider, EventLike } from '../storage/decider.js';
+import {
+  ServerComposePolicySet,
+  ServerHostKeyApproved,
+  ServerRegistered,
+} from './deployments.events.js';
+
+/** What decisions about one server need. */
+export interface ServerFacts {
+  serverId: string;
+  name: string;
+  fingerprint: string;
+  approved: boolean;
+  composeAllow: string[];
+}
+
+export interface ServerState {
+  server: ServerFacts | null;
+}
+
+export type ServerChange =
+  | { kind: 'approveHostKey'; serverId: string; fingerprint: string }
+  | { kind: 'setComposePolicy'; serverId: string; allow: string[] };
+
+export type ServerCommand =
+  { kind: 'register'; event: Parameters<typeof ServerRegistered>[0] } | ServerChange;
+
+/** One server's facts after one of its events (shared with the legacy `fleet` fold). */
+export function evolveServer(server: ServerFacts | null, event: EventLike): ServerFacts | null {
+  const d = event.data as Record<string, unknown>;
+  if (event.type === ServerRegistered.type) {
+    return {
+      serverId: String(d.serverId),
+      name: String(d.name),
+      fingerprint: String(d.hostKeyFingerprint),
+      approved: false,
+      composeAllow: [],
+    };
+  }
+  if (!server || d.serverId !== server.serverId) return server;
+  if (event.type === ServerHostKeyApproved.type) return { ...server, approved: true };
+  if (event.type === ServerComposePolicySet.type) {
+    return { ...server, composeAllow: d.allow as string[] };
+  }
+  return server;
+}
+
+/**
+ * The host key pinned at registration must be approved, as pinned, once; the compose policy
+ * records what an owner or admin allowed (a repeat of the same set is no event).
+ */
+export function decideServerChange(
+  command: ServerChange,
+  server: ServerFacts | null | undefined,
+): PendingEvent[] {
+  if (!server || server.serverId !== command.serverId) throw notFound('No such server');
+  if (command.kind === 'setComposePolicy') {
+    const allow = [...new Set(command.allow)].sort();
+    const same = allow.join(',') === [...server.composeAllow].sort().join(',');
+    return same ? [] : [ServerComposePolicySet({ serverId: command.serverId, allow })];
+  }
+  if (server.fingerprint !== command.fingerprint) {
+    throw conflict('The fingerprint does not match the host key pinned at registration', {
+      pinned: server.fingerprint,
+    });
+  }
+  return server.approved
+    ? []
+    : [ServerHostKeyApproved({ serverId: command.serverId, fingerprint: command.fingerprint })];
+}
+
+export const nameTakenMessage = (name: string) => `A server named ${name} already exists`;
+
+/**
+ * One server on the stream of its name (`server-<sha256(name)>`): registering claims the
+ * stream, so names stay unique without one stream that every registration contends on.
+ */
+export const serverDecider: Decider<ServerState, ServerCommand> = {
+  initialState: () => ({ server: null }),
+  evolve: (state, event) => ({ server: evolveServer(state.server, event) }),
+  decide(command, state) {
+    if (command.kind !== 'register') return decideServerChange(command, state.server);
+    if (state.server) throw conflict(nameTakenMessage(command.event.name));
+    return [ServerRegistered(command.event)];
+  },
+};

@@ -1,0 +1,65 @@
+import { describe, expect, it } from '@jest/globals';
+import { decideFrom } from '../storage/decider.js';
+import { catalogDecider, catalogHasService } from './catalog.decider.js';
+import { ServiceRegistered, ServiceUpdated } from './deployments.events.js';
+import { serviceDecider } from './service.decider.js';
+
+const service = {
+  serviceId: 'svc',
+  name: 'api',
+  environment: 'production',
+  serverId: 's1',
+  imageRepository: 'ghcr.io/acme/api',
+  compose: 'services: {}',
+  env: [],
+  approvalRule: 'none' as const,
+  healthCheckUrl: null,
+  backupCommand: null,
+};
+
+describe('service decider (one service on the stream of its name and environment)', () => {
+  it('registers once: the stream of a name and environment holds one service', () => {
+    expect(decideFrom(serviceDecider, [], { kind: 'register', event: service })).toEqual([
+      ServiceRegistered(service),
+    ]);
+    expect(() =>
+      decideFrom(serviceDecider, [ServiceRegistered(service)], {
+        kind: 'register',
+        event: { ...service, serviceId: 'x' },
+      }),
+    ).toThrow(/already exists in production/);
+  });
+
+  it('updates only its own service, and an empty change is no event', () => {
+    const given = [ServiceRegistered(service)];
+    const update = (serviceId: string, changes = {}) => ({
+      kind: 'update' as const,
+      event: { serviceId, changes },
+    });
+    expect(decideFrom(serviceDecider, given, update('svc', { approvalRule: 'agents' }))).toEqual([
+      ServiceUpdated({ serviceId: 'svc', changes: { approvalRule: 'agents' } }),
+    ]);
+    expect(decideFrom(serviceDecider, given, update('svc'))).toEqual([]);
+    expect(() => decideFrom(serviceDecider, given, update('other'))).toThrow(/No such service/);
+    expect(() => decideFrom(serviceDecider, [], update('svc'))).toThrow(/No such service/);
+  });
+});
+
+describe('legacy catalog decider (services registered before they had their own streams)', () => {
+  const given = [ServiceRegistered(service)];
+
+  it('keeps updating its services and knows which names it holds in which environment', () => {
+    expect(
+      decideFrom(catalogDecider, given, {
+        kind: 'update',
+        event: { serviceId: 'svc', changes: { approvalRule: 'agents' } },
+      }),
+    ).toEqual([ServiceUpdated({ serviceId: 'svc', changes: { approvalRule: 'agents' } })]);
+    const state = given.reduce(
+      (s, e) => catalogDecider.evolve(s, e),
+      catalogDecider.initialState(),
+    );
+    expect(catalogHasService(state, 'api', 'production')).toBe(true);
+    expect(catalogHasService(state, 'api', 'staging')).toBe(false);
+  });
+});

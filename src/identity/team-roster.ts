@@ -1,0 +1,28 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PrincipalDoc } from '../../projections/principals.projection.js';
+import type { RequestContext } from '../access/request-context.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { TEAM_MEMBERS_STREAM } from './identity.events.js';
+import { teamMembersDecider, type TeamCommand } from './team-members.decider.js';
+
+type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' }>;
+
+/**
+ * Role changes and deactivations, decided on the team stream where the owners are counted.
+ * A member who signed up on their own email stream is not in that stream until their first
+ * change: the read model says they exist, the team decider says what they are (a viewer).
+ */
+@Injectable()
+export class TeamRoster {
+  constructor(
+    private readonly runner: DeciderRunner,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+  ) {}
+
+  async change(command: MemberChange, ctx: RequestContext) {
+    const doc = await this.reads.collection<PrincipalDoc>('principals').get(command.userId);
+    const joined = doc?.kind === 'user';
+    return this.runner.run(TEAM_MEMBERS_STREAM, teamMembersDecider, { ...command, joined }, ctx);
+  }
+}
