@@ -30,7 +30,7 @@ async function rpc(url: string, name: string, cookie: string, input: unknown): P
 async function service(url: string, cookie: string, name: string): Promise<string> {
   const { serverId } = (await rpc(url, 'registerServer', cookie, {
     name: `${name}-host`,
-    host: '127.0.0.2',
+    host: '10.0.0.2',
     sshUser: 'deploy',
     privateKey: PRIVATE_KEY,
     hostKeyFingerprint: FINGERPRINT,

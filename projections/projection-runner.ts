@@ -34,6 +34,8 @@ interface State {
   lastError: string | null;
   retryAt: number;
   retryDelayMs: number;
+  /** Moved past events it has no handler for since its checkpoint was last saved. */
+  unsaved: boolean;
 }
 
 interface Waiter {
@@ -88,6 +90,7 @@ export class ProjectionRunner {
         lastError: null,
         retryAt: 0,
         retryDelayMs: this.retryDelayMs,
+        unsaved: false,
       });
     }
   }
@@ -118,6 +121,7 @@ export class ProjectionRunner {
     this.stopped = true;
     this.poke();
     await this.loop;
+    await this.saveSkippedCheckpoints();
     for (const waiter of this.waiters) {
       clearTimeout(waiter.timer);
       waiter.reject(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
@@ -221,6 +225,7 @@ export class ProjectionRunner {
         this.options.onError?.('(runner)', error);
       }
       this.settleWaiters();
+      if (!progressed) await this.saveSkippedCheckpoints();
       if (!progressed && !this.stopped) await this.wakeSignal.wait(this.idleDelay());
     }
   }
@@ -237,9 +242,18 @@ export class ProjectionRunner {
     for (const state of ready) {
       const pending = batch.filter((e) => Number(e.position) > state.position);
       if (pending.length === 0) continue;
+      if (!pending.some((e) => handlersFor(state.projection, e.type).length > 0)) {
+        // Nothing here for it: move on without a write. The checkpoint on disk may lag behind
+        // (saved with its next change, or when idle); replaying from it changes nothing.
+        state.position = Number(pending[pending.length - 1].position);
+        state.unsaved = true;
+        progressed = true;
+        continue;
+      }
       try {
         await this.apply(state.projection, pending);
         state.position = Number(pending[pending.length - 1].position);
+        state.unsaved = false;
         state.lastError = null;
         state.retryDelayMs = this.retryDelayMs;
         progressed = true;
@@ -253,6 +267,21 @@ export class ProjectionRunner {
       }
     }
     return progressed;
+  }
+
+  /** Checkpoints of projections that skipped events, in one write, once there is time. */
+  private async saveSkippedCheckpoints(): Promise<void> {
+    const unsaved = [...this.states.values()].filter((s) => s.unsaved);
+    if (unsaved.length === 0) return;
+    try {
+      await this.store.transaction(async (session) => {
+        for (const state of unsaved)
+          await saveCheckpoint(session, state.projection, state.position);
+      });
+      for (const state of unsaved) state.unsaved = false;
+    } catch (error) {
+      this.options.onError?.('(checkpoints)', error);
+    }
   }
 
   private apply(projection: Projection, events: RecordedEvent[]): Promise<void> {

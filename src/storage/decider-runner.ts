@@ -6,6 +6,7 @@ import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revisio
 import type { Decider, EventLike } from './decider.js';
 import { EventWriter } from './event-writer.js';
 import { FoldedStateCache } from './folded-state-cache.js';
+import { StreamLocks } from './stream-locks.js';
 
 export interface Decision<S> {
   events: PendingEvent[];
@@ -25,6 +26,11 @@ interface Current<S> {
  * another writer got there first, the whole decision is made again on the newer state, so an
  * invariant is always checked against the state the events are appended to.
  *
+ * Commands on one stream run one at a time in this process (until their events are stored,
+ * not until the read models have them): concurrent commands would otherwise all decide on the
+ * same revision and all but one would fail and decide again, a cost that grows with the
+ * square of the concurrency.
+ *
  * Catching up starts from the folded state cached for the stream and reads only the events
  * after its revision, so a command costs the same on the ten-thousandth event as on the first.
  * The cache is only a shortcut: the expected-revision check on append stays the single source
@@ -33,6 +39,7 @@ interface Current<S> {
 @Injectable()
 export class DeciderRunner {
   private readonly cache = new FoldedStateCache();
+  private readonly locks = new StreamLocks();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -53,17 +60,24 @@ export class DeciderRunner {
     maxAttempts = 10,
   ): Promise<Decision<S>> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.catchUp(stream, decider);
-      const events = decider.decide(command, current.state);
-      if (events.length === 0) return { events, state: current.state, append: null };
-      const expected = current.revision ?? 'no_stream';
       try {
-        const context = typeof ctx === 'function' ? ctx(events) : ctx;
-        const append = await this.writer.append(stream, events, expected, context);
-        // Folded as the store will return them (JSON), so the cached state equals a full fold.
-        const state = events.map(asRecorded).reduce((s, e) => decider.evolve(s, e), current.state);
-        this.cache.set(stream, decider, { revision: append.nextExpectedRevision, state });
-        return { events, state, append };
+        return await this.locks.exclusive(stream, async (release) => {
+          const current = await this.catchUp(stream, decider);
+          const events = decider.decide(command, current.state);
+          if (events.length === 0) return { events, state: current.state, append: null };
+          const expected = current.revision ?? 'no_stream';
+          const context = typeof ctx === 'function' ? ctx(events) : ctx;
+          let state = current.state;
+          const append = await this.writer.append(stream, events, expected, context, () => {
+            // Folded as the store returns them (JSON), so the cached state equals a full fold;
+            // cached before the next command on this stream may start.
+            state = events.map(asRecorded).reduce((s, e) => decider.evolve(s, e), state);
+            const revision = (current.revision ?? -1n) + BigInt(events.length);
+            this.cache.set(stream, decider, { revision, state });
+            release();
+          });
+          return { events, state, append };
+        });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
       }

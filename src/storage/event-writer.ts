@@ -28,6 +28,8 @@ export class EventWriter {
     events: PendingEvent[],
     expected: ExpectedRevision,
     ctx: RequestContext,
+    /** Called once the events are durable, before waiting for the read models. */
+    onStored?: () => void,
   ): Promise<AppendResult> {
     const metadata = metadataFor(ctx);
     const address = metadata.clientAddress;
@@ -40,6 +42,7 @@ export class EventWriter {
       events.map((e) => ({ ...e, metadata })),
       expected,
     );
+    onStored?.();
     if (ctx.effects) ctx.effects.appended += events.length;
     // Read-your-writes for the read models these events change; the others may lag.
     const affected = this.projections.affectedBy(new Set(events.map((e) => e.type)));
