@@ -44,12 +44,15 @@ const ledger: Decider<Ledger, Note> = {
 /** Appends as the application's writer does, without read models to wait for. */
 function writerFor(store: EventStore): EventWriter {
   const writer: Pick<EventWriter, 'append'> = {
-    append: (stream, events, expected) =>
-      store.append(
+    append: async (stream, events, expected, _ctx, onStored) => {
+      const result = await store.append(
         stream,
         events.map((e) => ({ ...e, metadata: systemMetadata() })),
         expected,
-      ),
+      );
+      onStored?.();
+      return result;
+    },
   };
   return writer as EventWriter;
 }

@@ -67,16 +67,21 @@ export class DeciderRunner {
           if (events.length === 0) return { events, state: current.state, append: null };
           const expected = current.revision ?? 'no_stream';
           const context = typeof ctx === 'function' ? ctx(events) : ctx;
-          let state = current.state;
-          const append = await this.writer.append(stream, events, expected, context, () => {
-            // Folded as the store returns them (JSON), so the cached state equals a full fold;
-            // cached before the next command on this stream may start.
-            state = events.map(asRecorded).reduce((s, e) => decider.evolve(s, e), state);
+          let after: { state: S } | null = null;
+          // Once the events are stored, and before the next command on this stream starts:
+          // folded as the store returns them (JSON), so the cached state equals a full fold.
+          const stored = () => {
+            if (after) return after.state;
+            after = {
+              state: events.map(asRecorded).reduce((s, e) => decider.evolve(s, e), current.state),
+            };
             const revision = (current.revision ?? -1n) + BigInt(events.length);
-            this.cache.set(stream, decider, { revision, state });
+            this.cache.set(stream, decider, { revision, state: after.state });
             release();
-          });
-          return { events, state, append };
+            return after.state;
+          };
+          const append = await this.writer.append(stream, events, expected, context, stored);
+          return { events, state: stored(), append };
         });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
