@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { FINGERPRINT, PRIVATE_KEY, data } from './support/deployments.js';
+import { FINGERPRINT, PRIVATE_KEY, data, runToSuccess } from './support/deployments.js';
 import {
   bearer,
   call,
@@ -179,5 +179,27 @@ describe('the per-server compose policy', () => {
       compose: DOCKER_SOCKET,
     });
     expect(update.status).toBe(400);
+  });
+
+  it('fails the rollback plan when the target’s frozen compose is no longer allowed', async () => {
+    data(await setPolicy(admin, ['privileged']));
+    const { serviceId } = data<{ serviceId: string }>(await register('rolled', PRIVILEGED));
+    const deploy = async (tag: string) => {
+      const imageTag = `${IMAGE}:${tag}`;
+      const { deploymentId } = data<{ deploymentId: string }>(
+        await call(t.url, 'POST', 'triggerDeploy', operator, { serviceId, imageTag }),
+      );
+      await runToSuccess(t.app, deploymentId, serviceId, imageTag);
+      return deploymentId;
+    };
+    const first = await deploy('1.0.0');
+    data(await call(t.url, 'POST', 'updateService', operator, { serviceId, compose: PLAIN }));
+    await deploy('1.0.1');
+    const input = { serviceId, targetDeploymentId: first };
+    expect((await planChecks(input, 'rollbackPlan')).check?.status).toBe('ok');
+    data(await setPolicy(owner, []));
+    const { isReady, check } = await planChecks(input, 'rollbackPlan');
+    expect([isReady, check?.status]).toEqual([false, 'fail']);
+    expect(check?.detail).toContain('privileged');
   });
 });

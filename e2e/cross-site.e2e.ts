@@ -80,7 +80,14 @@ describe('cookie-authenticated state changes refuse cross-site requests', () => 
   });
 
   it('does not apply to bearer-token requests', async () => {
-    const token = await createToken(t.url, owner.cookie, ['members:manage']);
+    // The agent's preset (read-only) must lie within the token: a token only narrows.
+    const token = await createToken(t.url, owner.cookie, [
+      'members:manage',
+      'deploy:read',
+      'server:read',
+      'service:read',
+      'approval:read',
+    ]);
     const res = await createAgent({ ...bearer(token.token), Origin: EVIL });
     expect(res.status).toBe(200);
   });

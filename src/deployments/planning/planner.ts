@@ -111,9 +111,10 @@ export class Planner {
     const target = targetDeploymentId
       ? await this.lookup.deployment(targetDeploymentId)
       : await this.previousSucceeded(service.id, service.currentDeploymentId);
+    const server = await this.serverOrNull(service.serverId);
     const checks = [
       ok('service-exists', `${service.name} (${service.environment})`),
-      ...serverChecks(await this.serverOrNull(service.serverId)),
+      ...serverChecks(server),
     ];
     if (!target) {
       checks.push(fail('rollback-target', 'no earlier succeeded deployment to roll back to'));
@@ -137,6 +138,8 @@ export class Planner {
       target.id === service.currentDeploymentId
         ? warn('already-current', 'the target is what runs now')
         : ok('already-current', `replaces ${service.currentImage ?? 'nothing'}`),
+      // The frozen compose is held to what the server allows now, as the rollback itself is.
+      ...this.policyChecks(target.snapshot.compose, server),
       queueCheck(await this.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
     );
