@@ -5,11 +5,14 @@ import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
+import { benchProjectionRebuild, printProjectionRebuild } from './projection-rebuild.bench.js';
+import { benchRunnerSteps, printRunnerSteps } from './runner-steps.bench.js';
 
 /**
  * Reproducible, bounded benchmarks on loopback. Figures are ratios against a baseline
  * measured in the same run, so they compare across machines; absolute numbers are context.
- * BENCH_SECONDS (default 5) sets the length of each HTTP measurement.
+ * BENCH_SECONDS (default 5) sets the length of each HTTP measurement; BENCH_DEPLOYMENTS
+ * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs.
  */
 async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -50,9 +53,10 @@ async function main(): Promise<void> {
     `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
   );
 
-  printCommandLane(
-    await benchCommandLane(Number(process.env.BENCH_DEPLOYMENTS ?? 10_000), seconds),
-  );
+  const deployments = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
+  printCommandLane(await benchCommandLane(deployments, seconds));
+  printRunnerSteps(await benchRunnerSteps(deployments));
+  printProjectionRebuild(await benchProjectionRebuild(deployments));
   console.log(
     '\ncompose parsing, keys vs time (limits lifted; the service refuses > 10,000 nodes)',
   );
