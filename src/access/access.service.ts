@@ -45,16 +45,7 @@ export class AccessService {
     if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
     const scopes = effectiveScopes(identity);
     decideAccess(target, identity.principal, scopes);
-    return {
-      ...anonymous,
-      principal: identity.principal,
-      authMethod: identity.method,
-      tokenId: identity.token?.id ?? null,
-      token: identity.token,
-      session: identity.session,
-      sessionDigest: identity.sessionDigest,
-      scopes,
-    };
+    return authenticatedContext(anonymous, identity, scopes);
   }
 
   /**
@@ -125,16 +116,7 @@ export class AccessService {
     try {
       const identity = await this.authenticate(req);
       await this.enforceMfaPolicy(identity);
-      return {
-        ...anonymous,
-        principal: identity.principal,
-        authMethod: identity.method,
-        tokenId: identity.token?.id ?? null,
-        token: identity.token,
-        session: identity.session,
-        sessionDigest: identity.sessionDigest,
-        scopes: effectiveScopes(identity),
-      };
+      return authenticatedContext(anonymous, identity, effectiveScopes(identity));
     } catch (error) {
       if (error instanceof AppError) return anonymous;
       throw error;
@@ -172,6 +154,24 @@ export class AccessService {
       throw error;
     }
   }
+}
+
+/** The request's context once its credential is known to be the identity's. */
+function authenticatedContext(
+  anonymous: RequestContext,
+  identity: AuthenticatedIdentity,
+  scopes: string[],
+): RequestContext {
+  return {
+    ...anonymous,
+    principal: identity.principal,
+    authMethod: identity.method,
+    tokenId: identity.token?.id ?? null,
+    token: identity.token,
+    session: identity.session,
+    sessionDigest: identity.sessionDigest,
+    scopes,
+  };
 }
 
 /** Role (or preset) capabilities, narrowed by the token's scopes when token-backed. */
