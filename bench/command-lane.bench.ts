@@ -4,50 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { median, readyService, rpc, signUpOwner } from './bench-api.js';
 import { spawnListening, stop, waitForHttp, type LoadResult } from './http-load.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const FINGERPRINT = `SHA256:${'Qm9vdHN0cmFwcGVkIGhvc3Qga2V5IGZvciB0ZXN0cyE'.slice(0, 43)}`;
-const PRIVATE_KEY =
-  '-----BEGIN OPENSSH PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END OPENSSH PRIVATE KEY-----\n';
-const COMPOSE = 'services:\n  api:\n    image: ghcr.io/acme/api:1.0.0\n';
-
 const rssMb = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function rpc(url: string, name: string, cookie: string, input: unknown): Promise<unknown> {
-  const res = await fetch(`${url}/trpc/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie },
-    body: JSON.stringify({ json: input }),
-  });
-  const body = (await res.json()) as { result?: { data: { json: unknown } }; error?: unknown };
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body.error)}`);
-  return body.result!.data.json;
-}
-
-async function service(url: string, cookie: string, name: string): Promise<string> {
-  const { serverId } = (await rpc(url, 'registerServer', cookie, {
-    name: `${name}-host`,
-    host: '10.0.0.2',
-    sshUser: 'deploy',
-    privateKey: PRIVATE_KEY,
-    hostKeyFingerprint: FINGERPRINT,
-  })) as { serverId: string };
-  await rpc(url, 'approveServerHostKey', cookie, { serverId, fingerprint: FINGERPRINT });
-  const { serviceId } = (await rpc(url, 'registerService', cookie, {
-    name,
-    environment: 'production',
-    serverId,
-    imageRepository: 'ghcr.io/acme/api',
-    compose: COMPOSE,
-    env: [],
-    approvalRule: 'none',
-  })) as { serviceId: string };
-  return serviceId;
-}
-
 /** Ten clients each triggering deploys (POST) for `seconds`, spread over the given services. */
 async function concurrentTriggers(
   url: string,
@@ -106,29 +68,21 @@ export async function benchCommandLane(
     await waitForHttp(`${url}/trpc/health`);
     await new Promise((r) => setTimeout(r, 1000));
     const idleRssMb = rssMb(child.pid!);
-    const signUp = await fetch(`${url}/api/auth/sign-up`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: 'bench@example.com',
-        password: 'correct horse battery',
-        name: 'b',
-      }),
-    });
-    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0];
-    const main = await service(url, cookie, 'api');
+    const session = await signUpOwner(url);
+    const { cookie } = session;
+    const main = await readyService(session, 'api');
     const latencies: number[] = [];
     for (let i = 0; i < deployments; i++) {
       const started = performance.now();
-      const { deploymentId } = (await rpc(url, 'triggerDeploy', cookie, {
+      const { deploymentId } = await rpc<{ deploymentId: string }>(session, 'triggerDeploy', {
         serviceId: main,
         imageTag: `ghcr.io/acme/api:1.0.${i}`,
-      })) as { deploymentId: string };
+      });
       latencies.push(performance.now() - started);
-      await rpc(url, 'cancelDeployment', cookie, { deploymentId });
+      await rpc(session, 'cancelDeployment', { deploymentId });
     }
     const others = [];
-    for (let i = 0; i < 10; i++) others.push(await service(url, cookie, `svc-${i}`));
+    for (let i = 0; i < 10; i++) others.push(await readyService(session, `svc-${i}`));
     const oneService = await concurrentTriggers(url, cookie, [others[0]], seconds);
     const tenServices = await concurrentTriggers(url, cookie, others, seconds);
     const afterLoadRssMb = rssMb(child.pid!);

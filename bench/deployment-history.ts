@@ -17,6 +17,12 @@ import {
   type RecordedEvent,
 } from '../src/eventstore/event-store.port.js';
 import { runnerContext } from '../src/runner/deployment-executor.js';
+import {
+  readyService as readyServiceWith,
+  rpc,
+  signUpOwner,
+  type ApiSession,
+} from './bench-api.js';
 
 /**
  * Shared by the runner-steps and projection-rebuild benchmarks: the real application in this
@@ -26,10 +32,6 @@ import { runnerContext } from '../src/runner/deployment-executor.js';
  * events are appended again, under new ids, through the EventStore port.
  */
 
-const FINGERPRINT = `SHA256:${'Qm9vdHN0cmFwcGVkIGhvc3Qga2V5IGZvciB0ZXN0cyE'.slice(0, 43)}`;
-const PRIVATE_KEY =
-  '-----BEGIN OPENSSH PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END OPENSSH PRIVATE KEY-----\n';
-const COMPOSE = 'services:\n  api:\n    image: ghcr.io/acme/api:1.0.0\n    ports: ["8080:80"]\n';
 /** The steps the runner records for a service without a health-check URL, in order. */
 export const RUNNER_STEPS = [
   'connect',
@@ -42,15 +44,11 @@ export const RUNNER_STEPS = [
 ];
 const LOG_LINES_PER_STEP = 3;
 
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface InProcessSlipway {
+export interface InProcessSlipway extends ApiSession {
   app: INestApplication;
-  url: string;
   dataDir: string;
-  /** Session cookie of the owner (the first account). */
-  cookie: string;
   events: EventStore;
   /** Stops the app; the data directory is removed unless asked to keep it. */
   close(keepData?: boolean): Promise<void>;
@@ -71,20 +69,7 @@ export async function startInProcess(): Promise<InProcessSlipway> {
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   const url = `http://127.0.0.1:${port}`;
-  const signUp = await fetch(`${url}/api/auth/sign-up`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: 'bench@example.com',
-      password: 'correct horse battery',
-      name: 'bench',
-    }),
-  });
-  const cookie = signUp.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('slipway_session='))
-    ?.split(';')[0];
-  if (!cookie) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
+  const { cookie } = await signUpOwner(url);
   return {
     app,
     url,
@@ -98,41 +83,12 @@ export async function startInProcess(): Promise<InProcessSlipway> {
   };
 }
 
-export async function rpc<T>(slipway: InProcessSlipway, name: string, input: unknown): Promise<T> {
-  const res = await fetch(`${slipway.url}/trpc/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: slipway.cookie },
-    body: JSON.stringify({ json: input }),
-  });
-  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body.error)}`);
-  return body.result!.data.json;
-}
-
-/** A server with an approved host key and a service on it, through the API. */
-export async function readyService(slipway: InProcessSlipway, name: string): Promise<string> {
-  const { serverId } = await rpc<{ serverId: string }>(slipway, 'registerServer', {
-    name: `${name}-host`,
-    host: '10.0.0.2',
-    sshUser: 'deploy',
-    privateKey: PRIVATE_KEY,
-    hostKeyFingerprint: FINGERPRINT,
-  });
-  await rpc(slipway, 'approveServerHostKey', { serverId, fingerprint: FINGERPRINT });
-  const { serviceId } = await rpc<{ serviceId: string }>(slipway, 'registerService', {
-    name,
-    environment: 'production',
-    serverId,
-    imageRepository: 'ghcr.io/acme/api',
-    compose: COMPOSE,
-    env: [
-      { name: 'DATABASE_URL', value: 'postgres://db/app', secret: true },
-      { name: 'LOG_LEVEL', value: 'info' },
-    ],
-    approvalRule: 'none',
-  });
-  return serviceId;
-}
+/** A ready service whose deployments have a secret and a plain variable to write. */
+export const readyService = (slipway: InProcessSlipway, name: string) =>
+  readyServiceWith(slipway, name, [
+    { name: 'DATABASE_URL', value: 'postgres://db/app', secret: true },
+    { name: 'LOG_LEVEL', value: 'info' },
+  ]);
 
 export type Outcome = 'succeeded' | 'failed' | 'cancelled';
 

@@ -4,7 +4,6 @@ import { ProjectionRunner } from '../projections/projection-runner.js';
 import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
 import {
   appendHistory,
-  median,
   projectionsCaughtUp,
   readyService,
   runDeployment,
@@ -12,6 +11,7 @@ import {
   templateOf,
   type DeploymentRun,
 } from './deployment-history.js';
+import { median } from './bench-api.js';
 
 export interface StepCosts {
   /** Median of every state-machine call (start, stepStarted, stepFinished, succeed). */
