@@ -47,9 +47,9 @@ interface Waiter {
 }
 
 /**
- * Applies events in global order to every projection. Each batch commits a projection's
- * documents together with its checkpoint, so a crash can never apply an event twice or skip
- * one; `_position` on each document makes re-application a no-op even so.
+ * Applies events in global order to every projection. Each batch commits the projections'
+ * documents together with their checkpoints, so a crash can never apply an event twice or
+ * skip one; `_position` on each document makes re-application a no-op even so.
  */
 export class ProjectionRunner {
   private readonly states = new Map<string, State>();
@@ -239,6 +239,7 @@ export class ProjectionRunner {
     const batch = await this.events.readAll(BigInt(from), this.batchSize);
     if (batch.length === 0) return false;
     let progressed = false;
+    const work: { state: State; pending: RecordedEvent[] }[] = [];
     for (const state of ready) {
       const pending = batch.filter((e) => Number(e.position) > state.position);
       if (pending.length === 0) continue;
@@ -250,23 +251,46 @@ export class ProjectionRunner {
         progressed = true;
         continue;
       }
+      work.push({ state, pending });
+    }
+    if (work.length === 0) return progressed;
+    // One transaction for every projection the batch changes: one commit, not one each. When
+    // a projection fails, it waits for its retry and the others are applied again without it.
+    let remaining = work;
+    while (remaining.length > 0) {
+      const at: { failing: State | null } = { failing: null };
       try {
-        await this.apply(state.projection, pending);
-        state.position = Number(pending[pending.length - 1].position);
-        state.unsaved = false;
-        state.lastError = null;
-        state.retryDelayMs = this.retryDelayMs;
+        await this.store.transaction(async (session) => {
+          for (const { state, pending } of remaining) {
+            at.failing = state;
+            await applyIn(session, state.projection, pending);
+          }
+          at.failing = null;
+        });
+        for (const { state, pending } of remaining) this.applied(state, pending);
         progressed = true;
-        // A writer waits only for the projections its events affect: release it early.
-        this.settleWaiters();
+        remaining = [];
       } catch (error) {
-        state.lastError = error instanceof Error ? error.message : String(error);
-        state.retryAt = Date.now() + state.retryDelayMs;
-        state.retryDelayMs = Math.min(state.retryDelayMs * 2, 30_000);
-        this.options.onError?.(state.projection.name, error);
+        const failing = at.failing ? [at.failing] : remaining.map((w) => w.state);
+        for (const state of failing) this.failed(state, error);
+        remaining = remaining.filter((w) => !failing.includes(w.state));
       }
     }
     return progressed;
+  }
+
+  private failed(state: State, error: unknown): void {
+    state.lastError = error instanceof Error ? error.message : String(error);
+    state.retryAt = Date.now() + state.retryDelayMs;
+    state.retryDelayMs = Math.min(state.retryDelayMs * 2, 30_000);
+    this.options.onError?.(state.projection.name, error);
+  }
+
+  private applied(state: State, pending: RecordedEvent[]): void {
+    state.position = Number(pending[pending.length - 1].position);
+    state.unsaved = false;
+    state.lastError = null;
+    state.retryDelayMs = this.retryDelayMs;
   }
 
   /** Checkpoints of projections that skipped events, in one write, once there is time. */
@@ -284,34 +308,37 @@ export class ProjectionRunner {
     }
   }
 
-  private apply(projection: Projection, events: RecordedEvent[]): Promise<void> {
-    return this.store.transaction(async (session) => {
-      for (const event of events) {
-        const position = Number(event.position);
-        for (const handler of handlersFor(projection, event.type)) {
-          const id = handler.documentId(event);
-          if (id === null) continue;
-          const collection = session.collection<Doc>(handler.collection);
-          const stored = await collection.get(id);
-          if (stored && typeof stored._position === 'number' && stored._position >= position) {
-            continue;
-          }
-          const next = handler.evolve(stored ? withoutRunnerFields(stored) : null, event);
-          if (next === null) {
-            if (stored) await collection.delete(id);
-          } else {
-            await collection.put({ ...next, id, _position: position });
-          }
-        }
-      }
-      await saveCheckpoint(session, projection, Number(events[events.length - 1].position));
-    });
-  }
-
   private idleDelay(): number {
     const retrying = [...this.states.values()].some((s) => s.lastError);
     return retrying ? this.retryDelayMs : this.pollIntervalMs;
   }
+}
+
+/** A projection's handlers over `events`, and its checkpoint, within `session`. */
+async function applyIn(
+  session: ReadStoreSession,
+  projection: Projection,
+  events: RecordedEvent[],
+): Promise<void> {
+  for (const event of events) {
+    const position = Number(event.position);
+    for (const handler of handlersFor(projection, event.type)) {
+      const id = handler.documentId(event);
+      if (id === null) continue;
+      const collection = session.collection<Doc>(handler.collection);
+      const stored = await collection.get(id);
+      if (stored && typeof stored._position === 'number' && stored._position >= position) {
+        continue;
+      }
+      const next = handler.evolve(stored ? withoutRunnerFields(stored) : null, event);
+      if (next === null) {
+        if (stored) await collection.delete(id);
+      } else {
+        await collection.put({ ...next, id, _position: position });
+      }
+    }
+  }
+  await saveCheckpoint(session, projection, Number(events[events.length - 1].position));
 }
 
 function withoutRunnerFields(doc: Doc): Doc {

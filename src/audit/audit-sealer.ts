@@ -30,6 +30,15 @@ export interface SealedCheckpoint {
   chainHash: string;
 }
 
+interface CheckpointData {
+  sequence: number;
+  toPosition: number;
+  chainHash: string;
+  previousCheckpointHash: string;
+}
+
+type LastCheckpoint = CheckpointData & { revision: bigint };
+
 export const AUDIT_SIGNING_KEY = Symbol('AUDIT_SIGNING_KEY');
 const logger = new Logger('Audit');
 
@@ -43,6 +52,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   private timer: NodeJS.Timeout | null = null;
   private lastSealAt = Date.now();
   private sealing: Promise<SealedCheckpoint | null> | null = null;
+  private last: LastCheckpoint | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -87,20 +97,18 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     return run;
   }
 
-  private async lastCheckpoint() {
-    const stream = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
-    const last = stream.at(-1);
-    return last
-      ? {
-          revision: last.revision,
-          ...(last.data as {
-            sequence: number;
-            toPosition: number;
-            chainHash: string;
-            previousCheckpointHash: string;
-          }),
-        }
-      : null;
+  /**
+   * The newest checkpoint. The stream gains one event per seal for ever, so only the events
+   * after the last one seen are read (another process may have sealed since).
+   */
+  private async lastCheckpoint(): Promise<LastCheckpoint | null> {
+    const fromRevision = this.last ? this.last.revision + 1n : 0n;
+    const newer = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM, { fromRevision });
+    const event = newer.at(-1);
+    if (event) {
+      this.last = { revision: event.revision, ...(event.data as unknown as CheckpointData) };
+    }
+    return this.last;
   }
 
   private async sealOnce(ctx: RequestContext): Promise<SealedCheckpoint | null> {

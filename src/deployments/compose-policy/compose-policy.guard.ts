@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -11,6 +13,12 @@ type PolicyHolder = Pick<ServerDoc, 'name'> & { composePolicy?: ServerDoc['compo
 /** The compose policy of one server applied to a compose definition. */
 @Injectable()
 export class ComposePolicyGuard {
+  /**
+   * What each definition asks for, by digest of its text: a service's compose changes rarely
+   * but is checked on every deploy, and parsing it is most of a deploy's CPU time.
+   */
+  private readonly found = new LRUCache<string, ComposeViolation[]>({ max: 500 });
+
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /**
@@ -18,11 +26,21 @@ export class ComposePolicyGuard {
    * parse has none here: the compose validation reports it.
    */
   refusals(compose: string, server: PolicyHolder): ComposeViolation[] {
-    const result = validateCompose(compose);
-    if (!result.ok) return [];
-    // The runner's directory holds every service's .env: no container mounts it.
-    const found = composeViolations(result.summary.document, [this.config.runner.remoteDir]);
-    return refusedViolations(found, server.composePolicy?.allow ?? []);
+    return refusedViolations(this.asksFor(compose), server.composePolicy?.allow ?? []);
+  }
+
+  private asksFor(compose: string): ComposeViolation[] {
+    const digest = createHash('sha256').update(compose).digest('base64');
+    let found = this.found.get(digest);
+    if (!found) {
+      const result = validateCompose(compose);
+      // The runner's directory holds every service's .env: no container mounts it.
+      found = result.ok
+        ? composeViolations(result.summary.document, [this.config.runner.remoteDir])
+        : [];
+      this.found.set(digest, found);
+    }
+    return found;
   }
 
   /** 400 naming each refused capability and where the definition asks for it. */
