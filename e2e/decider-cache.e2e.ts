@@ -43,11 +43,11 @@ const ledger: Decider<Ledger, Note> = {
 
 /** Appends as the application's writer does, without read models to wait for. */
 function writerFor(store: EventStore): EventWriter {
-  const writer: Pick<EventWriter, 'append'> = {
-    append: async (stream, events, expected, _ctx, onStored) => {
+  const writer: Pick<EventWriter, 'appendParts'> = {
+    appendParts: async (stream, parts, expected, onStored) => {
       const result = await store.append(
         stream,
-        events.map((e) => ({ ...e, metadata: systemMetadata() })),
+        parts.flatMap(({ events }) => events.map((e) => ({ ...e, metadata: systemMetadata() }))),
         expected,
       );
       onStored?.();
@@ -158,6 +158,65 @@ describe('cached folded state (DeciderRunner)', () => {
       expect(probe0.entries.filter((e) => e === 'noted 5')).toHaveLength(commands);
       expect(probe0.entries.some((e) => e.startsWith('probe'))).toBe(true);
     } finally {
+      await store.close();
+    }
+  });
+
+  it('decides commands that arrive together in turn and stores them with one append', async () => {
+    const file = join(dir, 'grouped.sqlite');
+    const store = new SqliteEventStore(file);
+    const other = new SqliteEventStore(file);
+    const writer = writerFor(store);
+    let appends = 0;
+    const counted = {
+      appendParts: (...args: Parameters<EventWriter['appendParts']>) => {
+        appends += 1;
+        return writer.appendParts(...args);
+      },
+    } as EventWriter;
+    const runner = new DeciderRunner(store, counted);
+    try {
+      await runner.run('ledger-2', ledger, { amount: 1 }, ctx);
+      appends = 0;
+      // Ten arrive at once: they share one turn, or two when the first starts one on its own.
+      // The fifth is refused on the state its predecessors leave (1 + 10 * 4 = 41 > 40).
+      const amounts = [10, 10, 10, 10, 1, 10, 10, 10, 10, 10];
+      const results = await Promise.allSettled(
+        amounts.map((amount, i) =>
+          runner.run('ledger-2', ledger, i === 4 ? { amount, refuseAbove: 40 } : { amount }, ctx),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(
+        amounts.map((_, i) => (i === 4 ? 'rejected' : 'fulfilled')),
+      );
+      expect(appends).toBeGreaterThanOrEqual(1);
+      expect(appends).toBeLessThanOrEqual(2);
+      const full = await fullFold(store, 'ledger-2');
+      expect(full.entries).toEqual(['noted 1', ...Array<string>(9).fill('noted 10')]);
+      // Each answer is the state after its own events, in arrival order.
+      const totals = results.flatMap((r) =>
+        r.status === 'fulfilled' ? [r.value.state.total] : [],
+      );
+      expect(totals).toEqual([11, 21, 31, 41, 51, 61, 71, 81, 91]);
+
+      // Another writer moves the stream while a group is decided: the group loses the race,
+      // is decided again on the newer state, and each command still lands exactly once.
+      const head = await other.readStream('ledger-2');
+      const first = runner.run('ledger-2', ledger, { amount: 2 }, ctx);
+      const group = [3, 4, 5].map((amount) => runner.run('ledger-2', ledger, { amount }, ctx));
+      await other.append(
+        'ledger-2',
+        [{ type: 'Noted', schemaVersion: 1, data: { amount: 100 }, metadata: systemMetadata() }],
+        head[head.length - 1].revision,
+      );
+      await Promise.all([first, ...group]);
+      const after = await fullFold(store, 'ledger-2');
+      for (const n of ['noted 2', 'noted 3', 'noted 4', 'noted 5', 'noted 100']) {
+        expect(after.entries.filter((e) => e === n)).toHaveLength(1);
+      }
+      expect(await runner.load('ledger-2', ledger)).toEqual(after);
+    } finally {
+      await other.close();
       await store.close();
     }
   });

@@ -2,6 +2,7 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
+import { BatchDocuments } from './batch-documents.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
@@ -320,24 +321,22 @@ async function applyIn(
   projection: Projection,
   events: RecordedEvent[],
 ): Promise<void> {
+  const docs = new BatchDocuments(session);
   for (const event of events) {
     const position = Number(event.position);
     for (const handler of handlersFor(projection, event.type)) {
       const id = handler.documentId(event);
       if (id === null) continue;
-      const collection = session.collection<Doc>(handler.collection);
-      const stored = await collection.get(id);
+      const stored = await docs.get(handler.collection, id);
       if (stored && typeof stored._position === 'number' && stored._position >= position) {
         continue;
       }
       const next = handler.evolve(stored ? withoutRunnerFields(stored) : null, event);
-      if (next === null) {
-        if (stored) await collection.delete(id);
-      } else {
-        await collection.put({ ...next, id, _position: position });
-      }
+      if (next !== null) docs.set(handler.collection, id, { ...next, id, _position: position });
+      else if (stored) docs.set(handler.collection, id, null);
     }
   }
+  await docs.flush();
   await saveCheckpoint(session, projection, Number(events[events.length - 1].position));
 }
 

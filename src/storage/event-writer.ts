@@ -10,6 +10,12 @@ import {
   type ExpectedRevision,
 } from '../eventstore/event-store.port.js';
 
+/** Events decided for one request, recorded with its audit metadata. */
+export interface AppendPart {
+  events: PendingEvent[];
+  ctx: RequestContext;
+}
+
 /**
  * How command handlers record facts: events get the request's audit metadata, are appended
  * with the expected revision, and the call returns only when the read models they affect
@@ -23,7 +29,7 @@ export class EventWriter {
     private readonly personal: PersonalData,
   ) {}
 
-  async append(
+  append(
     stream: string,
     events: PendingEvent[],
     expected: ExpectedRevision,
@@ -31,22 +37,36 @@ export class EventWriter {
     /** Called once the events are durable, before waiting for the read models. */
     onStored?: () => void,
   ): Promise<AppendResult> {
+    return this.appendParts(stream, [{ events, ctx }], expected, onStored);
+  }
+
+  /** Events of several requests (each with its own audit metadata) in one append. */
+  async appendParts(
+    stream: string,
+    parts: AppendPart[],
+    expected: ExpectedRevision,
+    onStored?: () => void,
+  ): Promise<AppendResult> {
+    const events = parts.flatMap(({ events, ctx }) => {
+      const metadata = this.metadata(ctx);
+      return events.map((e) => ({ ...e, metadata }));
+    });
+    const result = await this.store.append(stream, events, expected);
+    onStored?.();
+    for (const { events, ctx } of parts) if (ctx.effects) ctx.effects.appended += events.length;
+    // Read-your-writes for the read models these events change; the others may lag.
+    const affected = this.projections.affectedBy(new Set(events.map((e) => e.type)));
+    await this.projections.waitFor(result.lastPosition, affected);
+    return result;
+  }
+
+  private metadata(ctx: RequestContext) {
     const metadata = metadataFor(ctx);
     const address = metadata.clientAddress;
     if (typeof address === 'string') {
       const subject = this.personal.addressSubject(metadata.actor.kind, metadata.actor.principalId);
       metadata.clientAddress = this.personal.protect(subject, address);
     }
-    const result = await this.store.append(
-      stream,
-      events.map((e) => ({ ...e, metadata })),
-      expected,
-    );
-    onStored?.();
-    if (ctx.effects) ctx.effects.appended += events.length;
-    // Read-your-writes for the read models these events change; the others may lag.
-    const affected = this.projections.affectedBy(new Set(events.map((e) => e.type)));
-    await this.projections.waitFor(result.lastPosition, affected);
-    return result;
+    return metadata;
   }
 }
