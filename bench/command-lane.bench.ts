@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median, readyService, rpc, signUpOwner } from './bench-api.js';
-import { spawnListening, stop, waitForHttp, type LoadResult } from './http-load.js';
+import { serverLaunch, spawnListening, stop, waitForHttp, type LoadResult } from './http-load.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const rssMb = (pid: number) =>
@@ -57,8 +57,15 @@ export async function benchCommandLane(
 ): Promise<CommandLaneResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-lane-'));
   const port = 35000 + Math.floor(Math.random() * 4000);
-  const child = spawn(process.execPath, [here('../src/main.js')], {
-    env: { ...process.env, PORT: String(port), SLIPWAY_DATA_DIR: dataDir, SLIPWAY_RUNNER: 'off' },
+  const launch = serverLaunch();
+  const child = spawn(process.execPath, launch.args, {
+    env: {
+      ...process.env,
+      ...launch.env,
+      PORT: String(port),
+      SLIPWAY_DATA_DIR: dataDir,
+      SLIPWAY_RUNNER: 'off',
+    },
     stdio: 'ignore',
   });
   const bare = await spawnListening(here('./bare-server.js'));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,14 +67,34 @@ export interface RunningSlipway {
   stop(): Promise<void>;
 }
 
+/**
+ * How `npm run start:built` runs the server (`VAR=value node <flags> dist/src/main.js`), read
+ * from package.json so that benchmarks measure the process users start.
+ */
+export function serverLaunch(): { args: string[]; env: Record<string, string> } {
+  const pkg = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
+  ) as { scripts: Record<string, string> };
+  const words = pkg.scripts['start:built'].split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, value] = words.shift()!.split('=');
+    env[name] = value;
+  }
+  const flags = words.slice(1, words.indexOf('dist/src/main.js'));
+  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
+  return { args: [...flags, main], env };
+}
+
 /** The built service as its own process on a loopback port, with a throwaway data directory. */
 export async function startSlipway(env: Record<string, string> = {}): Promise<RunningSlipway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'));
   const port = 31000 + Math.floor(Math.random() * 4000);
-  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-  const child = spawn(process.execPath, [main], {
+  const launch = serverLaunch();
+  const child = spawn(process.execPath, launch.args, {
     env: {
       ...process.env,
+      ...launch.env,
       PORT: String(port),
       SLIPWAY_DATA_DIR: dataDir,
       SLIPWAY_LOG_LEVEL: 'error',
