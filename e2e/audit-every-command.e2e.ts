@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ALL_SCOPES } from '../src/access/scopes.js';
+import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import { trail, type EntryView } from './support/audit.js';
 import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
 import {

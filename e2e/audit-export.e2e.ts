@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { anonymousContext } from '../src/access/request-context.js';
+import { anonymousContext } from '../src/kernel/request-context.js';
 import { PrivacyReconciler } from '../src/audit/privacy/privacy-reconciler.js';
-import {
-  privacyStream,
-  SubjectDataErased,
-  userSubject,
-} from '../src/audit/privacy/privacy.events.js';
+import { privacyStream, SubjectDataErased, userSubject } from '../src/events/privacy.events.js';
 import { EventWriter } from '../src/storage/event-writer.js';
 import { eventsText, trail } from './support/audit.js';
 import { cli, cliHome } from './support/cli.js';

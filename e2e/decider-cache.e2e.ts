@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import type { RequestContext } from '../src/access/request-context.js';
+import type { RequestContext } from '../src/kernel/request-context.js';
 import { conflict } from '../src/common/app-error.js';
 import { systemMetadata } from '../src/eventstore/event-metadata.js';
 import type { EventStore } from '../src/eventstore/event-store.port.js';

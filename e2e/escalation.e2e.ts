@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ALL_SCOPES } from '../src/access/scopes.js';
+import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import { data, readyService } from './support/deployments.js';
 import {
   bearer,

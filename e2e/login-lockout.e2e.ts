@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { simpleParser } from 'mailparser';
 import request from 'supertest';
-import { AUTH_LIMITS, KNOWN_SOURCE_BACKOFF } from '../src/security/throttle.js';
+import { AUTH_LIMITS, KNOWN_SOURCE_BACKOFF } from '../src/identity/login/throttle.js';
 import { PASSWORD, sessionCookie, signUp } from './support/identity.js';
 import { codeAt, enrol } from './support/mfa.js';
 import { MINUTE, TestClock } from './support/test-clock.js';

@@ -3,7 +3,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
 import request from 'supertest';
-import { ROUTE_ACCESS } from '../src/http/route-access.js';
+import { ROUTE_ACCESS } from '../src/kernel/route-access.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** A controller that forgot its access declaration: it must not be reachable. */

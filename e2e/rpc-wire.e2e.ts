@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { PersonalData } from '../src/audit/privacy/personal-data.js';
+import { PersonalData } from '../src/privacy/personal-data.js';
 import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
 import { createToken, signUp, type Account } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

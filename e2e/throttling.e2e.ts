@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
-import { AUTH_LIMITS } from '../src/security/throttle.js';
+import { AUTH_LIMITS } from '../src/identity/login/throttle.js';
 import { PASSWORD, signUp } from './support/identity.js';
 import { TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

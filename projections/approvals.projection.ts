@@ -1,4 +1,4 @@
-import type { Requester } from '../src/deployments/deployments.events.js';
+import type { Requester } from '../src/events/deployments.events.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import type { Projection } from './projection.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AccessDenied, CommandRejected } from '../src/audit/refusals/refusal.events.js';
-import { AgentCreated } from '../src/access/access.events.js';
+import { AccessDenied, CommandRejected } from '../src/events/refusal.events.js';
+import { AgentCreated } from '../src/events/access.events.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
 import { projectInMemory } from './project-in-memory.js';
 import { at, given } from './testing/given-events.js';

@@ -9,7 +9,7 @@ import {
   DeploymentSucceeded,
   DeploymentTriggered,
   ServiceRegistered,
-} from '../src/deployments/deployments.events.js';
+} from '../src/events/deployments.events.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { projectInMemory } from './project-in-memory.js';

@@ -6,14 +6,14 @@ import {
   TokenRevoked,
   TokenRotated,
   TokensInvalidatedBefore,
-} from '../src/access/access.events.js';
+} from '../src/events/access.events.js';
 import {
   SessionEnded,
   SessionStarted,
   UserDeactivated,
   UserRoleChanged,
   UserSignedUp,
-} from '../src/identity/identity.events.js';
+} from '../src/events/identity.events.js';
 import { apiTokensProjection } from './api-tokens.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { projectInMemory } from './project-in-memory.js';

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { PersonalValue } from '../src/audit/privacy/personal-data.js';
+import type { PersonalValue } from '../src/events/personal-value.js';
 import type { Projection } from './projection.js';
 
 /** A personal value as the event carries it: sealed (v2) or plaintext (v1). */

@@ -160,6 +160,11 @@ export class ProjectionRunner {
     });
   }
 
+  /** Once the projections that events of these types change have applied `position`. */
+  caughtUp(position: bigint, eventTypes: ReadonlySet<string>): Promise<void> {
+    return this.waitFor(position, this.affectedBy(eventTypes));
+  }
+
   /** The projections an append of these event types changes: what its writer waits for. */
   affectedBy(types: Iterable<string>): string[] {
     const names = new Set<string>();

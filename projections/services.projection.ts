@@ -1,4 +1,4 @@
-import type { ApprovalRule, RecordedEnvVar } from '../src/deployments/deployments.events.js';
+import type { ApprovalRule, RecordedEnvVar } from '../src/events/deployments.events.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import type { Projection } from './projection.js';
 

@@ -1,7 +1,7 @@
 import { expect } from '@jest/globals';
 import type { INestApplication } from '@nestjs/common';
 import { DeploymentStateMachine } from '../../src/deployments/deployment-state-machine.js';
-import { anonymousContext, type RequestContext } from '../../src/access/request-context.js';
+import { anonymousContext, type RequestContext } from '../../src/kernel/request-context.js';
 import { call } from './identity.js';
 
 export const FINGERPRINT = `SHA256:${'Qm9vdHN0cmFwcGVkIGhvc3Qga2V5IGZvciB0ZXN0cyE'.slice(0, 43)}`;

@@ -12,10 +12,10 @@ import { Inject } from '@nestjs/common';
 import { IsDate, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { QueryHandler } from '@nestjs/cqrs';
 import type { Projection } from '../../projections/projection.js';
-import type { RequestContext } from '../../src/access/request-context.js';
+import type { RequestContext } from '../../src/kernel/request-context.js';
 import { defineEvent } from '../../src/eventstore/define-event.js';
 import { READ_STORE, type Doc, type ReadStore } from '../../src/readstore/read-store.port.js';
-import { Procedure } from '../../src/rpc/procedure.js';
+import { Procedure } from '../../src/kernel/procedure.js';
 import { EventWriter } from '../../src/storage/event-writer.js';
 import { Omittable } from '../../src/common/omittable.js';
 

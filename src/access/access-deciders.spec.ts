@@ -6,7 +6,7 @@ import {
   TokenMinted,
   TokenRevoked,
   TokenRotated,
-} from './access.events.js';
+} from '../events/access.events.js';
 import { principalDecider } from './principal.decider.js';
 import { grantToken } from './token-policy.js';
 import { tokenDecider } from './token.decider.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppError } from '../common/app-error.js';
 import { decideAccess } from './access-decision.js';
-import type { Principal } from './request-context.js';
+import type { Principal } from '../kernel/request-context.js';
 
 const operator: Principal = { id: 'p1', kind: 'user', role: 'operator', name: 'Op' };
 const procedure = {

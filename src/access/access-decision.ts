@@ -1,6 +1,6 @@
 import { AppError } from '../common/app-error.js';
-import type { ProcedureOptions } from '../rpc/procedure.js';
-import type { Principal } from './request-context.js';
+import type { ProcedureOptions } from '../kernel/procedure.js';
+import type { Principal } from '../kernel/request-context.js';
 
 /**
  * Pure authorization: the role must be allowed, and the effective scopes must include every

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SecurityPolicyReader } from '../security/security-policy.reader.js';
+import { SecurityModule } from '../security/security.module.js';
 import { AccessProcedures } from './access.procedures.js';
 import { AccessService } from './access.service.js';
 import { CREDENTIAL_VERIFIER } from './authenticated-identity.js';
@@ -12,12 +12,13 @@ import { RotateTokenHandler } from './commands/rotate-token.handler.js';
 import { PrincipalLookup } from './principal-lookup.js';
 import { StoredCredentialVerifier } from './stored-credential.verifier.js';
 import { TokenMinter } from './token-minter.js';
+import { ListPrincipalsHandler } from './principals.query.js';
 import { ListTokensHandler } from './tokens.query.js';
 
 @Module({
+  imports: [SecurityModule],
   providers: [
     AccessService,
-    SecurityPolicyReader,
     StoredCredentialVerifier,
     { provide: CREDENTIAL_VERIFIER, useExisting: StoredCredentialVerifier },
     PrincipalLookup,
@@ -30,7 +31,8 @@ import { ListTokensHandler } from './tokens.query.js';
     RotateTokenHandler,
     InvalidatePrincipalHandler,
     ListTokensHandler,
+    ListPrincipalsHandler,
   ],
-  exports: [AccessService, StoredCredentialVerifier, SecurityPolicyReader, PrincipalLookup],
+  exports: [AccessService, StoredCredentialVerifier, SecurityModule, PrincipalLookup],
 })
 export class AccessModule {}

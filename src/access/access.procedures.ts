@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ListPrincipalsQuery } from '../identity/members.query.js';
-import { Procedure } from '../rpc/procedure.js';
+import { ListPrincipalsQuery } from './principals.query.js';
+import { Procedure } from '../kernel/procedure.js';
 import {
   CreateAgentInput,
   CreateTokenInput,
@@ -19,7 +19,7 @@ import { InvalidatePrincipalCommand } from './commands/invalidate-principal.hand
 import { RevokeTokenCommand } from './commands/revoke-token.handler.js';
 import { RotateTokenCommand } from './commands/rotate-token.handler.js';
 import { describeCaller } from './describe-caller.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { ListTokensQuery } from './tokens.query.js';
 
 const EVERYONE = ['owner', 'admin', 'operator', 'viewer', 'agent'] as const;

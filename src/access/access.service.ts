@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../common/app-error.js';
-import type { ProcedureOptions } from '../rpc/procedure.js';
+import type { ProcedureOptions } from '../kernel/procedure.js';
 import { SecurityPolicyReader } from '../security/security-policy.reader.js';
 import { mfaRequired } from '../security/mfa-requirement.js';
 import { decideAccess } from './access-decision.js';
@@ -11,10 +11,10 @@ import {
   type AuthenticatedIdentity,
   type CredentialVerifier,
 } from './authenticated-identity.js';
-import { attributeCaller } from '../audit/refusals/audit-attribution.js';
+import { attributeCaller } from '../kernel/audit-attribution.js';
 import { BearerCredentials } from './bearer-credentials.js';
 import { presentedCredential } from './credentials.js';
-import { anonymousContext, type RequestContext } from './request-context.js';
+import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
 @Injectable()

@@ -1,4 +1,4 @@
-import type { Principal, SessionInfo, TokenInfo } from './request-context.js';
+import type { Principal, SessionInfo, TokenInfo } from '../kernel/request-context.js';
 
 /** A verified credential: whose it is and which scopes it carries. */
 export interface AuthenticatedIdentity {

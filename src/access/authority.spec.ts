@@ -11,7 +11,7 @@ import {
   type Ranked,
 } from './authority.js';
 import { ROLE_CAPABILITIES } from './capabilities.js';
-import { ALL_SCOPES } from './scopes.js';
+import { ALL_SCOPES } from '../kernel/scopes.js';
 
 type HumanRole = keyof typeof ROLE_CAPABILITIES;
 const human = (id: string, role: HumanRole): Ranked => ({ id, kind: 'user', role });

@@ -1,6 +1,6 @@
 import { AppError } from '../common/app-error.js';
 import { capabilitiesOf, ROLE_CAPABILITIES, ROLE_RANK } from './capabilities.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 
 /**
  * The two rules that keep a caller from reaching above itself, as pure functions every handler

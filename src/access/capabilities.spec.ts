@@ -5,7 +5,7 @@ import {
   NEVER_FOR_AGENTS,
   ROLE_CAPABILITIES,
 } from './capabilities.js';
-import { laneOfScopes, SCOPE_CATALOGUE } from './scopes.js';
+import { laneOfScopes, SCOPE_CATALOGUE } from '../kernel/scopes.js';
 
 describe('capabilities', () => {
   it('gives owner and admin every scope, viewer only the read lane without audit', () => {

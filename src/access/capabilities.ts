@@ -1,5 +1,5 @@
-import type { Role } from './roles.js';
-import { ALL_SCOPES, scopesOfLane, type Scope } from './scopes.js';
+import type { Role } from '../kernel/roles.js';
+import { ALL_SCOPES, scopesOfLane, type Scope } from '../kernel/scopes.js';
 
 const READ_WITHOUT_AUDIT = scopesOfLane('read').filter((s) => s !== 'audit:read');
 

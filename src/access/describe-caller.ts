@@ -1,4 +1,4 @@
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 
 /** What `viewer` and `GET /api/v1/me` answer: who is calling, and with what. Never a secret. */
 export function describeCaller(ctx: RequestContext) {

@@ -1,7 +1,7 @@
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
-import type { PersonalData } from '../audit/privacy/personal-data.js';
-import type { Principal } from './request-context.js';
-import type { Role } from './roles.js';
+import type { PersonalData } from '../privacy/personal-data.js';
+import type { Principal } from '../kernel/request-context.js';
+import type { Role } from '../kernel/roles.js';
 
 /** A principal as handlers see it: personal values opened (or `[erased]`). */
 export function principalOf(doc: PrincipalDoc, personal: PersonalData): Principal {

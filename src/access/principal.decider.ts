@@ -1,6 +1,10 @@
 import { conflict } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
-import { AgentCreated, PrincipalInvalidated, TokensInvalidatedBefore } from './access.events.js';
+import {
+  AgentCreated,
+  PrincipalInvalidated,
+  TokensInvalidatedBefore,
+} from '../events/access.events.js';
 
 export interface PrincipalState {
   agentCreated: boolean;

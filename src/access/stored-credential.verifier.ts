@@ -8,7 +8,7 @@ import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type { AuthenticatedIdentity, CredentialVerifier } from './authenticated-identity.js';
-import { PersonalData } from '../audit/privacy/personal-data.js';
+import { PersonalData } from '../privacy/personal-data.js';
 import { principalOf } from './principal-of.js';
 import { hasValidChecksum, tokenDigest } from './token-format.js';
 import { UsageTracker } from './usage-tracker.js';

@@ -1,6 +1,6 @@
 import { AppError } from '../common/app-error.js';
 import { capabilitiesOf, type CapabilityHolder } from './capabilities.js';
-import { isScope, laneOfScopes } from './scopes.js';
+import { isScope, laneOfScopes } from '../kernel/scopes.js';
 
 export const MAX_TOKEN_DAYS = 365;
 

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
-import { TokenMinted, TokenRevoked, TokenRotated } from './access.events.js';
+import { TokenMinted, TokenRevoked, TokenRotated } from '../events/access.events.js';
 
 export interface TokenState {
   exists: boolean;

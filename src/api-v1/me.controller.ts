@@ -1,7 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { describeCaller } from '../access/describe-caller.js';
-import { RouteAccess, routeContext } from '../http/route-access.js';
+import { RouteAccess, routeContext } from '../kernel/route-access.js';
 
 @Controller('api/v1/me')
 export class MeController {

@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { ListPrincipalsQuery } from '../identity/members.query.js';
-import { RouteAccess } from '../http/route-access.js';
+import { ListPrincipalsQuery } from '../access/principals.query.js';
+import { RouteAccess } from '../kernel/route-access.js';
 
 @Controller('api/v1/members')
 export class MembersController {

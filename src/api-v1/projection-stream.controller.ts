@@ -1,7 +1,7 @@
 import { Controller, Sse, type MessageEvent } from '@nestjs/common';
 import { interval, map, startWith, type Observable } from 'rxjs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { RouteAccess } from '../http/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 
 @Controller('api/v1/projections')
 export class ProjectionStreamController {

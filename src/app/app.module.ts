@@ -6,11 +6,11 @@ import type { Projection } from '../../projections/projection.js';
 import { AccessModule } from '../access/access.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { HealthModule } from '../health/health.module.js';
-import { RouteDeclarationGuard } from '../http/route-access.js';
+import { RouteDeclarationGuard } from '../http/route-declaration.guard.js';
 import { IdentityModule } from '../identity/identity.module.js';
 import { SecurityModule } from '../security/security.module.js';
 import { MailModule } from '../mail/mail.module.js';
-import { SecretsModule } from '../security/secrets.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
@@ -18,7 +18,7 @@ import { AuditModule } from '../audit/audit.module.js';
 import { PrivacyModule } from '../audit/privacy/privacy.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { RpcModule } from '../rpc/rpc.module.js';
-import { StorageModule } from '../storage/storage.module.js';
+import { StorageModule } from './storage.module.js';
 
 export interface AppModuleOptions {
   config: AppConfig;

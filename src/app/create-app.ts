@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOG_LEVELS, type AppConfig } from '../config/app-config.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
-import { unroutedTargetMarker } from '../audit/refusals/unrouted-target.js';
+import { unroutedTargetMarker } from '../http/unrouted-target.js';
 import { ProcedureRegistry } from '../rpc/procedure-registry.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';

@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { anonymousContext, type RequestContext } from '../access/request-context.js';
+import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
 import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
@@ -15,7 +15,7 @@ import {
   AUDIT_CHECKPOINTS_STREAM,
   AuditCheckpointSealed,
   checkpointDigest,
-} from './audit.events.js';
+} from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 import { errorForLog } from '../common/log-text.js';
 

@@ -7,7 +7,7 @@ import {
 } from '../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { AuditSigningKey } from './audit-signing-key.js';
-import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from './audit.events.js';
+import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../events/audit.events.js';
 import { AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
 import { TrailVerifier, type TrailReport } from './trail-verifier.js';
 

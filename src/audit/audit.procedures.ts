@@ -9,8 +9,8 @@ import {
   type ICommandHandler,
   type IQueryHandler,
 } from '@nestjs/cqrs';
-import type { RequestContext } from '../access/request-context.js';
-import { Procedure } from '../rpc/procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { Procedure } from '../kernel/procedure.js';
 import { AuditSealer, type SealedCheckpoint } from './audit-sealer.js';
 import { AuditVerification } from './audit-verification.js';
 import type { VerificationReport } from './audit-verification.js';

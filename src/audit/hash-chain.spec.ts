@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../eventstore/event-store.port.js';
 import { systemMetadata } from '../eventstore/event-metadata.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../common/canonical-json.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 
 const event = (position: number, data: Record<string, unknown>): RecordedEvent => ({

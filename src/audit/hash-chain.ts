@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecordedEvent } from '../eventstore/event-store.port.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../common/canonical-json.js';
 
 export const GENESIS = '0'.repeat(64);
 

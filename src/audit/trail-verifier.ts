@@ -1,6 +1,10 @@
 import type { RecordedEvent } from '../eventstore/event-store.port.js';
 import { verifySignature } from './audit-signing-key.js';
-import { AuditCheckpointSealed, checkpointDigest, type CheckpointFields } from './audit.events.js';
+import {
+  AuditCheckpointSealed,
+  checkpointDigest,
+  type CheckpointFields,
+} from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 
 export type TrailProblem =

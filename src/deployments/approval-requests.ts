@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { approvalDecider } from './approval.decider.js';
 import { requesterOf } from './deployment-launcher.js';
-import { approvalStream } from './deployments.events.js';
+import { approvalStream } from '../events/deployments.events.js';
 
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
 

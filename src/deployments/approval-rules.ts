@@ -1,5 +1,5 @@
-import type { Principal } from '../access/request-context.js';
-import type { ApprovalRule } from './deployments.events.js';
+import type { Principal } from '../kernel/request-context.js';
+import type { ApprovalRule } from '../events/deployments.events.js';
 
 /** Whether a service's rule turns this principal's deploy, rollback or restore into a request. */
 export function approvalRequired(rule: ApprovalRule, principal: Principal): boolean {

@@ -8,7 +8,7 @@ import {
   ApprovalRejected,
   ApprovalRequested,
   type Requester,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 
 const operator: Requester = {
   principalId: 'p1',

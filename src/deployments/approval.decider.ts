@@ -5,7 +5,7 @@ import {
   ApprovalGranted,
   ApprovalRejected,
   ApprovalRequested,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 
 export interface ApprovalState {
   exists: boolean;

@@ -1,5 +1,5 @@
 import type { Decider, EventLike } from '../storage/decider.js';
-import { ServiceRegistered } from './deployments.events.js';
+import { ServiceRegistered } from '../events/deployments.events.js';
 import { decideServiceUpdate, type ServiceUpdate } from './service.decider.js';
 
 export interface CatalogState {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { ServiceDoc } from '../../projections/services.projection.js';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from './deployment-lookup.js';
@@ -13,7 +13,7 @@ import {
   serviceDeploymentsStream,
   type DeploymentSnapshot,
   type Requester,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 import { formatImageReference, parseImageReference } from './image-reference.js';
 import { serviceDeploymentsDecider } from './service-deployments.decider.js';
 

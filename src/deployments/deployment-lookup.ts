@@ -8,7 +8,7 @@ import type { ServerDoc } from '../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import { notFound } from '../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import type { Requester } from './deployments.events.js';
+import type { Requester } from '../events/deployments.events.js';
 
 /** Read-model lookups of the deployments context; an unknown id is NOT_FOUND. */
 @Injectable()

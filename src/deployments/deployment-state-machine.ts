@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { DeploymentLookup } from './deployment-lookup.js';
-import { serviceDeploymentsStream } from './deployments.events.js';
+import { serviceDeploymentsStream } from '../events/deployments.events.js';
 import {
   serviceDeploymentsDecider,
   type ServiceDeploymentsCommand,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { RequestContext } from '../access/request-context.js';
-import { Procedure, type ProcedureOptions } from '../rpc/procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
 import { DecideApprovalCommand, RequestApprovalCommand } from './commands/approvals.handlers.js';
 import { RecordBackupCommand } from './commands/backups.handlers.js';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import type { RequestContext } from '../access/request-context.js';
-import { Procedure, type ProcedureOptions } from '../rpc/procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
 import {
   ApprovalQueueInput,
   BackupRestorePlanInput,

@@ -1,5 +1,5 @@
-import type { SecretBox } from '../security/secret-box.js';
-import type { RecordedEnvVar } from './deployments.events.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { RecordedEnvVar } from '../events/deployments.events.js';
 import type { EnvVarInput } from './deployments.inputs.js';
 
 /** Secret values are sealed (for the runner) and digested (for diffs); plain ones kept as is. */

@@ -1,5 +1,5 @@
 import type { Decider } from '../storage/decider.js';
-import { ServerRegistered } from './deployments.events.js';
+import { ServerRegistered } from '../events/deployments.events.js';
 import {
   decideServerChange,
   evolveServer,

@@ -1,6 +1,6 @@
 import { conflict } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
-import { IdempotencyKeyClaimed } from './deployments.events.js';
+import { IdempotencyKeyClaimed } from '../events/deployments.events.js';
 
 export interface IdempotencyClaim {
   deploymentId: string;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { conflict } from '../common/app-error.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { DeploymentLookup } from './deployment-lookup.js';
-import { FLEET_STREAM, ServerRegistered, serverStream } from './deployments.events.js';
+import { FLEET_STREAM, ServerRegistered, serverStream } from '../events/deployments.events.js';
 import { fleetDecider, fleetHasName } from './fleet.decider.js';
 import { nameTakenMessage, serverDecider, type ServerChange } from './server.decider.js';
 

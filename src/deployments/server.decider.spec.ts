@@ -4,7 +4,7 @@ import {
   ServerComposePolicySet,
   ServerHostKeyApproved,
   ServerRegistered,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 import { fleetDecider, fleetHasName } from './fleet.decider.js';
 import { serverDecider } from './server.decider.js';
 

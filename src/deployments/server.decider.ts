@@ -5,7 +5,7 @@ import {
   ServerComposePolicySet,
   ServerHostKeyApproved,
   ServerRegistered,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 
 /** What decisions about one server need. */
 export interface ServerFacts {

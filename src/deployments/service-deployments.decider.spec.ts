@@ -9,7 +9,7 @@ import {
   DeploymentSucceeded,
   DeploymentTriggered,
   IdempotencyKeyClaimed,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 import { idempotencyClaimDecider as claims } from './idempotency-claim.decider.js';
 import {
   serviceDeploymentsDecider as queue,

@@ -10,7 +10,7 @@ import {
   DeploymentStepStarted,
   DeploymentSucceeded,
   DeploymentTriggered,
-} from './deployments.events.js';
+} from '../events/deployments.events.js';
 
 export type DeploymentStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

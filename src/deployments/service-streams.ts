@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { conflict } from '../common/app-error.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { catalogDecider, catalogHasService } from './catalog.decider.js';
 import { DeploymentLookup } from './deployment-lookup.js';
-import { CATALOG_STREAM, ServiceRegistered, serviceStream } from './deployments.events.js';
+import { CATALOG_STREAM, ServiceRegistered, serviceStream } from '../events/deployments.events.js';
 import { serviceDecider, serviceTakenMessage, type ServiceUpdate } from './service.decider.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
 import { catalogDecider, catalogHasService } from './catalog.decider.js';
-import { ServiceRegistered, ServiceUpdated } from './deployments.events.js';
+import { ServiceRegistered, ServiceUpdated } from '../events/deployments.events.js';
 import { serviceDecider } from './service.decider.js';
 
 const service = {

@@ -1,7 +1,7 @@
 import { conflict, notFound } from '../common/app-error.js';
 import type { PendingEvent } from '../eventstore/define-event.js';
 import type { Decider } from '../storage/decider.js';
-import { ServiceRegistered, ServiceUpdated } from './deployments.events.js';
+import { ServiceRegistered, ServiceUpdated } from '../events/deployments.events.js';
 
 export interface ServiceState {
   serviceId: string | null;

@@ -4,17 +4,17 @@ import type { Request, Response } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { SECRET_BOX } from '../security/secret-box.provider.js';
-import type { SecretBox } from '../security/secret-box.js';
-import { AUTH_LIMITS, Throttle } from '../security/throttle.js';
+import { SECRET_BOX } from '../secrets/secret-box.provider.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { AUTH_LIMITS, Throttle } from './login/throttle.js';
 import {
   RequestPasswordResetCommand,
   ResetPasswordCommand,
   resetLinkIsLive,
 } from './commands/password-reset.handlers.js';
-import { RouteAccess } from '../http/route-access.js';
-import { jsonBody, requireJsonContentType } from '../http/json-body.js';
-import { validateInput } from '../rpc/rpc-input.js';
+import { RouteAccess } from '../kernel/route-access.js';
+import { jsonBody, requireJsonContentType } from '../kernel/json-body.js';
+import { validateInput } from '../kernel/input-validation.js';
 import { LogInCommand } from './commands/log-in.handler.js';
 import { addressKey } from './login/address-key.js';
 import { LoginDevices } from './login/login-devices.js';

@@ -1,5 +1,5 @@
 import type { UserCredentialDoc } from '../../projections/user-credentials.projection.js';
-import type { PersonalData } from '../audit/privacy/personal-data.js';
+import type { PersonalData } from '../privacy/personal-data.js';
 import type { ReadStore } from '../readstore/read-store.port.js';
 
 /** The account an email signs in to: by keyed digest, or by plaintext for v1 sign-ups. */

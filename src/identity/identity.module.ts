@@ -13,7 +13,7 @@ import {
   RequestPasswordResetHandler,
   ResetPasswordHandler,
 } from './commands/password-reset.handlers.js';
-import { Throttle } from '../security/throttle.js';
+import { Throttle } from './login/throttle.js';
 import { LoginAttempts } from './login/login-attempts.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
@@ -26,7 +26,6 @@ import { MfaGuardRails } from './mfa/mfa-guard-rails.js';
 import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-maintenance.handlers.js';
 import { MfaProcedures } from './mfa/mfa.procedures.js';
 import { Totp } from './mfa/totp.js';
-import { ListPrincipalsHandler } from './members.query.js';
 import { PasswordHasher } from './password-hasher.js';
 import { SessionStarter } from './session-starter.js';
 import { SessionTerminator } from './session-terminator.js';
@@ -59,7 +58,6 @@ import { SessionTerminator } from './session-terminator.js';
     LogOutHandler,
     ChangeUserRoleHandler,
     DeactivateUserHandler,
-    ListPrincipalsHandler,
     IdentityProcedures,
   ],
 })

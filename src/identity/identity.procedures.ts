@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { PageInput } from '../access/access.inputs.js';
-import type { RequestContext } from '../access/request-context.js';
-import { Procedure } from '../rpc/procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { Procedure } from '../kernel/procedure.js';
 import { ChangeUserRoleCommand } from './commands/change-user-role.handler.js';
 import { DeactivateUserCommand } from './commands/deactivate-user.handler.js';
 import { ChangeUserRoleInput, DeactivateUserInput } from './identity.inputs.js';
-import { ListPrincipalsQuery } from './members.query.js';
+import { ListPrincipalsQuery } from '../access/principals.query.js';
 
 @Injectable()
 export class IdentityProcedures {

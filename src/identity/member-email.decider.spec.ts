@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
-import { UserSignedUp } from './identity.events.js';
+import { UserSignedUp } from '../events/identity.events.js';
 import { memberEmailDecider } from './member-email.decider.js';
 
 const sealed = (value: string) => ({ pii: 1 as const, subject: 'user-x', ct: `enc(${value})` });

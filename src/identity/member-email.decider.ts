@@ -1,7 +1,7 @@
 import { conflict } from '../common/app-error.js';
 import type { PendingEvent } from '../eventstore/define-event.js';
 import type { Decider } from '../storage/decider.js';
-import { UserSignedUp } from './identity.events.js';
+import { UserSignedUp } from '../events/identity.events.js';
 
 export interface MemberEmailState {
   taken: boolean;

@@ -1,6 +1,6 @@
 import { badRequest, conflict } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
-import { PasswordResetCompleted, PasswordResetRequested } from './identity.events.js';
+import { PasswordResetCompleted, PasswordResetRequested } from '../events/identity.events.js';
 
 export interface ResetState {
   userId: string | null;

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { sessionDigest } from '../access/stored-credential.verifier.js';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { SessionStarted, userStream } from './identity.events.js';
+import { SessionStarted, userStream } from '../events/identity.events.js';
 import { newSessionValue } from './session-cookie.js';
 
 export interface StartedSession {

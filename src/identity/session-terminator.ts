@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SessionDoc } from '../../projections/sessions.projection.js';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { SessionEnded, userStream } from './identity.events.js';
+import { SessionEnded, userStream } from '../events/identity.events.js';
 
 /** Ends every open session of a user (deactivation, password reset); returns how many. */
 @Injectable()

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Caller } from '../access/authority.js';
 import { ROLE_CAPABILITIES } from '../access/capabilities.js';
 import { decideFrom } from '../storage/decider.js';
-import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
+import { UserDeactivated, UserRoleChanged, UserSignedUp } from '../events/identity.events.js';
 import { teamMembersDecider as decider, type HumanRole } from './team-members.decider.js';
 
 const signedUp = (userId: string, role: HumanRole, email = `${userId}@example.com`) =>

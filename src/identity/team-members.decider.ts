@@ -1,9 +1,9 @@
-import type { PersonalValue } from '../audit/privacy/personal-data.js';
+import type { PersonalValue } from '../events/personal-value.js';
 import { assertMayActOn, assertMayGrantRole, type Caller } from '../access/authority.js';
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import { EMAIL_TAKEN } from './member-email.decider.js';
-import { UserDeactivated, UserRoleChanged, UserSignedUp } from './identity.events.js';
+import { UserDeactivated, UserRoleChanged, UserSignedUp } from '../events/identity.events.js';
 
 export type HumanRole = 'owner' | 'admin' | 'operator' | 'viewer';
 

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
-import { TEAM_MEMBERS_STREAM } from './identity.events.js';
+import { TEAM_MEMBERS_STREAM } from '../events/identity.events.js';
 import { teamMembersDecider, type TeamCommand } from './team-members.decider.js';
 
 type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' }>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import type { ProcedureOptions } from './procedure.js';
+import type { ProcedureOptions } from '../kernel/procedure.js';
 import { ProcedureRegistry } from './procedure-registry.js';
 
 const base: ProcedureOptions = {

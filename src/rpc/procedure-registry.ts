@@ -1,7 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
-import type { RequestContext } from '../access/request-context.js';
-import { methodForLane, Procedure, type HttpMethod, type ProcedureOptions } from './procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import {
+  methodForLane,
+  Procedure,
+  type HttpMethod,
+  type ProcedureOptions,
+} from '../kernel/procedure.js';
 
 export interface RegisteredProcedure extends ProcedureOptions {
   method: HttpMethod;

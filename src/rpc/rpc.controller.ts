@@ -7,11 +7,11 @@ import {
   inputFieldNames,
   markAuditTarget,
   recordInputFields,
-} from '../audit/refusals/audit-attribution.js';
+} from '../kernel/audit-attribution.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
-import { RouteAccess } from '../http/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
-import { parseBodyInput, parseQueryInput, validateInput } from './rpc-input.js';
+import { parseBodyInput, parseQueryInput, validateInput } from '../kernel/input-validation.js';
 
 /**
  * `/trpc/<name>`: finds the declaration, checks the method, runs the guard, validates the

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
-import type { RequestContext } from '../access/request-context.js';
-import { Procedure } from '../rpc/procedure.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { Procedure } from '../kernel/procedure.js';
 import { BackupTaker, type TakenBackup } from './backup-taker.js';
 
 export class TriggerBackupInput {

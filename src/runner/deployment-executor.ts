@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
-import { anonymousContext, type RequestContext } from '../access/request-context.js';
+import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
@@ -14,8 +14,8 @@ import {
 import { AddressGate } from '../deployments/reach/address-gate.js';
 import { GENERIC_FAILURES } from '../deployments/reach/connection-failures.js';
 import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
-import { SECRET_BOX } from '../security/secret-box.provider.js';
-import type { SecretBox } from '../security/secret-box.js';
+import { SECRET_BOX } from '../secrets/secret-box.provider.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
 import { pinnedSshTarget } from './pinned-target.js';

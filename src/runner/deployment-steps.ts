@@ -1,6 +1,6 @@
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
-import type { SecretBox } from '../security/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 
 export interface RemoteStep {

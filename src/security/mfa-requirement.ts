@@ -1,5 +1,5 @@
-import type { Principal } from '../access/request-context.js';
-import type { MfaPolicy } from './security.events.js';
+import type { Principal } from '../kernel/request-context.js';
+import type { MfaPolicy } from '../events/security.events.js';
 
 const PRIVILEGED = ['owner', 'admin', 'operator'];
 

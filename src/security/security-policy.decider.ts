@@ -1,5 +1,5 @@
 import type { Decider, EventLike } from '../storage/decider.js';
-import { MfaPolicyChanged, type MfaPolicy } from './security.events.js';
+import { MfaPolicyChanged, type MfaPolicy } from '../events/security.events.js';
 
 export interface SecurityState {
   policy: MfaPolicy;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SecurityPolicyDoc } from '../../projections/security-policy.projection.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import type { MfaPolicy } from './security.events.js';
+import type { MfaPolicy } from '../events/security.events.js';
 
 export interface CurrentPolicy {
   policy: MfaPolicy;

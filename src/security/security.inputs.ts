@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { MFA_POLICIES, type MfaPolicy } from './security.events.js';
+import { MFA_POLICIES, type MfaPolicy } from '../events/security.events.js';
 
 export class UpdateAccountSecurityPolicyInput {
   @IsIn(MFA_POLICIES)

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AccessModule } from '../access/access.module.js';
+import { SecurityPolicyReader } from './security-policy.reader.js';
 import { SecurityProcedures } from './security.procedures.js';
 
-@Module({ imports: [AccessModule], providers: [SecurityProcedures] })
+/** The team's security policy (MFA): its procedures and the reader the access checks use. */
+@Module({ providers: [SecurityProcedures, SecurityPolicyReader], exports: [SecurityPolicyReader] })
 export class SecurityModule {}

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MfaDoc } from '../../projections/mfa.projection.js';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { Procedure } from '../rpc/procedure.js';
+import { Procedure } from '../kernel/procedure.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { mfaRequired } from './mfa-requirement.js';
 import { securityPolicyDecider } from './security-policy.decider.js';
 import { SecurityPolicyReader } from './security-policy.reader.js';
-import { TEAM_SECURITY_STREAM } from './security.events.js';
+import { TEAM_SECURITY_STREAM } from '../events/security.events.js';
 import { UpdateAccountSecurityPolicyInput } from './security.inputs.js';
 
 @Injectable()

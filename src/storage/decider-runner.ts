@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RequestContext } from '../access/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import type { PendingEvent } from '../eventstore/define-event.js';
 import { EVENT_STORE, type AppendResult, type EventStore } from '../eventstore/event-store.port.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { metadataFor, type RequestContext } from '../access/request-context.js';
-import { PersonalData } from '../audit/privacy/personal-data.js';
+import { metadataFor, type RequestContext } from '../kernel/request-context.js';
+import { PersonalData } from '../privacy/personal-data.js';
 import type { PendingEvent } from '../eventstore/define-event.js';
 import {
   EVENT_STORE,
@@ -9,6 +8,7 @@ import {
   type EventStore,
   type ExpectedRevision,
 } from '../eventstore/event-store.port.js';
+import { READ_MODELS, type ReadModels } from './read-models.js';
 
 /** Events decided for one request, recorded with its audit metadata. */
 export interface AppendPart {
@@ -25,7 +25,7 @@ export interface AppendPart {
 export class EventWriter {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly projections: ProjectionRunner,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
     private readonly personal: PersonalData,
   ) {}
 
@@ -55,8 +55,7 @@ export class EventWriter {
     onStored?.();
     for (const { events, ctx } of parts) if (ctx.effects) ctx.effects.appended += events.length;
     // Read-your-writes for the read models these events change; the others may lag.
-    const affected = this.projections.affectedBy(new Set(events.map((e) => e.type)));
-    await this.projections.waitFor(result.lastPosition, affected);
+    await this.readModels.caughtUp(result.lastPosition, new Set(events.map((e) => e.type)));
     return result;
   }
 

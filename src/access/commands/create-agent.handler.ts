@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { principalStream } from '../access.events.js';
+import { principalStream } from '../../events/access.events.js';
 import type { CreateAgentInput } from '../access.inputs.js';
 import { assertWithinEffective, scopesOfPreset } from '../authority.js';
 import { DEFAULT_AGENT_PRESET } from '../capabilities.js';
 import { principalDecider } from '../principal.decider.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 
 export interface CreatedAgent {
   principalId: string;

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CreateTokenInput } from '../access.inputs.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 
 export class CreateTokenCommand extends Command<MintedToken> {

@@ -4,7 +4,7 @@ import type { GenerateAgentTokenInput } from '../access.inputs.js';
 import { assertMayReceiveTokenOf, callerOf } from '../authority.js';
 import { capabilitiesOf } from '../capabilities.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 
 export class GenerateAgentTokenCommand extends Command<MintedToken> {

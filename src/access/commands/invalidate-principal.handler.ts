@@ -1,11 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { principalStream } from '../access.events.js';
+import { principalStream } from '../../events/access.events.js';
 import type { InvalidatePrincipalInput } from '../access.inputs.js';
 import { assertMayActOn, callerOf } from '../authority.js';
 import { principalDecider } from '../principal.decider.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 
 export class InvalidatePrincipalCommand extends Command<{
   principalId: string;

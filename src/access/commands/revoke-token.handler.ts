@@ -1,10 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { tokenStream } from '../access.events.js';
+import { tokenStream } from '../../events/access.events.js';
 import type { TokenIdInput } from '../access.inputs.js';
 import { assertMayActOn, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { tokenDecider } from '../token.decider.js';
 
 export class RevokeTokenCommand extends Command<{ tokenId: string; revoked: true }> {

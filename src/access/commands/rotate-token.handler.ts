@@ -3,11 +3,11 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { tokenStream } from '../access.events.js';
+import { tokenStream } from '../../events/access.events.js';
 import type { RotateTokenInput } from '../access.inputs.js';
 import { assertMayReceiveTokenOf, assertWithinEffective, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 import { tokenDecider } from '../token.decider.js';
 

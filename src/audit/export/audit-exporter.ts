@@ -5,7 +5,7 @@ import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { AUDIT_SIGNING_KEY } from '../audit-sealer.js';
 import type { AuditSigningKey } from '../audit-signing-key.js';
-import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../audit.events.js';
+import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../../events/audit.events.js';
 import { EntryResolver } from '../trail/entry-resolver.js';
 import { csvHeaderLine, encodeRecord, type ExportFormat } from './export-codecs.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, rawEventOf, type ExportHeader } from './export-format.js';

@@ -1,6 +1,6 @@
 import type { EventMetadata } from '../../eventstore/event-metadata.js';
 import type { EventData, RecordedEvent } from '../../eventstore/event-store.port.js';
-import type { CheckpointFields } from '../audit.events.js';
+import type { CheckpointFields } from '../../events/audit.events.js';
 import type { AuditEntryView } from '../trail/audit-entry-view.js';
 
 export const EXPORT_FORMAT = 'slipway-audit-export';

@@ -4,7 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import { verifySignature } from '../audit-signing-key.js';
-import { AuditCheckpointSealed } from '../audit.events.js';
+import { AuditCheckpointSealed } from '../../events/audit.events.js';
 import { TrailVerifier } from '../trail-verifier.js';
 import {
   csvHeaderLine,

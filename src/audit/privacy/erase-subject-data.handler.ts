@@ -2,13 +2,13 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { assertMayActOn, callerOf } from '../../access/authority.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { conflict, notFound } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
-import { PersonalData } from './personal-data.js';
-import { privacyStream, SubjectDataErased, userSubject } from './privacy.events.js';
+import { PersonalData } from '../../privacy/personal-data.js';
+import { privacyStream, SubjectDataErased, userSubject } from '../../events/privacy.events.js';
 
 export interface ErasureResult {
   userId: string;

@@ -10,8 +10,8 @@ import type { PrincipalDoc } from '../../../projections/principals.projection.js
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { PersonalData } from './personal-data.js';
-import { userSubject } from './privacy.events.js';
+import { PersonalData } from '../../privacy/personal-data.js';
+import { userSubject } from '../../events/privacy.events.js';
 import { errorForLog } from '../../common/log-text.js';
 
 const logger = new Logger('Privacy');

@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { EraseSubjectDataHandler } from './erase-subject-data.handler.js';
-import { PersonalData, SUBJECT_KEY_VAULT } from './personal-data.js';
+import { PersonalData, SUBJECT_KEY_VAULT } from '../../privacy/personal-data.js';
 import { PrivacyReconciler } from './privacy-reconciler.js';
-import { SubjectKeyVault } from './subject-key-vault.js';
+import { SubjectKeyVault } from '../../privacy/subject-key-vault.js';
 
 /** Personal data sealing for every context that writes events (global: the writer needs it). */
 @Global()

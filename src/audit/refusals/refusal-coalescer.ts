@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../common/error-codes.js';
-import type { AuditTarget, CallerAttribution } from './audit-attribution.js';
+import type { AuditTarget, CallerAttribution } from '../../kernel/audit-attribution.js';
 
 /** One refused call, as the recorder sees it. */
 export interface Refusal {

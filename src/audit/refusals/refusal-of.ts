@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { AppError } from '../../common/app-error.js';
-import { auditMarks } from './audit-attribution.js';
+import { auditMarks } from '../../kernel/audit-attribution.js';
 import type { Refusal } from './refusal-coalescer.js';
-import { isAccessRefusal } from './refusal.events.js';
+import { isAccessRefusal } from '../../events/refusal.events.js';
 
 /**
  * The audit record a failed request calls for, or null. Every refusal of a state-changing call

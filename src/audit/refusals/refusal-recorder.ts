@@ -11,16 +11,20 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import type { EventMetadata } from '../../eventstore/event-metadata.js';
 import { EVENT_STORE, type EventStore, type NewEvent } from '../../eventstore/event-store.port.js';
 import type { Request } from 'express';
-import type { RequestContext } from '../../access/request-context.js';
-import { PersonalData } from '../privacy/personal-data.js';
-import { auditMarks } from './audit-attribution.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { PersonalData } from '../../privacy/personal-data.js';
+import { auditMarks } from '../../kernel/audit-attribution.js';
 import {
   DEFAULT_COALESCER_LIMITS,
   RefusalCoalescer,
   type Refusal,
   type RefusalRecord,
 } from './refusal-coalescer.js';
-import { REFUSALS_STREAM, refusalEventType, type RefusalData } from './refusal.events.js';
+import {
+  REFUSALS_STREAM,
+  refusalEventType,
+  type RefusalData,
+} from '../../events/refusal.events.js';
 import { errorForLog } from '../../common/log-text.js';
 
 const logger = new Logger('AuditRefusals');

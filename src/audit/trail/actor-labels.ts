@@ -1,7 +1,7 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { ReadStore } from '../../readstore/read-store.port.js';
-import type { PersonalData } from '../privacy/personal-data.js';
+import type { PersonalData } from '../../privacy/personal-data.js';
 
 /** Human-readable actor names for one page of entries (each principal read once). */
 export class ActorLabels {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApiTokenDoc } from '../../../projections/api-tokens.projection.js';
 import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { PersonalData } from '../privacy/personal-data.js';
+import { PersonalData } from '../../privacy/personal-data.js';
 import { ActorLabels } from './actor-labels.js';
 import { auditEntryView, type AuditEntryView } from './audit-entry-view.js';
 

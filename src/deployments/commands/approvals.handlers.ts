@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -8,7 +8,7 @@ import { ApprovalRequests, type PendingApproval } from '../approval-requests.js'
 import { approvalDecider } from '../approval.decider.js';
 import { DeploymentLauncher, validImageRef } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { approvalStream } from '../deployments.events.js';
+import { approvalStream } from '../../events/deployments.events.js';
 import type { DecideApprovalInput, RequestApprovalInput } from '../deployments.inputs.js';
 import { checkRepository } from './deploy.handlers.js';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { BackupRecorded, serviceBackupsStream } from '../deployments.events.js';
+import { BackupRecorded, serviceBackupsStream } from '../../events/deployments.events.js';
 import type { RecordBackupInput } from '../deployments.inputs.js';
 
 export class RecordBackupCommand extends Command<{ backupId: string }> {

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
@@ -12,7 +12,7 @@ import {
   validImageRef,
 } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { DeploymentCancelled, serviceDeploymentsStream } from '../deployments.events.js';
+import { DeploymentCancelled, serviceDeploymentsStream } from '../../events/deployments.events.js';
 import type {
   CancelDeploymentInput,
   ExecuteRollbackInput,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { ServiceStreams } from '../service-streams.js';
 import { validateCompose } from '../compose.js';
 import { DeploymentLookup } from '../deployment-lookup.js';

@@ -1,5 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { ServerStreams } from '../server-streams.js';
 import type { SetServerComposePolicyInput } from './compose-policy.inputs.js';
 

@@ -1,6 +1,6 @@
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { validateCompose } from '../compose.js';
-import type { RecordedEnvVar } from '../deployments.events.js';
+import type { RecordedEnvVar } from '../../events/deployments.events.js';
 import { ok, plan, warn, type Plan } from './plan.js';
 
 export interface EnvChange {

@@ -1,5 +1,5 @@
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { configDiff } from './config-diff.js';
 import type { Plan } from './plan.js';

@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { approvalRequired } from '../approval-rules.js';
 import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from '../deployment-lookup.js';

@@ -1,10 +1,10 @@
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ComposeViolation } from '../compose-policy/compose-capabilities.js';
 import { capabilitiesOf } from '../compose-policy/compose-policy.guard.js';
 import { validateCompose, type ComposeResult } from '../compose.js';
-import type { RecordedEnvVar } from '../deployments.events.js';
+import type { RecordedEnvVar } from '../../events/deployments.events.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { fail, ok, warn, type PreflightCheck } from './plan.js';
 

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';

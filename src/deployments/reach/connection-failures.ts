@@ -1,5 +1,5 @@
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 
 /**
  * What a caller without the admin role reads about a failure to reach a server (or, through the

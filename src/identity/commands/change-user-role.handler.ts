@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { callerOf } from '../../access/authority.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import type { ChangeUserRoleInput } from '../identity.inputs.js';
 import { TeamRoster } from '../team-roster.js';
 

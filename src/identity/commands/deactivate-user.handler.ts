@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { principalStream, TokensInvalidatedBefore } from '../../access/access.events.js';
+import { principalStream, TokensInvalidatedBefore } from '../../events/access.events.js';
 import { callerOf } from '../../access/authority.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { SessionTerminator } from '../session-terminator.js';

@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { SessionEnded, userStream } from '../identity.events.js';
+import { SessionEnded, userStream } from '../../events/identity.events.js';
 
 export class LogOutCommand extends Command<void> {
   constructor(readonly ctx: RequestContext) {

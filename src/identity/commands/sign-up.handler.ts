@@ -1,13 +1,17 @@
 import type { PendingEvent } from '../../eventstore/define-event.js';
-import { PersonalData } from '../../audit/privacy/personal-data.js';
-import { userSubject } from '../../audit/privacy/privacy.events.js';
+import { PersonalData } from '../../privacy/personal-data.js';
+import { userSubject } from '../../events/privacy.events.js';
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { actingAs, type RequestContext } from '../../access/request-context.js';
+import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
-import { memberEmailStream, TEAM_MEMBERS_STREAM, UserSignedUp } from '../identity.events.js';
+import {
+  memberEmailStream,
+  TEAM_MEMBERS_STREAM,
+  UserSignedUp,
+} from '../../events/identity.events.js';
 import { memberEmailDecider } from '../member-email.decider.js';
 import type { SignUpInput } from '../identity.inputs.js';
 import { PasswordHasher } from '../password-hasher.js';

@@ -1,9 +1,9 @@
 import { principalOf } from '../../access/principal-of.js';
-import { PersonalData } from '../../audit/privacy/personal-data.js';
+import { PersonalData } from '../../privacy/personal-data.js';
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
-import { actingAs, type RequestContext } from '../../access/request-context.js';
+import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { addressKey } from '../login/address-key.js';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { AUTH_LIMITS, KNOWN_SOURCE_BACKOFF, type Limit } from '../../security/throttle.js';
+import { AUTH_LIMITS, KNOWN_SOURCE_BACKOFF, type Limit } from './throttle.js';
 
 interface Window {
   count: number;

@@ -3,8 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { parse as parseCookies } from 'cookie';
 import type { CookieOptions, Request, Response } from 'express';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 
 export const DEVICE_COOKIE = 'slipway_device';
 const LIFETIME_MS = 180 * 24 * 3_600_000;

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { RequestContext } from '../../access/request-context.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { invalidCode, mfaDecider, type MfaState } from './mfa.decider.js';
-import { mfaStream } from './mfa.events.js';
+import { mfaStream } from '../../events/mfa.events.js';
 import { canonicalRecoveryCode } from './recovery-codes.js';
 import { Totp } from './totp.js';
 

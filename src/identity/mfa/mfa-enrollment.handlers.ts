@@ -1,13 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { MfaCodes } from './mfa-codes.js';
 import { MfaGuardRails } from './mfa-guard-rails.js';
 import { mfaDecider } from './mfa.decider.js';
-import { mfaStream } from './mfa.events.js';
+import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
 

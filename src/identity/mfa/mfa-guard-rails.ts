@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UserCredentialDoc } from '../../../projections/user-credentials.projection.js';
 import { AppError, badRequest } from '../../common/app-error.js';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PasswordHasher } from '../password-hasher.js';
 

@@ -1,10 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { MfaCodes } from './mfa-codes.js';
 import { MfaGuardRails } from './mfa-guard-rails.js';
 import { mfaDecider } from './mfa.decider.js';
-import { mfaStream } from './mfa.events.js';
+import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 
 export class RotateRecoveryCodesCommand extends Command<{ recoveryCodes: string[] }> {

@@ -7,7 +7,7 @@ import {
   RecoveryCodesRotated,
   RecoveryCodeUsed,
   TotpCodeAccepted,
-} from './mfa.events.js';
+} from '../../events/mfa.events.js';
 import { mfaDecider } from './mfa.decider.js';
 
 const u = 'u1';

@@ -7,7 +7,7 @@ import {
   RecoveryCodesRotated,
   RecoveryCodeUsed,
   TotpCodeAccepted,
-} from './mfa.events.js';
+} from '../../events/mfa.events.js';
 
 export interface MfaState {
   status: 'none' | 'pending' | 'enrolled';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { RequestContext } from '../../access/request-context.js';
-import { Procedure } from '../../rpc/procedure.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
 import {
   ConfirmMfaEnrollmentCommand,
   StartMfaEnrollmentCommand,

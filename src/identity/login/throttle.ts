@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/app-error.js';
-import { CLOCK, type Clock } from '../common/clock.js';
+import { AppError } from '../../common/app-error.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
 
 interface Window {
   count: number;

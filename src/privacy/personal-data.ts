@@ -1,36 +1,14 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CLOCK, type Clock } from '../../common/clock.js';
-import { SECRET_BOX } from '../../security/secret-box.provider.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { SECRET_BOX } from '../secrets/secret-box.provider.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { SubjectKeyVault } from './subject-key-vault.js';
+import { ERASED, isSealedPersonal, type SealedPersonal } from '../events/personal-value.js';
 
 export const SUBJECT_KEY_VAULT = Symbol('SUBJECT_KEY_VAULT');
 
-/** A personal value as events store it: AES-256-GCM under its subject's own key. */
-export interface SealedPersonal {
-  pii: 1;
-  subject: string;
-  /** base64url of iv (12) | tag (16) | ciphertext. */
-  ct: string;
-  [key: string]: unknown;
-}
-
-export const ERASED = '[erased]';
 const ANONYMOUS_PREFIX = 'anonymous-';
-
-/** A personal value in a document: plaintext (events from before sealing) or sealed. */
-export type PersonalValue = string | SealedPersonal;
-
-export function isSealedPersonal(value: unknown): value is SealedPersonal {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Partial<SealedPersonal>).pii === 1 &&
-    typeof (value as Partial<SealedPersonal>).subject === 'string' &&
-    typeof (value as Partial<SealedPersonal>).ct === 'string'
-  );
-}
 
 /**
  * Crypto-shredding for personal data in events (emails, names, client addresses): each value

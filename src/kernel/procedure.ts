@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { Role } from '../access/roles.js';
+import type { Role } from './roles.js';
 
 /** Read: current state. Planning: previews, no side effects. Command: changes state. */
 export const LANES = ['read', 'planning', 'command'] as const;

@@ -1,4 +1,4 @@
-import type { PersonalValue } from '../audit/privacy/personal-data.js';
+import type { PersonalValue } from './personal-value.js';
 import { defineEvent } from '../eventstore/define-event.js';
 
 /**

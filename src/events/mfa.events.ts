@@ -1,4 +1,4 @@
-import { defineEvent } from '../../eventstore/define-event.js';
+import { defineEvent } from '../eventstore/define-event.js';
 
 /** Stream `mfa-<userId>`. Secrets appear only as AES-GCM ciphertext, codes only as HMAC digests. */
 export const MfaEnrollmentStarted = defineEvent<{ userId: string; secretCiphertext: string }>(

@@ -1,43 +1,14 @@
-import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
-import type { RequestContext } from '../access/request-context.js';
-import type { Role } from '../access/roles.js';
 import { AppError } from '../common/app-error.js';
 import {
   inputFieldNames,
   markAuditTarget,
   recordInputFields,
-} from '../audit/refusals/audit-attribution.js';
-
-export const ROUTE_ACCESS = 'slipway:route-access';
-
-/**
- * How a REST controller is guarded. `public`: no credentials (sign-up, login). `per-procedure`:
- * the controller runs the guard itself for each call (the /trpc controller). `guarded`: the
- * roles and scopes a caller needs, checked by the same AccessService as procedures (MFA policy
- * included).
- */
-export type RouteAccessDeclaration =
-  | { auth: 'public' }
-  | { auth: 'per-procedure' }
-  | { auth: 'guarded'; name: string; roles: Role[]; scopes: string[]; mfaExempt?: boolean };
-
-export const RouteAccess = (declaration: RouteAccessDeclaration) =>
-  SetMetadata(ROUTE_ACCESS, declaration);
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    slipway?: RequestContext;
-  }
-}
-
-/** The context the guard built for a guarded route. */
-export function routeContext(req: Request): RequestContext {
-  if (!req.slipway) throw new AppError('INTERNAL_SERVER_ERROR', 'Route ran without its guard');
-  return req.slipway;
-}
+} from '../kernel/audit-attribution.js';
+import { ROUTE_ACCESS, type RouteAccessDeclaration } from '../kernel/route-access.js';
 
 /**
  * Refusals of REST routes are audited under `METHOD /pattern`. Guarded routes are reads; the

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { ProcedureRegistry } from '../../rpc/procedure-registry.js';
-import { attributeCaller, markAuditTarget } from './audit-attribution.js';
+import type { ProcedureRegistry } from '../rpc/procedure-registry.js';
+import { attributeCaller, markAuditTarget } from '../kernel/audit-attribution.js';
 
 const PROCEDURE_PATH = /^\/trpc\/([A-Za-z][A-Za-z0-9]{0,63})$/;
 const AUTH_ROUTES = new Set([

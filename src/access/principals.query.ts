@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
-import { PersonalData } from '../audit/privacy/personal-data.js';
+import { PersonalData } from '../privacy/personal-data.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 
 export interface MemberView {

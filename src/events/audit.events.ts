@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { defineEvent } from '../eventstore/define-event.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../common/canonical-json.js';
 
 /** Stream `audit-checkpoints`: the chain as it stood at `toPosition`, signed. */
 export const AuditCheckpointSealed = defineEvent<{

@@ -1,4 +1,4 @@
-import { defineEvent } from '../../eventstore/define-event.js';
+import { defineEvent } from '../eventstore/define-event.js';
 
 /** Stream `privacy-<userId>`: the subject's key was deleted; their sealed values read `[erased]`. */
 export const SubjectDataErased = defineEvent<{ userId: string; subject: string }>(

@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { systemClock } from '../../common/clock.js';
-import { SecretBox } from '../../security/secret-box.js';
-import { ERASED, PersonalData } from './personal-data.js';
+import { systemClock } from '../common/clock.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import { ERASED } from '../events/personal-value.js';
+import { PersonalData } from './personal-data.js';
 import { SubjectKeyVault } from './subject-key-vault.js';
 
 describe('personal data (crypto-shredding)', () => {

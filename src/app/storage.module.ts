@@ -15,8 +15,9 @@ import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js'
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
-import { DeciderRunner } from './decider-runner.js';
-import { EventWriter } from './event-writer.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { EventWriter } from '../storage/event-writer.js';
+import { READ_MODELS } from '../storage/read-models.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
 import { errorForLog } from '../common/log-text.js';
@@ -70,6 +71,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
             }),
         },
+        // The write path waits for read models through its own small interface.
+        { provide: READ_MODELS, useExisting: ProjectionRunner },
         EventWriter,
         DeciderRunner,
       ],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 
 /**
  * Per-subject data keys, kept outside the event store (`subject-keys.db`) so that deleting one

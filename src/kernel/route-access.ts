@@ -1,0 +1,33 @@
+import { SetMetadata } from '@nestjs/common';
+import type { Request } from 'express';
+import type { RequestContext } from './request-context.js';
+import type { Role } from './roles.js';
+import { AppError } from '../common/app-error.js';
+
+export const ROUTE_ACCESS = 'slipway:route-access';
+
+/**
+ * How a REST controller is guarded. `public`: no credentials (sign-up, login). `per-procedure`:
+ * the controller runs the guard itself for each call (the /trpc controller). `guarded`: the
+ * roles and scopes a caller needs, checked by the same AccessService as procedures (MFA policy
+ * included).
+ */
+export type RouteAccessDeclaration =
+  | { auth: 'public' }
+  | { auth: 'per-procedure' }
+  | { auth: 'guarded'; name: string; roles: Role[]; scopes: string[]; mfaExempt?: boolean };
+
+export const RouteAccess = (declaration: RouteAccessDeclaration) =>
+  SetMetadata(ROUTE_ACCESS, declaration);
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    slipway?: RequestContext;
+  }
+}
+
+/** The context the guard built for a guarded route. */
+export function routeContext(req: Request): RequestContext {
+  if (!req.slipway) throw new AppError('INTERNAL_SERVER_ERROR', 'Route ran without its guard');
+  return req.slipway;
+}
