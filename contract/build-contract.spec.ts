@@ -13,7 +13,7 @@ describe('buildContract', () => {
       lane: 'read',
       auth: 'authenticated',
       roles: ['owner', 'viewer'],
-      scopes: ['notes:read'],
+      scopes: ['service:read'],
       input: GetNoteInput,
       description: 'Reads a note.',
     },
@@ -25,7 +25,7 @@ describe('buildContract', () => {
       lane: 'command',
       auth: 'authenticated',
       roles: ['owner'],
-      scopes: ['notes:write'],
+      scopes: ['service:write'],
       input: AddNoteInput,
       description: 'Adds a note.',
     },
@@ -41,8 +41,8 @@ describe('buildContract', () => {
     expect(
       contract.procedures.map((p) => [p.name, p.method, p.lane, p.auth, p.roles, p.scopes]),
     ).toEqual([
-      ['addNote', 'POST', 'command', 'authenticated', ['owner'], ['notes:write']],
-      ['getNote', 'GET', 'read', 'authenticated', ['owner', 'viewer'], ['notes:read']],
+      ['addNote', 'POST', 'command', 'authenticated', ['owner'], ['service:write']],
+      ['getNote', 'GET', 'read', 'authenticated', ['owner', 'viewer'], ['service:read']],
       ['health', 'GET', 'read', 'public', [], []],
     ]);
   });

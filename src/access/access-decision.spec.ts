@@ -7,7 +7,7 @@ const operator: Principal = { id: 'p1', kind: 'user', role: 'operator', name: 'O
 const procedure = {
   name: 'triggerDeploy',
   roles: ['owner' as const, 'operator' as const],
-  scopes: ['deploy:start'],
+  scopes: ['deploy:start' as const],
 };
 
 function denial(fn: () => void): AppError {

@@ -21,9 +21,7 @@ import { RotateTokenCommand } from './commands/rotate-token.handler.js';
 import { describeCaller } from './describe-caller.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { ListTokensQuery } from './tokens.query.js';
-
-const EVERYONE = ['owner', 'admin', 'operator', 'viewer', 'agent'] as const;
-const ADMINS = ['owner', 'admin'] as const;
+import { EVERYONE, ADMINS } from '../kernel/roles.js';
 
 @Injectable()
 export class AccessProcedures {
@@ -36,7 +34,7 @@ export class AccessProcedures {
     name: 'viewer',
     lane: 'read',
     auth: 'authenticated',
-    roles: [...EVERYONE],
+    roles: EVERYONE,
     scopes: [],
     mfaExempt: true,
     description:
@@ -50,7 +48,7 @@ export class AccessProcedures {
     name: 'agents',
     lane: 'read',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['members:read'],
     input: PageInput,
     description: 'Agent principals, oldest first.',
@@ -63,7 +61,7 @@ export class AccessProcedures {
     name: 'createAgent',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['members:manage'],
     input: CreateAgentInput,
     description: 'Creates an agent principal with a preset (default agent:read-only).',
@@ -76,7 +74,7 @@ export class AccessProcedures {
     name: 'generateAgentToken',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['tokens:manage'],
     input: GenerateAgentTokenInput,
     description:
@@ -90,7 +88,7 @@ export class AccessProcedures {
     name: 'createToken',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['tokens:manage'],
     input: CreateTokenInput,
     description:
@@ -104,7 +102,7 @@ export class AccessProcedures {
     name: 'tokens',
     lane: 'read',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['tokens:read'],
     input: TokensInput,
     description: 'API token metadata (never values), newest first, optionally for one principal.',
@@ -119,7 +117,7 @@ export class AccessProcedures {
     name: 'revokeToken',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['tokens:manage'],
     input: TokenIdInput,
     description:
@@ -133,7 +131,7 @@ export class AccessProcedures {
     name: 'rotateToken',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['tokens:manage'],
     input: RotateTokenInput,
     description:
@@ -147,7 +145,7 @@ export class AccessProcedures {
     name: 'invalidatePrincipal',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...ADMINS],
+    roles: ADMINS,
     scopes: ['members:manage'],
     input: InvalidatePrincipalInput,
     description:

@@ -2,6 +2,7 @@ import { Controller, Get, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { describeCaller } from '../access/describe-caller.js';
 import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { EVERYONE } from '../kernel/roles.js';
 
 @Controller('api/v1/me')
 export class MeController {
@@ -10,7 +11,7 @@ export class MeController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/me',
-    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+    roles: EVERYONE,
     scopes: [],
     mfaExempt: true,
   })

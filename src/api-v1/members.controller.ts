@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ListPrincipalsQuery } from '../access/principals.query.js';
 import { RouteAccess } from '../kernel/route-access.js';
+import { HUMANS } from '../kernel/roles.js';
 
 @Controller('api/v1/members')
 export class MembersController {
@@ -12,7 +13,7 @@ export class MembersController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/members',
-    roles: ['owner', 'admin', 'operator', 'viewer'],
+    roles: HUMANS,
     scopes: ['members:read'],
   })
   list(@Query('limit') limit?: string) {

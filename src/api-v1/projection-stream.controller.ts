@@ -2,6 +2,7 @@ import { Controller, Sse, type MessageEvent } from '@nestjs/common';
 import { interval, map, startWith, type Observable } from 'rxjs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { RouteAccess } from '../kernel/route-access.js';
+import { EVERYONE } from '../kernel/roles.js';
 
 @Controller('api/v1/projections')
 export class ProjectionStreamController {
@@ -12,7 +13,7 @@ export class ProjectionStreamController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/projections/stream',
-    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+    roles: EVERYONE,
     scopes: ['deploy:read'],
   })
   stream(): Observable<MessageEvent> {

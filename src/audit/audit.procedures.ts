@@ -18,6 +18,7 @@ import { EraseSubjectDataInput, VerifyAuditTrailInput } from './audit.inputs.js'
 import { EraseSubjectDataCommand } from './privacy/erase-subject-data.handler.js';
 import { AuditTrailInput } from './trail/audit-trail.inputs.js';
 import { AuditTrailQuery } from './trail/audit-trail.query.js';
+import { ADMINS, OWNERS } from '../kernel/roles.js';
 
 export class VerifyAuditTrailQuery extends Query<VerificationReport> {
   constructor(readonly range: VerifyAuditTrailInput) {
@@ -57,7 +58,7 @@ export class AuditProcedures {
     name: 'verifyAuditTrail',
     lane: 'read',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['audit:read'],
     input: VerifyAuditTrailInput,
     description:
@@ -71,7 +72,7 @@ export class AuditProcedures {
     name: 'auditTrail',
     lane: 'read',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['audit:read'],
     input: AuditTrailInput,
     description:
@@ -85,7 +86,7 @@ export class AuditProcedures {
     name: 'eraseSubjectData',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner'],
+    roles: OWNERS,
     scopes: ['privacy:erase'],
     input: EraseSubjectDataInput,
     description:
@@ -99,7 +100,7 @@ export class AuditProcedures {
     name: 'sealAuditCheckpoint',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['audit:seal'],
     description:
       'Seals a signed checkpoint of the audit chain now (also done every N events or T seconds).',

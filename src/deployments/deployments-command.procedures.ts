@@ -25,16 +25,17 @@ import {
   TriggerDeployInput,
   UpdateServiceInput,
 } from './deployments.inputs.js';
+import { ADMINS, DEPLOYERS, type Role } from '../kernel/roles.js';
+import type { Scope } from '../kernel/scopes.js';
 
-const WORKERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'agent'];
-const DECIDERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator'];
-const ADMINS: ProcedureOptions['roles'] = ['owner', 'admin'];
+/** Who may decide on approvals: humans from operator up (never an agent). */
+const DECIDERS = ['owner', 'admin', 'operator'] as const satisfies readonly Role[];
 const command = (
   name: string,
-  scope: string,
+  scope: Scope,
   input: ProcedureOptions['input'],
   description: string,
-  roles = WORKERS,
+  roles: readonly Role[] = DEPLOYERS,
 ): ProcedureOptions => ({
   name,
   lane: 'command',

@@ -20,12 +20,12 @@ import {
   RecentDeploymentsQuery,
 } from './queries/deployment-queries.js';
 import { ApprovalQueueQuery, InfrastructureInventoryQuery } from './queries/inventory-queries.js';
+import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
+import type { Scope } from '../kernel/scopes.js';
 
-const EVERYONE: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'viewer', 'agent'];
-const PLANNERS: ProcedureOptions['roles'] = ['owner', 'admin', 'operator', 'agent'];
 const read = (
   name: string,
-  scope: string,
+  scope: Scope,
   input: ProcedureOptions['input'],
   description: string,
 ): ProcedureOptions => ({
@@ -45,7 +45,7 @@ const planning = (
   name,
   lane: 'planning',
   auth: 'authenticated',
-  roles: PLANNERS,
+  roles: DEPLOYERS,
   scopes: ['deploy:plan'],
   input,
   description,

@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { DisplayName } from '../common/field-rules.js';
+import { HUMANS } from '../kernel/roles.js';
 
 const normaliseEmail = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.trim().toLowerCase() : value;
@@ -37,8 +38,8 @@ export class ChangeUserRoleInput {
   @IsUUID()
   userId!: string;
 
-  @IsIn(['owner', 'admin', 'operator', 'viewer'])
-  role!: 'owner' | 'admin' | 'operator' | 'viewer';
+  @IsIn(HUMANS)
+  role!: (typeof HUMANS)[number];
 }
 
 export class DeactivateUserInput {

@@ -7,6 +7,7 @@ import { ChangeUserRoleCommand } from './commands/change-user-role.handler.js';
 import { DeactivateUserCommand } from './commands/deactivate-user.handler.js';
 import { ChangeUserRoleInput, DeactivateUserInput } from './identity.inputs.js';
 import { ListPrincipalsQuery } from '../access/principals.query.js';
+import { HUMANS, ADMINS } from '../kernel/roles.js';
 
 @Injectable()
 export class IdentityProcedures {
@@ -19,7 +20,7 @@ export class IdentityProcedures {
     name: 'members',
     lane: 'read',
     auth: 'authenticated',
-    roles: ['owner', 'admin', 'operator', 'viewer'],
+    roles: HUMANS,
     scopes: ['members:read'],
     input: PageInput,
     description: 'Users of the team with their roles and status, oldest first.',
@@ -32,7 +33,7 @@ export class IdentityProcedures {
     name: 'changeUserRole',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['members:manage'],
     input: ChangeUserRoleInput,
     description:
@@ -46,7 +47,7 @@ export class IdentityProcedures {
     name: 'deactivateUser',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['members:manage'],
     input: DeactivateUserInput,
     description:

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Role } from './roles.js';
+import type { Scope } from './scopes.js';
 
 /** Read: current state. Planning: previews, no side effects. Command: changes state. */
 export const LANES = ['read', 'planning', 'command'] as const;
@@ -21,9 +22,9 @@ export interface ProcedureOptions {
    */
   auth: ProcedureAuth;
   /** Roles allowed to call; empty only for public procedures. */
-  roles: Role[];
+  roles: readonly Role[];
   /** Scopes a caller's effective access must include (all of them). */
-  scopes: string[];
+  scopes: readonly Scope[];
   /** class-validator class for the input; absent when the procedure takes none. */
   input?: Type<object>;
   description: string;

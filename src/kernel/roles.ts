@@ -5,3 +5,15 @@ export type Role = (typeof ROLES)[number];
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
+
+/**
+ * The role groups procedures and routes are declared with, named once. Agents are held to
+ * their token's scopes on top of their role.
+ */
+export const EVERYONE: readonly Role[] = ROLES;
+/** The human roles: what a user can be granted. */
+export const HUMANS = ['owner', 'admin', 'operator', 'viewer'] as const satisfies readonly Role[];
+export const ADMINS = ['owner', 'admin'] as const satisfies readonly Role[];
+export const OWNERS = ['owner'] as const satisfies readonly Role[];
+/** Who plans and runs deployments and backups: operators and up, and agents. */
+export const DEPLOYERS = ['owner', 'admin', 'operator', 'agent'] as const satisfies readonly Role[];

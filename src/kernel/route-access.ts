@@ -2,6 +2,7 @@ import { SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 import type { RequestContext } from './request-context.js';
 import type { Role } from './roles.js';
+import type { Scope } from './scopes.js';
 import { AppError } from '../common/app-error.js';
 
 export const ROUTE_ACCESS = 'slipway:route-access';
@@ -15,7 +16,13 @@ export const ROUTE_ACCESS = 'slipway:route-access';
 export type RouteAccessDeclaration =
   | { auth: 'public' }
   | { auth: 'per-procedure' }
-  | { auth: 'guarded'; name: string; roles: Role[]; scopes: string[]; mfaExempt?: boolean };
+  | {
+      auth: 'guarded';
+      name: string;
+      roles: readonly Role[];
+      scopes: readonly Scope[];
+      mfaExempt?: boolean;
+    };
 
 export const RouteAccess = (declaration: RouteAccessDeclaration) =>
   SetMetadata(ROUTE_ACCESS, declaration);

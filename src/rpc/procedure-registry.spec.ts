@@ -8,7 +8,7 @@ const base: ProcedureOptions = {
   lane: 'read',
   auth: 'authenticated',
   roles: ['owner'],
-  scopes: ['thing:read'],
+  scopes: ['service:read'],
   description: 'Lists things.',
 };
 
@@ -22,8 +22,8 @@ describe('ProcedureRegistry declarations', () => {
   it('derives the method from the lane and the path from the name', () => {
     const r = registry();
     r.register(base, invoke);
-    r.register({ ...base, name: 'planThing', lane: 'planning', scopes: ['thing:plan'] }, invoke);
-    r.register({ ...base, name: 'makeThing', lane: 'command', scopes: ['thing:write'] }, invoke);
+    r.register({ ...base, name: 'planThing', lane: 'planning', scopes: ['deploy:plan'] }, invoke);
+    r.register({ ...base, name: 'makeThing', lane: 'command', scopes: ['service:write'] }, invoke);
     expect(r.list().map((p) => [p.name, p.method, p.path])).toEqual([
       ['listThings', 'GET', '/trpc/listThings'],
       ['makeThing', 'POST', '/trpc/makeThing'],

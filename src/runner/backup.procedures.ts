@@ -4,6 +4,7 @@ import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
 import { BackupTaker, type TakenBackup } from './backup-taker.js';
+import { DEPLOYERS } from '../kernel/roles.js';
 
 export class TriggerBackupInput {
   @IsUUID()
@@ -36,7 +37,7 @@ export class BackupProcedures {
     name: 'triggerBackup',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner', 'admin', 'operator', 'agent'],
+    roles: DEPLOYERS,
     scopes: ['backup:write'],
     input: TriggerBackupInput,
     description: "Runs the service's backup command over SSH; records location, SHA-256 and size.",

@@ -9,6 +9,7 @@ import { securityPolicyDecider } from './security-policy.decider.js';
 import { SecurityPolicyReader } from './security-policy.reader.js';
 import { TEAM_SECURITY_STREAM } from '../events/security.events.js';
 import { UpdateAccountSecurityPolicyInput } from './security.inputs.js';
+import { EVERYONE, ADMINS } from '../kernel/roles.js';
 
 @Injectable()
 export class SecurityProcedures {
@@ -22,7 +23,7 @@ export class SecurityProcedures {
     name: 'accountSecurityStatus',
     lane: 'read',
     auth: 'authenticated',
-    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+    roles: EVERYONE,
     scopes: [],
     mfaExempt: true,
     description:
@@ -54,7 +55,7 @@ export class SecurityProcedures {
     name: 'updateAccountSecurityPolicy',
     lane: 'command',
     auth: 'authenticated',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['security:manage'],
     input: UpdateAccountSecurityPolicyInput,
     description:

@@ -9,6 +9,7 @@ import { validateInput } from '../../kernel/input-validation.js';
 import { AuditExportQuery } from './audit-export.query.js';
 import { AuditExporter } from './audit-exporter.js';
 import { errorForLog } from '../../common/log-text.js';
+import { ADMINS } from '../../kernel/roles.js';
 
 const logger = new Logger('AuditExport');
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
@@ -28,7 +29,7 @@ export class AuditExportController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/audit/export',
-    roles: ['owner', 'admin'],
+    roles: ADMINS,
     scopes: ['audit:read'],
   })
   async export(@Req() req: Request, @Res() res: Response): Promise<void> {

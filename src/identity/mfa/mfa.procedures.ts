@@ -8,8 +8,7 @@ import {
 } from './mfa-enrollment.handlers.js';
 import { DisableMfaCommand, RotateRecoveryCodesCommand } from './mfa-maintenance.handlers.js';
 import { DisableMfaInput, MfaCodeInput, StartMfaEnrollmentInput } from './mfa.inputs.js';
-
-const HUMANS = ['owner', 'admin', 'operator', 'viewer'] as const;
+import { HUMANS } from '../../kernel/roles.js';
 
 /** Self-service second factor. Session-only; no scope, since each user manages only their own. */
 @Injectable()
@@ -20,7 +19,7 @@ export class MfaProcedures {
     name: 'startMfaEnrollment',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...HUMANS],
+    roles: HUMANS,
     scopes: [],
     input: StartMfaEnrollmentInput,
     mfaExempt: true,
@@ -35,7 +34,7 @@ export class MfaProcedures {
     name: 'confirmMfaEnrollment',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...HUMANS],
+    roles: HUMANS,
     scopes: [],
     input: MfaCodeInput,
     mfaExempt: true,
@@ -50,7 +49,7 @@ export class MfaProcedures {
     name: 'rotateRecoveryCodes',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...HUMANS],
+    roles: HUMANS,
     scopes: [],
     input: MfaCodeInput,
     description: 'A current code buys a new set of 10 recovery codes; the old set stops working.',
@@ -63,7 +62,7 @@ export class MfaProcedures {
     name: 'disableMfa',
     lane: 'command',
     auth: 'authenticated',
-    roles: [...HUMANS],
+    roles: HUMANS,
     scopes: [],
     input: DisableMfaInput,
     description: 'Password and a current code turn two-factor authentication off.',
