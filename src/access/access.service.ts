@@ -83,7 +83,6 @@ export class AccessService {
     return {
       ...anonymousContext(req.requestId, req.correlationId, req.ip ?? null),
       idempotencyKey: key ?? null,
-      effects: { appended: 0 },
     };
   }
 

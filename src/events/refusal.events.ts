@@ -1,6 +1,6 @@
 import { DENIAL_CODES, type ErrorCode } from '../common/error-codes.js';
 import { defineEvent } from '../eventstore/define-event.js';
-import type { Lane } from '../kernel/procedure.js';
+import type { Lane } from '../kernel/lanes.js';
 
 /**
  * A refused or failed call. `count` calls are covered: 1 for the first of a window, or the

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuthMethod, ActorKind } from '../eventstore/event-metadata.js';
-import type { Lane } from './procedure.js';
+import type { Lane } from './lanes.js';
 
 /** What a request tried to reach: a procedure by name, or a route by method and pattern. */
 export interface AuditTarget {

@@ -1,11 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import type { Lane } from './lanes.js';
 import type { Role } from './roles.js';
 import type { Scope } from './scopes.js';
-
-/** Read: current state. Planning: previews, no side effects. Command: changes state. */
-export const LANES = ['read', 'planning', 'command'] as const;
-export type Lane = (typeof LANES)[number];
 
 export type ProcedureAuth = 'public' | 'authenticated';
 

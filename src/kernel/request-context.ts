@@ -44,11 +44,6 @@ export interface RequestContext {
   scopes: string[];
   /** The `Idempotency-Key` header, when the caller sent one. */
   idempotencyKey: string | null;
-  /**
-   * Events appended on behalf of this request so far (shared by every copy of the context), so
-   * a command that changed nothing is still put on the audit trail.
-   */
-  effects?: { appended: number };
 }
 
 export function anonymousContext(

@@ -1,4 +1,4 @@
-import type { Lane } from './procedure.js';
+import type { Lane } from './lanes.js';
 
 /**
  * Every scope, the one lane it belongs to, and what it allows. A token's lane is computed from

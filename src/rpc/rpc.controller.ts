@@ -10,6 +10,7 @@ import {
 } from '../kernel/audit-attribution.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { RouteAccess } from '../kernel/route-access.js';
+import { countingAppends } from '../storage/append-count.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
 import { parseBodyInput, parseQueryInput, validateInput } from '../kernel/input-validation.js';
 
@@ -45,8 +46,8 @@ export class RpcController {
     }
     const ctx = await this.access.authorize(procedure, req);
     const input = await validateInput(procedure.input, readRawInput(procedure, req));
-    const result = await procedure.invoke(input, ctx);
-    if (procedure.lane === 'command' && ctx.effects?.appended === 0) {
+    const { value: result, appended } = await countingAppends(() => procedure.invoke(input, ctx));
+    if (procedure.lane === 'command' && appended === 0) {
       await this.refusals.recordNoEffect(req, ctx);
     }
     res.setHeader('Cache-Control', 'no-store');

@@ -4,6 +4,7 @@ import type { PendingEvent } from '../eventstore/define-event.js';
 import { EVENT_STORE, type AppendResult, type EventStore } from '../eventstore/event-store.port.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 import type { Decider, EventLike } from './decider.js';
+import { appended } from './append-count.js';
 import { EventWriter, type AppendPart } from './event-writer.js';
 import { FoldedStateCache } from './folded-state-cache.js';
 
@@ -78,7 +79,7 @@ export class DeciderRunner {
     ctx: RequestContext | ((events: PendingEvent[]) => RequestContext),
     maxAttempts = 10,
   ): Promise<Decision<S>> {
-    return new Promise<Decision<S>>((resolve, reject) => {
+    const decided = new Promise<Decision<S>>((resolve, reject) => {
       const item: Waiting<S, C> = { decider, command, ctx, maxAttempts, resolve, reject };
       const queue = this.waiting.get(stream);
       if (queue) {
@@ -87,6 +88,11 @@ export class DeciderRunner {
       }
       this.waiting.set(stream, [item as unknown as Waiting<unknown, unknown>]);
       void this.turns(stream);
+    });
+    // Counted here, in the caller's async context: a turn appends for several callers at once.
+    return decided.then((decision) => {
+      appended(decision.events.length);
+      return decision;
     });
   }
 

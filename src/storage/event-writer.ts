@@ -8,6 +8,7 @@ import {
   type EventStore,
   type ExpectedRevision,
 } from '../eventstore/event-store.port.js';
+import { appended } from './append-count.js';
 import { READ_MODELS, type ReadModels } from './read-models.js';
 
 /** Events decided for one request, recorded with its audit metadata. */
@@ -29,7 +30,7 @@ export class EventWriter {
     private readonly personal: PersonalData,
   ) {}
 
-  append(
+  async append(
     stream: string,
     events: PendingEvent[],
     expected: ExpectedRevision,
@@ -37,10 +38,15 @@ export class EventWriter {
     /** Called once the events are durable, before waiting for the read models. */
     onStored?: () => void,
   ): Promise<AppendResult> {
-    return this.appendParts(stream, [{ events, ctx }], expected, onStored);
+    const result = await this.appendParts(stream, [{ events, ctx }], expected, onStored);
+    appended(events.length);
+    return result;
   }
 
-  /** Events of several requests (each with its own audit metadata) in one append. */
+  /**
+   * Events of several requests (each with its own audit metadata) in one append. Not counted
+   * for `countingAppends`: the caller counts each request's own (see DeciderRunner).
+   */
   async appendParts(
     stream: string,
     parts: AppendPart[],
@@ -53,7 +59,6 @@ export class EventWriter {
     });
     const result = await this.store.append(stream, events, expected);
     onStored?.();
-    for (const { events, ctx } of parts) if (ctx.effects) ctx.effects.appended += events.length;
     // Read-your-writes for the read models these events change; the others may lag.
     await this.readModels.caughtUp(result.lastPosition, new Set(events.map((e) => e.type)));
     return result;
