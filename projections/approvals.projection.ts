@@ -1,7 +1,14 @@
-import type { Requester } from '../src/events/deployments.events.js';
+import {
+  ApprovalExecuted,
+  ApprovalGranted,
+  ApprovalRejected,
+  ApprovalRequested,
+  type Requester,
+} from '../src/events/deployments.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `approvals`: `{id, action, serviceId, payload (frozen), reason, requestedBy, requestedAt,
@@ -23,58 +30,58 @@ export interface ApprovalDoc extends Doc {
   executedDeploymentId: string | null;
 }
 
-const byApproval = (e: RecordedEvent) => String(e.data.approvalId);
-const decided = (status: 'approved' | 'rejected') => [
-  {
+const byApproval = (e: RecordedEvent<{ approvalId: string }>) => e.data.approvalId;
+
+/** A decision on a request: who decided, when, with what note. */
+const decided = (
+  definition: typeof ApprovalGranted | typeof ApprovalRejected,
+  status: 'approved' | 'rejected',
+) =>
+  on<EventDataOf<typeof definition>, ApprovalDoc>(definition, {
     collection: 'approvals',
     documentId: byApproval,
-    evolve: (c: Doc | null, e: RecordedEvent) =>
+    evolve: (c, e) =>
       c
         ? {
             ...c,
             status,
-            decidedBy: String(e.data.decidedBy),
+            decidedBy: e.data.decidedBy,
             decidedAt: e.recordedAt,
-            note: (e.data.note as string | null) ?? null,
+            note: e.data.note ?? null,
           }
         : null,
-  },
-];
+  });
 
 export const approvalsProjection: Projection = {
   name: 'approvals',
   version: 1,
   collections: [{ name: 'approvals', indexes: [{ fields: ['status', 'requestedAt'] }] }],
-  handlers: {
-    ApprovalRequested: [
-      {
-        collection: 'approvals',
-        documentId: byApproval,
-        evolve: (_c, e): ApprovalDoc => ({
-          id: String(e.data.approvalId),
-          action: String(e.data.action),
-          serviceId: String(e.data.serviceId),
-          payload: e.data.payload as Record<string, unknown>,
-          reason: String(e.data.reason),
-          requestedBy: e.data.requestedBy as Requester,
-          requestedAt: e.recordedAt,
-          expiresAt: String(e.data.expiresAt),
-          status: 'pending',
-          decidedBy: null,
-          decidedAt: null,
-          note: null,
-          executedDeploymentId: null,
-        }),
-      },
-    ],
-    ApprovalGranted: decided('approved'),
-    ApprovalRejected: decided('rejected'),
-    ApprovalExecuted: [
-      {
-        collection: 'approvals',
-        documentId: byApproval,
-        evolve: (c, e) => (c ? { ...c, executedDeploymentId: String(e.data.deploymentId) } : null),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof ApprovalRequested>, ApprovalDoc>(ApprovalRequested, {
+      collection: 'approvals',
+      documentId: byApproval,
+      evolve: (_c, { data, recordedAt }) => ({
+        id: data.approvalId,
+        action: data.action,
+        serviceId: data.serviceId,
+        payload: data.payload,
+        reason: data.reason,
+        requestedBy: data.requestedBy,
+        requestedAt: recordedAt,
+        expiresAt: data.expiresAt,
+        status: 'pending',
+        decidedBy: null,
+        decidedAt: null,
+        note: null,
+        executedDeploymentId: null,
+      }),
+    }),
+    decided(ApprovalGranted, 'approved'),
+    decided(ApprovalRejected, 'rejected'),
+    on<EventDataOf<typeof ApprovalExecuted>, ApprovalDoc>(ApprovalExecuted, {
+      collection: 'approvals',
+      documentId: byApproval,
+      evolve: (c, e) => (c ? { ...c, executedDeploymentId: e.data.deploymentId } : null),
+    }),
+  ),
 };

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, onEvery, type Projection } from './projection.js';
 
 export type AuditOutcome = 'succeeded' | 'denied' | 'rejected';
 
@@ -80,13 +80,11 @@ export const auditTrailProjection: Projection = {
       ],
     },
   ],
-  handlers: {
-    '*': [
-      {
-        collection: 'audit_trail',
-        documentId: (e) => `p${e.position}`,
-        evolve: (_c, e) => auditEntryOf(e),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    onEvery({
+      collection: 'audit_trail',
+      documentId: (e) => `p${e.position}`,
+      evolve: (_c, e) => auditEntryOf(e),
+    }),
+  ),
 };

@@ -1,5 +1,6 @@
+import { BackupRecorded } from '../src/events/deployments.events.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /** `backups`: `{id, serviceId, location, checksum ("sha256:<hex>"), sizeBytes, takenAt, recordedAt}`. */
 export interface BackupDoc extends Doc {
@@ -15,21 +16,19 @@ export const backupsProjection: Projection = {
   name: 'backups',
   version: 1,
   collections: [{ name: 'backups', indexes: [{ fields: ['serviceId', 'takenAt'] }] }],
-  handlers: {
-    BackupRecorded: [
-      {
-        collection: 'backups',
-        documentId: (e) => String(e.data.backupId),
-        evolve: (_c, e): BackupDoc => ({
-          id: String(e.data.backupId),
-          serviceId: String(e.data.serviceId),
-          location: String(e.data.location),
-          checksum: String(e.data.checksum),
-          sizeBytes: Number(e.data.sizeBytes),
-          takenAt: String(e.data.takenAt),
-          recordedAt: e.recordedAt,
-        }),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on(BackupRecorded, {
+      collection: 'backups',
+      documentId: (e) => e.data.backupId,
+      evolve: (_c, { data, recordedAt }): BackupDoc => ({
+        id: data.backupId,
+        serviceId: data.serviceId,
+        location: data.location,
+        checksum: data.checksum,
+        sizeBytes: data.sizeBytes,
+        takenAt: data.takenAt,
+        recordedAt,
+      }),
+    }),
+  ),
 };

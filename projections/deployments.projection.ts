@@ -1,7 +1,19 @@
-import type { DeploymentSnapshot, Requester } from '../src/events/deployments.events.js';
+import {
+  DeploymentCancellationRequested,
+  DeploymentCancelled,
+  DeploymentFailed,
+  DeploymentStarted,
+  DeploymentStepFinished,
+  DeploymentStepStarted,
+  DeploymentSucceeded,
+  DeploymentTriggered,
+  type DeploymentSnapshot,
+  type Requester,
+} from '../src/events/deployments.events.js';
+import type { EventDataOf, EventDefinition } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 export interface DeploymentStep {
   step: string;
@@ -42,15 +54,19 @@ export interface DeploymentDoc extends Doc {
   imageDigest: string | null;
 }
 
-const byDeployment = (e: RecordedEvent) => String(e.data.deploymentId);
-const update = (change: (d: DeploymentDoc, e: RecordedEvent) => Partial<DeploymentDoc>) => [
-  {
+const byDeployment = (e: RecordedEvent<{ deploymentId: string }>) => e.data.deploymentId;
+
+/** A change to a deployment's document from an event about that deployment. */
+function update<D extends { deploymentId: string }>(
+  definition: EventDefinition<D>,
+  change: (d: DeploymentDoc, e: RecordedEvent<D>) => Partial<DeploymentDoc>,
+) {
+  return on<D, DeploymentDoc>(definition, {
     collection: 'deployments',
     documentId: byDeployment,
-    evolve: (c: Doc | null, e: RecordedEvent) =>
-      c ? { ...c, ...change(c as DeploymentDoc, e) } : null,
-  },
-];
+    evolve: (c, e) => (c ? { ...c, ...change(c, e) } : null),
+  });
+}
 
 export const deploymentsProjection: Projection = {
   name: 'deployments',
@@ -65,81 +81,65 @@ export const deploymentsProjection: Projection = {
       ],
     },
   ],
-  handlers: {
-    DeploymentTriggered: [
-      {
-        collection: 'deployments',
-        documentId: byDeployment,
-        evolve: (_c, e): DeploymentDoc => {
-          const snapshot = e.data.snapshot as DeploymentSnapshot;
-          return {
-            id: String(e.data.deploymentId),
-            serviceId: String(e.data.serviceId),
-            serviceName: snapshot.serviceName,
-            environment: snapshot.environment,
-            serverId: snapshot.serverId,
-            imageRef: String(e.data.imageRef),
-            sequence: Number(e.data.sequence),
-            order: Number(e.position),
-            status: 'queued',
-            trigger: String(e.data.trigger),
-            requestedBy: e.data.requestedBy as Requester,
-            snapshot,
-            rollbackOf: (e.data.rollbackOf as string | null) ?? null,
-            approvalId: (e.data.approvalId as string | null) ?? null,
-            createdAt: e.recordedAt,
-            startedAt: null,
-            finishedAt: null,
-            steps: [],
-            cancelRequested: false,
-            failureReason: null,
-            failedStep: null,
-            imageDigest: null,
-          };
-        },
-      },
-    ],
-    DeploymentStarted: update((_d, e) => ({ status: 'running', startedAt: e.recordedAt })),
-    DeploymentStepStarted: update((d, e) => ({
+  handlers: handlersOf(
+    on<EventDataOf<typeof DeploymentTriggered>, DeploymentDoc>(DeploymentTriggered, {
+      collection: 'deployments',
+      documentId: byDeployment,
+      evolve: (_c, { data, position, recordedAt }) => ({
+        id: data.deploymentId,
+        serviceId: data.serviceId,
+        serviceName: data.snapshot.serviceName,
+        environment: data.snapshot.environment,
+        serverId: data.snapshot.serverId,
+        imageRef: data.imageRef,
+        sequence: data.sequence,
+        order: Number(position),
+        status: 'queued',
+        trigger: data.trigger,
+        requestedBy: data.requestedBy,
+        snapshot: data.snapshot,
+        rollbackOf: data.rollbackOf ?? null,
+        approvalId: data.approvalId ?? null,
+        createdAt: recordedAt,
+        startedAt: null,
+        finishedAt: null,
+        steps: [],
+        cancelRequested: false,
+        failureReason: null,
+        failedStep: null,
+        imageDigest: null,
+      }),
+    }),
+    update(DeploymentStarted, (_d, e) => ({ status: 'running', startedAt: e.recordedAt })),
+    update(DeploymentStepStarted, (d, e) => ({
       steps: [
         ...d.steps,
-        {
-          step: String(e.data.step),
-          startedAt: e.recordedAt,
-          finishedAt: null,
-          ok: null,
-          detail: null,
-        },
+        { step: e.data.step, startedAt: e.recordedAt, finishedAt: null, ok: null, detail: null },
       ],
     })),
-    DeploymentStepFinished: update((d, e) => ({
+    update(DeploymentStepFinished, (d, e) => ({
       steps: d.steps.map((s) =>
         s.step === e.data.step && s.finishedAt === null
-          ? {
-              ...s,
-              finishedAt: e.recordedAt,
-              ok: Boolean(e.data.ok),
-              detail: (e.data.detail as string | null) ?? null,
-            }
+          ? { ...s, finishedAt: e.recordedAt, ok: e.data.ok, detail: e.data.detail ?? null }
           : s,
       ),
     })),
-    DeploymentCancellationRequested: update(() => ({ cancelRequested: true })),
-    DeploymentCancelled: update((_d, e) => ({
+    update(DeploymentCancellationRequested, () => ({ cancelRequested: true })),
+    update(DeploymentCancelled, (_d, e) => ({
       status: 'cancelled',
       finishedAt: e.recordedAt,
-      failureReason: String(e.data.reason),
+      failureReason: e.data.reason,
     })),
-    DeploymentSucceeded: update((_d, e) => ({
+    update(DeploymentSucceeded, (_d, e) => ({
       status: 'succeeded',
       finishedAt: e.recordedAt,
-      imageDigest: (e.data.imageDigest as string | null) ?? null,
+      imageDigest: e.data.imageDigest ?? null,
     })),
-    DeploymentFailed: update((_d, e) => ({
+    update(DeploymentFailed, (_d, e) => ({
       status: 'failed',
       finishedAt: e.recordedAt,
-      failureReason: String(e.data.reason),
-      failedStep: (e.data.step as string | null) ?? null,
+      failureReason: e.data.reason,
+      failedStep: e.data.step ?? null,
     })),
-  },
+  ),
 };

@@ -1,4 +1,5 @@
-import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
+import type { EventDefinition } from '../src/eventstore/define-event.js';
+import type { EventData, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { CollectionSpec, Doc } from '../src/readstore/read-store.port.js';
 
 /** Fields the runner adds to every document it writes. */
@@ -27,8 +28,47 @@ export interface Projection {
   version: number;
   /** Collections this projection owns; no other projection writes them. */
   collections: CollectionSpec[];
-  /** By event type; `*` handles every event. */
+  /** By event type; `*` handles every event. Built with `handlersOf(on(Event, ...), ...)`. */
   handlers: Record<string, ProjectionHandler[]>;
+}
+
+/** How one event definition changes one collection, with the event's data typed. */
+export interface TypedHandler<D extends EventData, T extends Doc = Doc> {
+  collection: string;
+  documentId(event: RecordedEvent<D>): string | null;
+  evolve(current: T | null, event: RecordedEvent<D>): T | null;
+}
+
+type HandlerEntry = readonly [type: string, handlers: ProjectionHandler[]];
+
+/** The handlers of one event definition: they get its data in the current schema version. */
+export function on<D extends EventData, T extends Doc = Doc>(
+  definition: EventDefinition<D>,
+  ...handlers: TypedHandler<D, T>[]
+): HandlerEntry {
+  return [
+    definition.type,
+    handlers.map((h) => ({
+      collection: h.collection,
+      documentId: (event) => h.documentId(definition.read(event)),
+      evolve: (current, event) => h.evolve(current as T | null, definition.read(event)),
+    })),
+  ];
+}
+
+/** Handlers of every event, whatever its type (the audit trail). */
+export function onEvery(...handlers: ProjectionHandler[]): HandlerEntry {
+  return ['*', handlers];
+}
+
+/** A projection's handlers, keyed by event definition; an event type appears once. */
+export function handlersOf(...entries: HandlerEntry[]): Record<string, ProjectionHandler[]> {
+  const handlers: Record<string, ProjectionHandler[]> = {};
+  for (const [type, list] of entries) {
+    if (handlers[type]) throw new Error(`${type} is handled twice`);
+    handlers[type] = list;
+  }
+  return handlers;
 }
 
 /** Handlers for an event: those of its type, then those under `*` (every event). */

@@ -1,5 +1,11 @@
+import {
+  ServerComposePolicySet,
+  ServerHostKeyApproved,
+  ServerRegistered,
+} from '../src/events/deployments.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `servers`: `{id, name, host, sshPort, sshUser, hostKeyFingerprint, hostKeyApproved, labels,
@@ -27,51 +33,45 @@ export const serversProjection: Projection = {
   name: 'servers',
   version: 2,
   collections: [{ name: 'servers', indexes: [{ fields: ['name'] }] }],
-  handlers: {
-    ServerRegistered: [
-      {
-        collection: 'servers',
-        documentId: (e) => String(e.data.serverId),
-        evolve: (_c, e): ServerDoc => ({
-          id: String(e.data.serverId),
-          name: String(e.data.name),
-          host: String(e.data.host),
-          sshPort: Number(e.data.sshPort),
-          sshUser: String(e.data.sshUser),
-          hostKeyFingerprint: String(e.data.hostKeyFingerprint),
-          hostKeyApproved: false,
-          labels: e.data.labels as Record<string, string>,
-          status: 'pending-host-key',
-          credentialCiphertext: String(e.data.credentialCiphertext),
-          registeredAt: e.recordedAt,
-          registeredBy: e.metadata.actor.principalId,
-          composePolicy: { allow: [], setAt: null, setBy: null },
-        }),
-      },
-    ],
-    ServerHostKeyApproved: [
-      {
-        collection: 'servers',
-        documentId: (e) => String(e.data.serverId),
-        evolve: (c) => (c ? { ...c, hostKeyApproved: true, status: 'ready' } : null),
-      },
-    ],
-    ServerComposePolicySet: [
-      {
-        collection: 'servers',
-        documentId: (e) => String(e.data.serverId),
-        evolve: (c, e) =>
-          c
-            ? {
-                ...c,
-                composePolicy: {
-                  allow: e.data.allow as string[],
-                  setAt: e.recordedAt,
-                  setBy: e.metadata.actor.principalId,
-                },
-              }
-            : null,
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof ServerRegistered>, ServerDoc>(ServerRegistered, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (_c, { data, recordedAt, metadata }) => ({
+        id: data.serverId,
+        name: data.name,
+        host: data.host,
+        sshPort: data.sshPort,
+        sshUser: data.sshUser,
+        hostKeyFingerprint: data.hostKeyFingerprint,
+        hostKeyApproved: false,
+        labels: data.labels,
+        status: 'pending-host-key',
+        credentialCiphertext: data.credentialCiphertext,
+        registeredAt: recordedAt,
+        registeredBy: metadata.actor.principalId,
+        composePolicy: { allow: [], setAt: null, setBy: null },
+      }),
+    }),
+    on<EventDataOf<typeof ServerHostKeyApproved>, ServerDoc>(ServerHostKeyApproved, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c) => (c ? { ...c, hostKeyApproved: true, status: 'ready' } : null),
+    }),
+    on<EventDataOf<typeof ServerComposePolicySet>, ServerDoc>(ServerComposePolicySet, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c, e) =>
+        c
+          ? {
+              ...c,
+              composePolicy: {
+                allow: e.data.allow,
+                setAt: e.recordedAt,
+                setBy: e.metadata.actor.principalId,
+              },
+            }
+          : null,
+    }),
+  ),
 };

@@ -1,6 +1,13 @@
-import type { ApprovalRule, RecordedEnvVar } from '../src/events/deployments.events.js';
+import {
+  DeploymentSucceeded,
+  ServiceRegistered,
+  ServiceUpdated,
+  type ApprovalRule,
+  type RecordedEnvVar,
+} from '../src/events/deployments.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
@@ -29,50 +36,39 @@ export const servicesProjection: Projection = {
   collections: [
     { name: 'services', indexes: [{ fields: ['name', 'environment'] }, { fields: ['serverId'] }] },
   ],
-  handlers: {
-    ServiceRegistered: [
-      {
-        collection: 'services',
-        documentId: (e) => String(e.data.serviceId),
-        evolve: (_c, e): ServiceDoc => ({
-          id: String(e.data.serviceId),
-          name: String(e.data.name),
-          environment: String(e.data.environment),
-          serverId: String(e.data.serverId),
-          imageRepository: String(e.data.imageRepository),
-          compose: String(e.data.compose),
-          env: e.data.env as RecordedEnvVar[],
-          approvalRule: e.data.approvalRule as ApprovalRule,
-          healthCheckUrl: (e.data.healthCheckUrl as string | null) ?? null,
-          backupCommand: (e.data.backupCommand as string | null) ?? null,
-          currentImage: null,
-          currentDeploymentId: null,
-          registeredAt: e.recordedAt,
-          updatedAt: e.recordedAt,
-        }),
-      },
-    ],
-    ServiceUpdated: [
-      {
-        collection: 'services',
-        documentId: (e) => String(e.data.serviceId),
-        evolve: (c, e) =>
-          c ? { ...c, ...(e.data.changes as object), updatedAt: e.recordedAt } : null,
-      },
-    ],
-    DeploymentSucceeded: [
-      {
-        collection: 'services',
-        documentId: (e) => String(e.data.serviceId),
-        evolve: (c, e) =>
-          c
-            ? {
-                ...c,
-                currentImage: String(e.data.imageRef),
-                currentDeploymentId: String(e.data.deploymentId),
-              }
-            : null,
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof ServiceRegistered>, ServiceDoc>(ServiceRegistered, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (_c, { data, recordedAt }) => ({
+        id: data.serviceId,
+        name: data.name,
+        environment: data.environment,
+        serverId: data.serverId,
+        imageRepository: data.imageRepository,
+        compose: data.compose,
+        env: data.env,
+        approvalRule: data.approvalRule,
+        healthCheckUrl: data.healthCheckUrl ?? null,
+        backupCommand: data.backupCommand ?? null,
+        currentImage: null,
+        currentDeploymentId: null,
+        registeredAt: recordedAt,
+        updatedAt: recordedAt,
+      }),
+    }),
+    on<EventDataOf<typeof ServiceUpdated>, ServiceDoc>(ServiceUpdated, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, e) => (c ? { ...c, ...e.data.changes, updatedAt: e.recordedAt } : null),
+    }),
+    on<EventDataOf<typeof DeploymentSucceeded>, ServiceDoc>(DeploymentSucceeded, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, e) =>
+        c
+          ? { ...c, currentImage: e.data.imageRef, currentDeploymentId: e.data.deploymentId }
+          : null,
+    }),
+  ),
 };

@@ -112,23 +112,29 @@ export const serviceDeploymentsDecider: Decider<
   initialState: () => ({ open: new Map(), legacyIdempotency: new Map(), nextSequence: 1 }),
 
   evolve(state: ServiceDeploymentsState, event: EventLike): ServiceDeploymentsState {
-    const d = event.data as Record<string, unknown>;
-    const id = String(d.deploymentId);
     if (event.type === DeploymentTriggered.type) {
+      const d = DeploymentTriggered.dataOf(event);
       const next = withOpen(state, (open) =>
-        open.set(id, { status: 'queued', sequence: Number(d.sequence), cancelRequested: false }),
+        open.set(d.deploymentId, {
+          status: 'queued',
+          sequence: d.sequence,
+          cancelRequested: false,
+        }),
       );
-      next.nextSequence = Number(d.sequence) + 1;
+      next.nextSequence = d.sequence + 1;
       if (d.idempotencyKey && (event.schemaVersion ?? 1) < 2) {
         const legacy = new Map(state.legacyIdempotency);
-        legacy.set(String(d.idempotencyKey), {
-          deploymentId: id,
+        legacy.set(d.idempotencyKey, {
+          deploymentId: d.deploymentId,
           inputDigest: String(d.inputDigest),
         });
         next.legacyIdempotency = legacy;
       }
       return next;
     }
+    const about = ABOUT_A_DEPLOYMENT.find((definition) => definition.type === event.type);
+    if (!about) return state;
+    const id = about.dataOf(event).deploymentId;
     const current = state.open.get(id);
     if (!current) return state;
     if (event.type === DeploymentCancellationRequested.type) {
@@ -220,6 +226,17 @@ export const serviceDeploymentsDecider: Decider<
     }
   },
 };
+
+/** Events about one deployment of the queue, after its trigger. */
+const ABOUT_A_DEPLOYMENT = [
+  DeploymentCancellationRequested,
+  DeploymentStarted,
+  DeploymentStepStarted,
+  DeploymentStepFinished,
+  DeploymentSucceeded,
+  DeploymentFailed,
+  DeploymentCancelled,
+] as const;
 
 const FINISHING = new Set([
   DeploymentSucceeded.type,
