@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
-import { DecideApprovalCommand, RequestApprovalCommand } from './commands/approvals.handlers.js';
-import { RecordBackupCommand } from './commands/backups.handlers.js';
+import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
+import { RecordBackupHandler } from './commands/backups.handlers.js';
 import {
-  CancelDeploymentCommand,
-  ExecuteRollbackCommand,
-  TriggerDeployCommand,
+  CancelDeploymentHandler,
+  ExecuteRollbackHandler,
+  TriggerDeployHandler,
 } from './commands/deploy.handlers.js';
-import { ApproveServerHostKeyCommand, RegisterServerCommand } from './commands/servers.handlers.js';
-import { RegisterServiceCommand, UpdateServiceCommand } from './commands/services.handlers.js';
-import { SetServerComposePolicyCommand } from './compose-policy/compose-policy.handler.js';
+import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
+import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
 import { SetServerComposePolicyInput } from './compose-policy/compose-policy.inputs.js';
 import {
   ApproveServerHostKeyInput,
@@ -48,7 +47,19 @@ const command = (
 
 @Injectable()
 export class DeploymentCommandProcedures {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly approveServerHostKeyHandler: ApproveServerHostKeyHandler,
+    private readonly cancelDeploymentHandler: CancelDeploymentHandler,
+    private readonly decideApprovalHandler: DecideApprovalHandler,
+    private readonly executeRollbackHandler: ExecuteRollbackHandler,
+    private readonly recordBackupHandler: RecordBackupHandler,
+    private readonly registerServerHandler: RegisterServerHandler,
+    private readonly registerServiceHandler: RegisterServiceHandler,
+    private readonly requestApprovalHandler: RequestApprovalHandler,
+    private readonly setServerComposePolicyHandler: SetServerComposePolicyHandler,
+    private readonly triggerDeployHandler: TriggerDeployHandler,
+    private readonly updateServiceHandler: UpdateServiceHandler,
+  ) {}
 
   @Procedure(
     command(
@@ -59,7 +70,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   registerServer(input: RegisterServerInput, ctx: RequestContext) {
-    return this.commands.execute(new RegisterServerCommand(input, ctx));
+    return this.registerServerHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -71,7 +82,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   approveServerHostKey(input: ApproveServerHostKeyInput, ctx: RequestContext) {
-    return this.commands.execute(new ApproveServerHostKeyCommand(input, ctx));
+    return this.approveServerHostKeyHandler.execute(input, ctx);
   }
 
   /**
@@ -88,7 +99,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   setServerComposePolicy(input: SetServerComposePolicyInput, ctx: RequestContext) {
-    return this.commands.execute(new SetServerComposePolicyCommand(input, ctx));
+    return this.setServerComposePolicyHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -100,7 +111,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   registerService(input: RegisterServiceInput, ctx: RequestContext) {
-    return this.commands.execute(new RegisterServiceCommand(input, ctx));
+    return this.registerServiceHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -112,7 +123,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   updateService(input: UpdateServiceInput, ctx: RequestContext) {
-    return this.commands.execute(new UpdateServiceCommand(input, ctx));
+    return this.updateServiceHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -124,7 +135,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   triggerDeploy(input: TriggerDeployInput, ctx: RequestContext) {
-    return this.commands.execute(new TriggerDeployCommand(input, ctx));
+    return this.triggerDeployHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -136,7 +147,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   executeRollback(input: ExecuteRollbackInput, ctx: RequestContext) {
-    return this.commands.execute(new ExecuteRollbackCommand(input, ctx));
+    return this.executeRollbackHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -148,7 +159,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   cancelDeployment(input: CancelDeploymentInput, ctx: RequestContext) {
-    return this.commands.execute(new CancelDeploymentCommand(input, ctx));
+    return this.cancelDeploymentHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -160,7 +171,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   requestApproval(input: RequestApprovalInput, ctx: RequestContext) {
-    return this.commands.execute(new RequestApprovalCommand(input, ctx));
+    return this.requestApprovalHandler.execute(input, ctx);
   }
 
   @Procedure(
@@ -173,7 +184,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   approveRequest(input: DecideApprovalInput, ctx: RequestContext) {
-    return this.commands.execute(new DecideApprovalCommand(input, true, ctx));
+    return this.decideApprovalHandler.execute(input, true, ctx);
   }
 
   @Procedure(
@@ -186,7 +197,7 @@ export class DeploymentCommandProcedures {
     ),
   )
   rejectRequest(input: DecideApprovalInput, ctx: RequestContext) {
-    return this.commands.execute(new DecideApprovalCommand(input, false, ctx));
+    return this.decideApprovalHandler.execute(input, false, ctx);
   }
 
   @Procedure(
@@ -198,6 +209,6 @@ export class DeploymentCommandProcedures {
     ),
   )
   recordBackup(input: RecordBackupInput, ctx: RequestContext) {
-    return this.commands.execute(new RecordBackupCommand(input, ctx));
+    return this.recordBackupHandler.execute(input, ctx);
   }
 }

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -12,38 +11,15 @@ import { approvalStream } from '../../events/deployments.events.js';
 import type { DecideApprovalInput, RequestApprovalInput } from '../deployments.inputs.js';
 import { checkRepository } from './deploy.handlers.js';
 
-export class RequestApprovalCommand extends Command<PendingApproval> {
-  constructor(
-    readonly input: RequestApprovalInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class DecideApprovalCommand extends Command<{
-  approvalId: string;
-  status: string;
-  deploymentId: string | null;
-}> {
-  constructor(
-    readonly input: DecideApprovalInput,
-    readonly approve: boolean,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** Asks for approval of a deploy, rollback or restore, with its payload checked and frozen. */
-@CommandHandler(RequestApprovalCommand)
-export class RequestApprovalHandler implements ICommandHandler<RequestApprovalCommand> {
+@Injectable()
+export class RequestApprovalHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly approvals: ApprovalRequests,
   ) {}
 
-  async execute({ input, ctx }: RequestApprovalCommand) {
+  async execute(input: RequestApprovalInput, ctx: RequestContext): Promise<PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
     const payload: Record<string, unknown> = { serviceId: service.id };
     if (input.action === 'deploy') {
@@ -80,8 +56,8 @@ export class RequestApprovalHandler implements ICommandHandler<RequestApprovalCo
  * created or hold a token of: the decider's two-humans rule). An approved deploy or rollback runs its frozen
  * payload exactly once (idempotency key `approval:<id>`); approving again retries a stalled run.
  */
-@CommandHandler(DecideApprovalCommand)
-export class DecideApprovalHandler implements ICommandHandler<DecideApprovalCommand> {
+@Injectable()
+export class DecideApprovalHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly runner: DeciderRunner,
@@ -89,7 +65,15 @@ export class DecideApprovalHandler implements ICommandHandler<DecideApprovalComm
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ input, approve, ctx }: DecideApprovalCommand) {
+  async execute(
+    input: DecideApprovalInput,
+    approve: boolean,
+    ctx: RequestContext,
+  ): Promise<{
+    approvalId: string;
+    status: string;
+    deploymentId: string | null;
+  }> {
     const approval = await this.lookup.approval(input.approvalId);
     await this.runner.run(
       approvalStream(approval.id),

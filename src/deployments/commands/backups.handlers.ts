@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
@@ -8,25 +7,16 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { BackupRecorded, serviceBackupsStream } from '../../events/deployments.events.js';
 import type { RecordBackupInput } from '../deployments.inputs.js';
 
-export class RecordBackupCommand extends Command<{ backupId: string }> {
-  constructor(
-    readonly input: RecordBackupInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** Records a backup taken elsewhere (the runner records its own the same way). */
-@CommandHandler(RecordBackupCommand)
-export class RecordBackupHandler implements ICommandHandler<RecordBackupCommand> {
+@Injectable()
+export class RecordBackupHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ input, ctx }: RecordBackupCommand) {
+  async execute(input: RecordBackupInput, ctx: RequestContext): Promise<{ backupId: string }> {
     await this.lookup.service(input.serviceId);
     const backupId = randomUUID();
     const takenAt = input.takenAt

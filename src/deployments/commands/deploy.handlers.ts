@@ -1,4 +1,4 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -27,36 +27,6 @@ export interface QueuedDeploymentAnswer {
   created: boolean;
 }
 
-export class TriggerDeployCommand extends Command<QueuedDeploymentAnswer | PendingApproval> {
-  constructor(
-    readonly input: TriggerDeployInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class ExecuteRollbackCommand extends Command<QueuedDeploymentAnswer | PendingApproval> {
-  constructor(
-    readonly input: ExecuteRollbackInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class CancelDeploymentCommand extends Command<{
-  deploymentId: string;
-  status: 'cancelled' | 'cancelling';
-}> {
-  constructor(
-    readonly input: CancelDeploymentInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** The service's image only: a tag of another repository is a mistake, not a deployment. */
 export function checkRepository(imageRef: string, repository: string): void {
   const ref = parseImageReference(imageRef)!;
@@ -67,8 +37,8 @@ export function checkRepository(imageRef: string, repository: string): void {
   }
 }
 
-@CommandHandler(TriggerDeployCommand)
-export class TriggerDeployHandler implements ICommandHandler<TriggerDeployCommand> {
+@Injectable()
+export class TriggerDeployHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly launcher: DeploymentLauncher,
@@ -76,7 +46,10 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeployComman
     private readonly policy: ComposePolicyGuard,
   ) {}
 
-  async execute({ input, ctx }: TriggerDeployCommand) {
+  async execute(
+    input: TriggerDeployInput,
+    ctx: RequestContext,
+  ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
@@ -108,15 +81,18 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeployComman
 }
 
 /** A new deployment that replays the target's frozen snapshot. */
-@CommandHandler(ExecuteRollbackCommand)
-export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollbackCommand> {
+@Injectable()
+export class ExecuteRollbackHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly launcher: DeploymentLauncher,
     private readonly approvals: ApprovalRequests,
   ) {}
 
-  async execute({ input, ctx }: ExecuteRollbackCommand) {
+  async execute(
+    input: ExecuteRollbackInput,
+    ctx: RequestContext,
+  ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
     const target = await this.lookup.deployment(input.targetDeploymentId);
     if (target.serviceId !== service.id)
@@ -154,14 +130,20 @@ export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollbackCo
 }
 
 /** A queued deployment is cancelled at once; a running one is asked to stop between steps. */
-@CommandHandler(CancelDeploymentCommand)
-export class CancelDeploymentHandler implements ICommandHandler<CancelDeploymentCommand> {
+@Injectable()
+export class CancelDeploymentHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ input, ctx }: CancelDeploymentCommand) {
+  async execute(
+    input: CancelDeploymentInput,
+    ctx: RequestContext,
+  ): Promise<{
+    deploymentId: string;
+    status: 'cancelled' | 'cancelling';
+  }> {
     const deployment = await this.lookup.deployment(input.deploymentId);
     const reason = input.reason ?? `cancelled by ${ctx.principal?.name ?? 'a user'}`;
     const decision = await this.runner.run(

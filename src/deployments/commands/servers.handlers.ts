@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
@@ -9,39 +8,24 @@ import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployme
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
 
-export class RegisterServerCommand extends Command<{
-  serverId: string;
-  name: string;
-  status: string;
-  hostKeyFingerprint: string;
-}> {
-  constructor(
-    readonly input: RegisterServerInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class ApproveServerHostKeyCommand extends Command<{ serverId: string; status: 'ready' }> {
-  constructor(
-    readonly input: ApproveServerHostKeyInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** The private key is sealed at once; the host key fingerprint is pinned, to be approved. */
-@CommandHandler(RegisterServerCommand)
-export class RegisterServerHandler implements ICommandHandler<RegisterServerCommand> {
+@Injectable()
+export class RegisterServerHandler {
   constructor(
     private readonly servers: ServerStreams,
     private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute({ input, ctx }: RegisterServerCommand) {
+  async execute(
+    input: RegisterServerInput,
+    ctx: RequestContext,
+  ): Promise<{
+    serverId: string;
+    name: string;
+    status: string;
+    hostKeyFingerprint: string;
+  }> {
     const refusal = await this.gate.refusal(input.host);
     if (refusal)
       throw badRequest('The server address is refused', [{ path: 'host', message: refusal }]);
@@ -69,11 +53,14 @@ export class RegisterServerHandler implements ICommandHandler<RegisterServerComm
   }
 }
 
-@CommandHandler(ApproveServerHostKeyCommand)
-export class ApproveServerHostKeyHandler implements ICommandHandler<ApproveServerHostKeyCommand> {
+@Injectable()
+export class ApproveServerHostKeyHandler {
   constructor(private readonly servers: ServerStreams) {}
 
-  async execute({ input, ctx }: ApproveServerHostKeyCommand) {
+  async execute(
+    input: ApproveServerHostKeyInput,
+    ctx: RequestContext,
+  ): Promise<{ serverId: string; status: 'ready' }> {
     await this.servers.change({ kind: 'approveHostKey', ...input }, ctx);
     return { serverId: input.serverId, status: 'ready' as const };
   }

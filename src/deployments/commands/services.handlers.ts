@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
@@ -13,28 +12,6 @@ import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { recordEnv } from '../env-vars.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { healthUrlShapeProblem } from '../reach/health-check-url.js';
-
-export class RegisterServiceCommand extends Command<{
-  serviceId: string;
-  name: string;
-  environment: string;
-}> {
-  constructor(
-    readonly input: RegisterServiceInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class UpdateServiceCommand extends Command<{ serviceId: string; updated: string[] }> {
-  constructor(
-    readonly input: UpdateServiceInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
 
 function checkCompose(compose: string): void {
   const result = validateCompose(compose);
@@ -51,8 +28,8 @@ async function checkHealthUrl(gate: AddressGate, url: string | undefined): Promi
     ]);
 }
 
-@CommandHandler(RegisterServiceCommand)
-export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCommand> {
+@Injectable()
+export class RegisterServiceHandler {
   constructor(
     private readonly services: ServiceStreams,
     private readonly lookup: DeploymentLookup,
@@ -61,7 +38,14 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCo
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute({ input, ctx }: RegisterServiceCommand) {
+  async execute(
+    input: RegisterServiceInput,
+    ctx: RequestContext,
+  ): Promise<{
+    serviceId: string;
+    name: string;
+    environment: string;
+  }> {
     const server = await this.lookup.server(input.serverId);
     checkCompose(input.compose);
     this.policy.enforce(input.compose, server);
@@ -84,8 +68,8 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterServiceCo
   }
 }
 
-@CommandHandler(UpdateServiceCommand)
-export class UpdateServiceHandler implements ICommandHandler<UpdateServiceCommand> {
+@Injectable()
+export class UpdateServiceHandler {
   constructor(
     private readonly services: ServiceStreams,
     private readonly lookup: DeploymentLookup,
@@ -94,7 +78,10 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateServiceComman
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute({ input, ctx }: UpdateServiceCommand) {
+  async execute(
+    input: UpdateServiceInput,
+    ctx: RequestContext,
+  ): Promise<{ serviceId: string; updated: string[] }> {
     const service = await this.lookup.service(input.serviceId);
     const server = await this.lookup.server(input.serverId ?? service.serverId);
     if (input.compose !== undefined) checkCompose(input.compose);
