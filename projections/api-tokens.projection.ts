@@ -1,6 +1,8 @@
+import { TokenMinted, TokenRevoked, TokenRotated } from '../src/events/access.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `api_tokens`: token metadata, never values. `{id, digest (SHA-256 of the value), principalId,
@@ -23,7 +25,7 @@ export interface ApiTokenDoc extends Doc {
   refuseAfter: string | null;
 }
 
-const byToken = (e: RecordedEvent) => String(e.data.tokenId);
+const byToken = (e: RecordedEvent<{ tokenId: string }>) => e.data.tokenId;
 
 export const apiTokensProjection: Projection = {
   name: 'api_tokens',
@@ -34,48 +36,36 @@ export const apiTokensProjection: Projection = {
       indexes: [{ fields: ['digest'] }, { fields: ['principalId', 'createdAt'] }],
     },
   ],
-  handlers: {
-    TokenMinted: [
-      {
-        collection: 'api_tokens',
-        documentId: byToken,
-        evolve: (_c, e): ApiTokenDoc => ({
-          id: String(e.data.tokenId),
-          digest: String(e.data.digest),
-          principalId: String(e.data.principalId),
-          name: String(e.data.name),
-          scopes: e.data.scopes as string[],
-          lane: String(e.data.lane),
-          createdAt: e.recordedAt,
-          createdBy: String(e.data.createdBy),
-          expiresAt: (e.data.expiresAt as string | null) ?? null,
-          revokedAt: null,
-          rotatedFrom: (e.data.rotatedFrom as string | null) ?? null,
-          replacedBy: null,
-          refuseAfter: null,
-        }),
-      },
-    ],
-    TokenRevoked: [
-      {
-        collection: 'api_tokens',
-        documentId: byToken,
-        evolve: (c, e) => (c ? { ...c, revokedAt: c.revokedAt ?? e.recordedAt } : null),
-      },
-    ],
-    TokenRotated: [
-      {
-        collection: 'api_tokens',
-        documentId: byToken,
-        evolve: (c, e) =>
-          c
-            ? {
-                ...c,
-                replacedBy: String(e.data.replacedBy),
-                refuseAfter: String(e.data.refuseAfter),
-              }
-            : null,
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof TokenMinted>, ApiTokenDoc>(TokenMinted, {
+      collection: 'api_tokens',
+      documentId: byToken,
+      evolve: (_c, { data, recordedAt }) => ({
+        id: data.tokenId,
+        digest: data.digest,
+        principalId: data.principalId,
+        name: data.name,
+        scopes: data.scopes,
+        lane: data.lane,
+        createdAt: recordedAt,
+        createdBy: data.createdBy,
+        expiresAt: data.expiresAt ?? null,
+        revokedAt: null,
+        rotatedFrom: data.rotatedFrom ?? null,
+        replacedBy: null,
+        refuseAfter: null,
+      }),
+    }),
+    on<EventDataOf<typeof TokenRevoked>, ApiTokenDoc>(TokenRevoked, {
+      collection: 'api_tokens',
+      documentId: byToken,
+      evolve: (c, e) => (c ? { ...c, revokedAt: c.revokedAt ?? e.recordedAt } : null),
+    }),
+    on<EventDataOf<typeof TokenRotated>, ApiTokenDoc>(TokenRotated, {
+      collection: 'api_tokens',
+      documentId: byToken,
+      evolve: (c, e) =>
+        c ? { ...c, replacedBy: e.data.replacedBy, refuseAfter: e.data.refuseAfter } : null,
+    }),
+  ),
 };

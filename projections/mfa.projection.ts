@@ -1,6 +1,14 @@
+import {
+  MfaDisabled,
+  MfaEnrolled,
+  MfaEnrollmentStarted,
+  RecoveryCodeUsed,
+  RecoveryCodesRotated,
+} from '../src/events/mfa.events.js';
+import type { EventDefinition } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `mfa`: `{id: userId, status: "none"|"pending"|"enrolled", secretCiphertext (AES-GCM),
@@ -15,7 +23,7 @@ export interface MfaDoc extends Doc {
   enrolledAt: string | null;
 }
 
-const byUser = (e: RecordedEvent) => String(e.data.userId);
+const byUser = (e: RecordedEvent<{ userId: string }>) => e.data.userId;
 const empty = (id: string): MfaDoc => ({
   id,
   status: 'none',
@@ -24,41 +32,45 @@ const empty = (id: string): MfaDoc => ({
   recoveryCodesRemaining: 0,
   enrolledAt: null,
 });
-const handler = (evolve: (doc: MfaDoc, e: RecordedEvent) => MfaDoc) => [
-  {
+
+/** A change to the user's MFA document, which starts empty. */
+function handler<D extends { userId: string }>(
+  definition: EventDefinition<D>,
+  evolve: (doc: MfaDoc, e: RecordedEvent<D>) => MfaDoc,
+) {
+  return on<D, MfaDoc>(definition, {
     collection: 'mfa',
     documentId: byUser,
-    evolve: (c: Doc | null, e: RecordedEvent) =>
-      evolve((c as MfaDoc | null) ?? empty(byUser(e)), e),
-  },
-];
+    evolve: (c, e) => evolve(c ?? empty(byUser(e)), e),
+  });
+}
 
 export const mfaProjection: Projection = {
   name: 'mfa',
   version: 1,
   collections: [{ name: 'mfa' }],
-  handlers: {
-    MfaEnrollmentStarted: handler((d, e) => ({
+  handlers: handlersOf(
+    handler(MfaEnrollmentStarted, (d, e) => ({
       ...d,
       status: d.status === 'enrolled' ? 'enrolled' : 'pending',
-      pendingSecretCiphertext: String(e.data.secretCiphertext),
+      pendingSecretCiphertext: e.data.secretCiphertext,
     })),
-    MfaEnrolled: handler((d, e) => ({
+    handler(MfaEnrolled, (d, e) => ({
       ...d,
       status: 'enrolled',
       secretCiphertext: d.pendingSecretCiphertext,
       pendingSecretCiphertext: null,
-      recoveryCodesRemaining: (e.data.recoveryCodeDigests as string[]).length,
+      recoveryCodesRemaining: e.data.recoveryCodeDigests.length,
       enrolledAt: e.recordedAt,
     })),
-    RecoveryCodeUsed: handler((d) => ({
+    handler(RecoveryCodeUsed, (d) => ({
       ...d,
       recoveryCodesRemaining: Math.max(0, d.recoveryCodesRemaining - 1),
     })),
-    RecoveryCodesRotated: handler((d, e) => ({
+    handler(RecoveryCodesRotated, (d, e) => ({
       ...d,
-      recoveryCodesRemaining: (e.data.recoveryCodeDigests as string[]).length,
+      recoveryCodesRemaining: e.data.recoveryCodeDigests.length,
     })),
-    MfaDisabled: handler((d) => ({ ...empty(d.id) })),
-  },
+    handler(MfaDisabled, (d) => ({ ...empty(d.id) })),
+  ),
 };

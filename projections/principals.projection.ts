@@ -1,12 +1,15 @@
-import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
-import type { Doc } from '../src/readstore/read-store.port.js';
+import {
+  AgentCreated,
+  PrincipalInvalidated,
+  TokensInvalidatedBefore,
+} from '../src/events/access.events.js';
+import { UserDeactivated, UserRoleChanged, UserSignedUp } from '../src/events/identity.events.js';
 import type { PersonalValue } from '../src/events/personal-value.js';
-import type { Projection } from './projection.js';
-
-/** A personal value as the event carries it: sealed (v2) or plaintext (v1). */
-export function personalValue(value: unknown): PersonalValue {
-  return typeof value === 'object' && value !== null ? (value as PersonalValue) : String(value);
-}
+import { SubjectDataErased } from '../src/events/privacy.events.js';
+import type { EventDataOf, EventDefinition } from '../src/eventstore/define-event.js';
+import type { EventData, RecordedEvent } from '../src/eventstore/event-store.port.js';
+import type { Doc } from '../src/readstore/read-store.port.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `principals`: one document per user or agent, what the guard reads for every request.
@@ -33,11 +36,31 @@ export interface PrincipalDoc extends Doc {
   tokensInvalidatedBefore: string | null;
 }
 
-const byPrincipal = (e: RecordedEvent) => String(e.data.principalId ?? e.data.userId);
-const patch =
-  (change: (doc: PrincipalDoc, e: RecordedEvent) => Partial<PrincipalDoc>) =>
-  (current: Doc | null, e: RecordedEvent): Doc | null =>
-    current ? { ...current, ...change(current as PrincipalDoc, e) } : null;
+/** UserSignedUp version 1, still read: plaintext email and name, no email digest. */
+type UserSignedUpV1 = Omit<EventDataOf<typeof UserSignedUp>, 'email' | 'emailDigest' | 'name'> & {
+  email: string;
+  name: string;
+  emailDigest?: undefined;
+};
+
+/** UserSignedUp as recorded: version 2 (sealed email and name, email digest) or version 1. */
+type UserSignedUpData = EventDataOf<typeof UserSignedUp> | UserSignedUpV1;
+
+const byUser = (e: RecordedEvent<{ userId: string }>) => e.data.userId;
+const byPrincipal = (e: RecordedEvent<{ principalId: string }>) => e.data.principalId;
+
+/** A change to an existing principal's document. */
+function patch<D extends EventData>(
+  definition: EventDefinition<D>,
+  documentId: (e: RecordedEvent<D>) => string,
+  change: (doc: PrincipalDoc, e: RecordedEvent<D>) => Partial<PrincipalDoc>,
+) {
+  return on<D, PrincipalDoc>(definition, {
+    collection: 'principals',
+    documentId,
+    evolve: (current, e) => (current ? { ...current, ...change(current, e) } : null),
+  });
+}
 
 export const principalsProjection: Projection = {
   name: 'principals',
@@ -48,81 +71,53 @@ export const principalsProjection: Projection = {
       indexes: [{ fields: ['emailDigest'] }, { fields: ['kind', 'createdAt'] }],
     },
   ],
-  handlers: {
-    UserSignedUp: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: (_c, e): PrincipalDoc => ({
-          id: String(e.data.userId),
-          kind: 'user',
-          name: personalValue(e.data.name),
-          email: personalValue(e.data.email),
-          emailDigest: typeof e.data.emailDigest === 'string' ? e.data.emailDigest : null,
-          dataErasedAt: null,
-          role: String(e.data.role),
-          preset: null,
-          status: 'active',
-          createdAt: e.recordedAt,
-          createdBy: null,
-          invalidatedAt: null,
-          tokensInvalidatedBefore: null,
-        }),
-      },
-    ],
-    AgentCreated: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: (_c, e): PrincipalDoc => ({
-          id: String(e.data.principalId),
-          kind: 'agent',
-          name: String(e.data.name),
-          email: null,
-          role: 'agent',
-          preset: String(e.data.preset),
-          status: 'active',
-          createdAt: e.recordedAt,
-          createdBy: String(e.data.createdBy),
-          invalidatedAt: null,
-          tokensInvalidatedBefore: null,
-        }),
-      },
-    ],
-    UserRoleChanged: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: patch((_d, e) => ({ role: String(e.data.to) })),
-      },
-    ],
-    UserDeactivated: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: patch(() => ({ status: 'deactivated' })),
-      },
-    ],
-    PrincipalInvalidated: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: patch((d, e) => ({ invalidatedAt: d.invalidatedAt ?? e.recordedAt })),
-      },
-    ],
-    SubjectDataErased: [
-      {
-        collection: 'principals',
-        documentId: (e) => String(e.data.userId),
-        evolve: patch((d, e) => ({ dataErasedAt: d.dataErasedAt ?? e.recordedAt })),
-      },
-    ],
-    TokensInvalidatedBefore: [
-      {
-        collection: 'principals',
-        documentId: byPrincipal,
-        evolve: patch((_d, e) => ({ tokensInvalidatedBefore: String(e.data.before) })),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof UserSignedUp>, PrincipalDoc>(UserSignedUp, {
+      collection: 'principals',
+      documentId: byUser,
+      evolve: (_c, { data, recordedAt }: RecordedEvent<UserSignedUpData>) => ({
+        id: data.userId,
+        kind: 'user',
+        name: data.name,
+        email: data.email,
+        emailDigest: data.emailDigest ?? null,
+        dataErasedAt: null,
+        role: data.role,
+        preset: null,
+        status: 'active',
+        createdAt: recordedAt,
+        createdBy: null,
+        invalidatedAt: null,
+        tokensInvalidatedBefore: null,
+      }),
+    }),
+    on<EventDataOf<typeof AgentCreated>, PrincipalDoc>(AgentCreated, {
+      collection: 'principals',
+      documentId: byPrincipal,
+      evolve: (_c, { data, recordedAt }) => ({
+        id: data.principalId,
+        kind: 'agent',
+        name: data.name,
+        email: null,
+        role: 'agent',
+        preset: data.preset,
+        status: 'active',
+        createdAt: recordedAt,
+        createdBy: data.createdBy,
+        invalidatedAt: null,
+        tokensInvalidatedBefore: null,
+      }),
+    }),
+    patch(UserRoleChanged, byUser, (_d, e) => ({ role: e.data.to })),
+    patch(UserDeactivated, byUser, () => ({ status: 'deactivated' })),
+    patch(PrincipalInvalidated, byPrincipal, (d, e) => ({
+      invalidatedAt: d.invalidatedAt ?? e.recordedAt,
+    })),
+    patch(SubjectDataErased, byUser, (d, e) => ({
+      dataErasedAt: d.dataErasedAt ?? e.recordedAt,
+    })),
+    patch(TokensInvalidatedBefore, byPrincipal, (_d, e) => ({
+      tokensInvalidatedBefore: e.data.before,
+    })),
+  ),
 };

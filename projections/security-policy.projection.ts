@@ -1,5 +1,7 @@
+import { MfaPolicyChanged } from '../src/events/security.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /** `security_policy`: one document `{id: "team", policy, setAt, setBy}`; absent means optional. */
 export interface SecurityPolicyDoc extends Doc {
@@ -12,18 +14,16 @@ export const securityPolicyProjection: Projection = {
   name: 'security_policy',
   version: 1,
   collections: [{ name: 'security_policy' }],
-  handlers: {
-    MfaPolicyChanged: [
-      {
-        collection: 'security_policy',
-        documentId: () => 'team',
-        evolve: (_c, e): SecurityPolicyDoc => ({
-          id: 'team',
-          policy: e.data.policy as SecurityPolicyDoc['policy'],
-          setAt: e.recordedAt,
-          setBy: e.metadata.actor.principalId,
-        }),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof MfaPolicyChanged>, SecurityPolicyDoc>(MfaPolicyChanged, {
+      collection: 'security_policy',
+      documentId: () => 'team',
+      evolve: (_c, { data, metadata, recordedAt }) => ({
+        id: 'team',
+        policy: data.policy,
+        setAt: recordedAt,
+        setBy: metadata.actor.principalId,
+      }),
+    }),
+  ),
 };

@@ -1,6 +1,8 @@
+import { SessionEnded, SessionStarted } from '../src/events/identity.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `sessions`: `{id (SHA-256 of the cookie value), userId, mfaVerified, startedAt, expiresAt,
@@ -16,41 +18,41 @@ export interface SessionDoc extends Doc {
   endReason: string | null;
 }
 
-const bySession = (e: RecordedEvent) => String(e.data.sessionDigest);
+/**
+ * SessionStarted as recorded: `mfaVerified` came with MFA, in the same schema version, so the
+ * sessions recorded before it have none (never verified).
+ */
+type SessionStartedData =
+  | EventDataOf<typeof SessionStarted>
+  | (Omit<EventDataOf<typeof SessionStarted>, 'mfaVerified'> & { mfaVerified?: undefined });
+
+const bySession = (e: RecordedEvent<{ sessionDigest: string }>) => e.data.sessionDigest;
 
 export const sessionsProjection: Projection = {
   name: 'sessions',
   version: 1,
   collections: [{ name: 'sessions', indexes: [{ fields: ['userId', 'endedAt'] }] }],
-  handlers: {
-    SessionStarted: [
-      {
-        collection: 'sessions',
-        documentId: bySession,
-        evolve: (_c, e): SessionDoc => ({
-          id: String(e.data.sessionDigest),
-          userId: String(e.data.userId),
-          mfaVerified: e.data.mfaVerified === true,
-          startedAt: e.recordedAt,
-          expiresAt: String(e.data.expiresAt),
-          endedAt: null,
-          endReason: null,
-        }),
-      },
-    ],
-    SessionEnded: [
-      {
-        collection: 'sessions',
-        documentId: bySession,
-        evolve: (c, e) =>
-          c
-            ? {
-                ...c,
-                endedAt: c.endedAt ?? e.recordedAt,
-                endReason: c.endReason ?? String(e.data.reason),
-              }
-            : null,
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof SessionStarted>, SessionDoc>(SessionStarted, {
+      collection: 'sessions',
+      documentId: bySession,
+      evolve: (_c, { data, recordedAt }: RecordedEvent<SessionStartedData>) => ({
+        id: data.sessionDigest,
+        userId: data.userId,
+        mfaVerified: data.mfaVerified === true,
+        startedAt: recordedAt,
+        expiresAt: data.expiresAt,
+        endedAt: null,
+        endReason: null,
+      }),
+    }),
+    on<EventDataOf<typeof SessionEnded>, SessionDoc>(SessionEnded, {
+      collection: 'sessions',
+      documentId: bySession,
+      evolve: (c, e) =>
+        c
+          ? { ...c, endedAt: c.endedAt ?? e.recordedAt, endReason: c.endReason ?? e.data.reason }
+          : null,
+    }),
+  ),
 };

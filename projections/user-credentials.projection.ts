@@ -1,5 +1,8 @@
+import { PasswordChanged, UserSignedUp } from '../src/events/identity.events.js';
+import type { EventDataOf } from '../src/eventstore/define-event.js';
+import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import type { Projection } from './projection.js';
+import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `user_credentials`: `{id: userId, emailDigest, email (v1 only), passwordHash}` for login, apart from `principals`
@@ -13,31 +16,39 @@ export interface UserCredentialDoc extends Doc {
   passwordHash: string;
 }
 
+/** UserSignedUp version 1, still read: plaintext email and name, no email digest. */
+type UserSignedUpV1 = Omit<EventDataOf<typeof UserSignedUp>, 'email' | 'emailDigest' | 'name'> & {
+  email: string;
+  name: string;
+  emailDigest?: undefined;
+};
+
+/** UserSignedUp as recorded: version 2 (sealed email and name, email digest) or version 1. */
+type UserSignedUpData = EventDataOf<typeof UserSignedUp> | UserSignedUpV1;
+
+const byUser = (e: RecordedEvent<{ userId: string }>) => e.data.userId;
+
 export const userCredentialsProjection: Projection = {
   name: 'user_credentials',
   version: 2,
   collections: [
     { name: 'user_credentials', indexes: [{ fields: ['emailDigest'] }, { fields: ['email'] }] },
   ],
-  handlers: {
-    UserSignedUp: [
-      {
-        collection: 'user_credentials',
-        documentId: (e) => String(e.data.userId),
-        evolve: (_c, e): UserCredentialDoc => ({
-          id: String(e.data.userId),
-          emailDigest: typeof e.data.emailDigest === 'string' ? e.data.emailDigest : null,
-          email: typeof e.data.email === 'string' ? e.data.email : null,
-          passwordHash: String(e.data.passwordHash),
-        }),
-      },
-    ],
-    PasswordChanged: [
-      {
-        collection: 'user_credentials',
-        documentId: (e) => String(e.data.userId),
-        evolve: (c, e) => (c ? { ...c, passwordHash: String(e.data.passwordHash) } : null),
-      },
-    ],
-  },
+  handlers: handlersOf(
+    on<EventDataOf<typeof UserSignedUp>, UserCredentialDoc>(UserSignedUp, {
+      collection: 'user_credentials',
+      documentId: byUser,
+      evolve: (_c, { data }: RecordedEvent<UserSignedUpData>) => ({
+        id: data.userId,
+        emailDigest: data.emailDigest ?? null,
+        email: typeof data.email === 'string' ? data.email : null,
+        passwordHash: data.passwordHash,
+      }),
+    }),
+    on<EventDataOf<typeof PasswordChanged>, UserCredentialDoc>(PasswordChanged, {
+      collection: 'user_credentials',
+      documentId: byUser,
+      evolve: (c, e) => (c ? { ...c, passwordHash: e.data.passwordHash } : null),
+    }),
+  ),
 };

@@ -1,16 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
-import {
-  CommandBus,
-  CommandHandler,
-  QueryBus,
-  Command,
-  Query,
-  type ICommandHandler,
-  type IQueryHandler,
-} from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
 import { IsDate, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { QueryHandler } from '@nestjs/cqrs';
 import type { Projection } from '../../projections/projection.js';
 import type { RequestContext } from '../../src/kernel/request-context.js';
 import { defineEvent } from '../../src/eventstore/define-event.js';
@@ -21,7 +11,7 @@ import { Omittable } from '../../src/common/omittable.js';
 
 /**
  * A tiny bounded context that exists only in tests: it exercises the whole command lane
- * (procedure → CommandBus → EventWriter → projection → QueryBus) before the real ones exist.
+ * (procedure → handler → EventWriter → projection → read) before the real ones exist.
  */
 const NoteAdded = defineEvent<{ noteId: string; text: string; remindAt: string | null }>(
   'NoteAdded',
@@ -83,26 +73,11 @@ export class GetNoteInput {
   repeat?: number;
 }
 
-class AddNoteCommand extends Command<{ noteId: string; position: string }> {
-  constructor(
-    readonly input: AddNoteInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-class GetNoteQuery extends Query<NoteDoc | null> {
-  constructor(readonly noteId: string) {
-    super();
-  }
-}
-
-@CommandHandler(AddNoteCommand)
-class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
+@Injectable()
+class AddNoteHandler {
   constructor(private readonly writer: EventWriter) {}
 
-  async execute({ input, ctx }: AddNoteCommand) {
+  async execute(input: AddNoteInput, ctx: RequestContext) {
     const event = NoteAdded({
       noteId: input.noteId,
       text: input.text,
@@ -113,11 +88,11 @@ class AddNoteHandler implements ICommandHandler<AddNoteCommand> {
   }
 }
 
-@QueryHandler(GetNoteQuery)
-class GetNoteHandler implements IQueryHandler<GetNoteQuery> {
+@Injectable()
+class GetNoteHandler {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  execute({ noteId }: GetNoteQuery) {
+  execute(noteId: string) {
     return this.reads.collection<NoteDoc>('notes').get(noteId);
   }
 }
@@ -125,8 +100,8 @@ class GetNoteHandler implements IQueryHandler<GetNoteQuery> {
 @Injectable()
 class NotesProcedures {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly addNoteHandler: AddNoteHandler,
+    private readonly getNoteHandler: GetNoteHandler,
   ) {}
 
   @Procedure({
@@ -139,7 +114,7 @@ class NotesProcedures {
     description: 'Test-only: records a note.',
   })
   addNote(input: AddNoteInput, ctx: RequestContext) {
-    return this.commands.execute(new AddNoteCommand(input, ctx));
+    return this.addNoteHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -152,7 +127,7 @@ class NotesProcedures {
     description: 'Test-only: reads a note.',
   })
   async getNote(input: GetNoteInput) {
-    const note = await this.queries.execute(new GetNoteQuery(input.noteId));
+    const note = await this.getNoteHandler.execute(input.noteId);
     return { note, readAt: new Date('2026-01-02T03:04:05.000Z') };
   }
 

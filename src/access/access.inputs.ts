@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { AGENT_PRESET_NAMES } from './capabilities.js';
 import { MAX_TOKEN_DAYS } from './token-policy.js';
-import { DisplayName, field } from '../common/field-rules.js';
+import { DisplayName, PageCursor, PageLimit, field } from '../common/field-rules.js';
 import { Omittable } from '../common/omittable.js';
 
 /** Scopes asked for: 1-32 scope names (checked against the catalogue by the handler). */
@@ -91,15 +91,10 @@ export class InvalidatePrincipalInput {
 }
 
 export class PageInput {
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit(100)
   limit?: number;
 
-  @Omittable()
-  @IsString()
-  @MaxLength(1024)
+  @PageCursor()
   cursor?: string;
 }
 

@@ -33,6 +33,12 @@ import { ListTokensHandler } from './tokens.query.js';
     ListTokensHandler,
     ListPrincipalsHandler,
   ],
-  exports: [AccessService, StoredCredentialVerifier, SecurityModule, PrincipalLookup],
+  exports: [
+    AccessService,
+    StoredCredentialVerifier,
+    SecurityModule,
+    PrincipalLookup,
+    ListPrincipalsHandler,
+  ],
 })
 export class AccessModule {}

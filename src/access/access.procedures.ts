@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ListPrincipalsQuery } from './principals.query.js';
+import { ListPrincipalsHandler } from './principals.query.js';
 import { Procedure } from '../kernel/procedure.js';
 import {
   CreateAgentInput,
@@ -12,22 +11,28 @@ import {
   TokenIdInput,
   TokensInput,
 } from './access.inputs.js';
-import { CreateAgentCommand } from './commands/create-agent.handler.js';
-import { CreateTokenCommand } from './commands/create-token.handler.js';
-import { GenerateAgentTokenCommand } from './commands/generate-agent-token.handler.js';
-import { InvalidatePrincipalCommand } from './commands/invalidate-principal.handler.js';
-import { RevokeTokenCommand } from './commands/revoke-token.handler.js';
-import { RotateTokenCommand } from './commands/rotate-token.handler.js';
+import { CreateAgentHandler } from './commands/create-agent.handler.js';
+import { CreateTokenHandler } from './commands/create-token.handler.js';
+import { GenerateAgentTokenHandler } from './commands/generate-agent-token.handler.js';
+import { InvalidatePrincipalHandler } from './commands/invalidate-principal.handler.js';
+import { RevokeTokenHandler } from './commands/revoke-token.handler.js';
+import { RotateTokenHandler } from './commands/rotate-token.handler.js';
 import { describeCaller } from './describe-caller.js';
 import type { RequestContext } from '../kernel/request-context.js';
-import { ListTokensQuery } from './tokens.query.js';
+import { ListTokensHandler } from './tokens.query.js';
 import { EVERYONE, ADMINS } from '../kernel/roles.js';
 
 @Injectable()
 export class AccessProcedures {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly createAgentHandler: CreateAgentHandler,
+    private readonly createTokenHandler: CreateTokenHandler,
+    private readonly generateAgentTokenHandler: GenerateAgentTokenHandler,
+    private readonly invalidatePrincipalHandler: InvalidatePrincipalHandler,
+    private readonly listPrincipalsHandler: ListPrincipalsHandler,
+    private readonly listTokensHandler: ListTokensHandler,
+    private readonly revokeTokenHandler: RevokeTokenHandler,
+    private readonly rotateTokenHandler: RotateTokenHandler,
   ) {}
 
   @Procedure({
@@ -54,7 +59,7 @@ export class AccessProcedures {
     description: 'Agent principals, oldest first.',
   })
   agents(input: PageInput) {
-    return this.queries.execute(new ListPrincipalsQuery('agent', input.limit ?? 50, input.cursor));
+    return this.listPrincipalsHandler.execute('agent', input.limit ?? 50, input.cursor);
   }
 
   @Procedure({
@@ -67,7 +72,7 @@ export class AccessProcedures {
     description: 'Creates an agent principal with a preset (default agent:read-only).',
   })
   createAgent(input: CreateAgentInput, ctx: RequestContext) {
-    return this.commands.execute(new CreateAgentCommand(input, ctx));
+    return this.createAgentHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -81,7 +86,7 @@ export class AccessProcedures {
       'Mints an expiring token, within your own scopes, for an agent whose creator ranks no higher than you; the value is returned once.',
   })
   generateAgentToken(input: GenerateAgentTokenInput, ctx: RequestContext) {
-    return this.commands.execute(new GenerateAgentTokenCommand(input, ctx));
+    return this.generateAgentTokenHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -95,7 +100,7 @@ export class AccessProcedures {
       "Mints a token for the caller's own user, within the presenting credential's scopes; shown once.",
   })
   createToken(input: CreateTokenInput, ctx: RequestContext) {
-    return this.commands.execute(new CreateTokenCommand(input, ctx));
+    return this.createTokenHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -108,9 +113,7 @@ export class AccessProcedures {
     description: 'API token metadata (never values), newest first, optionally for one principal.',
   })
   tokens(input: TokensInput) {
-    return this.queries.execute(
-      new ListTokensQuery(input.principalId, input.limit ?? 50, input.cursor),
-    );
+    return this.listTokensHandler.execute(input.principalId, input.limit ?? 50, input.cursor);
   }
 
   @Procedure({
@@ -124,7 +127,7 @@ export class AccessProcedures {
       'Revokes a token of a principal ranked no higher than you; refused everywhere once this answers.',
   })
   revokeToken(input: TokenIdInput, ctx: RequestContext) {
-    return this.commands.execute(new RevokeTokenCommand(input, ctx));
+    return this.revokeTokenHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -138,7 +141,7 @@ export class AccessProcedures {
       'Mints a replacement of your own token or of an agent’s you may manage; the old one is refused after overlapMinutes.',
   })
   rotateToken(input: RotateTokenInput, ctx: RequestContext) {
-    return this.commands.execute(new RotateTokenCommand(input, ctx));
+    return this.rotateTokenHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -152,6 +155,6 @@ export class AccessProcedures {
       'Refuses every token of a principal ranked no higher than you from now on (TOKEN_INVALIDATED).',
   })
   invalidatePrincipal(input: InvalidatePrincipalInput, ctx: RequestContext) {
-    return this.commands.execute(new InvalidatePrincipalCommand(input, ctx));
+    return this.invalidatePrincipalHandler.execute(input, ctx);
   }
 }

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
 import { PersonalData } from '../privacy/personal-data.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
@@ -21,24 +20,14 @@ export interface MembersPage {
   nextCursor: string | null;
 }
 
-export class ListPrincipalsQuery extends Query<MembersPage> {
-  constructor(
-    readonly kind: 'user' | 'agent',
-    readonly limit: number,
-    readonly cursor?: string,
-  ) {
-    super();
-  }
-}
-
-@QueryHandler(ListPrincipalsQuery)
-export class ListPrincipalsHandler implements IQueryHandler<ListPrincipalsQuery> {
+@Injectable()
+export class ListPrincipalsHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly personal: PersonalData,
   ) {}
 
-  async execute({ kind, limit, cursor }: ListPrincipalsQuery): Promise<MembersPage> {
+  async execute(kind: 'user' | 'agent', limit: number, cursor?: string): Promise<MembersPage> {
     const page = await this.reads
       .collection<PrincipalDoc>('principals')
       .find({ kind }, { sort: { createdAt: 1 }, limit, cursor });

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { READ_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
@@ -21,26 +20,20 @@ export interface TokenView {
   state: 'active' | 'revoked' | 'expired' | 'rotated';
 }
 
-export class ListTokensQuery extends Query<{ items: TokenView[]; nextCursor: string | null }> {
-  constructor(
-    readonly principalId: string | undefined,
-    readonly limit: number,
-    readonly cursor?: string,
-  ) {
-    super();
-  }
-}
-
 /** Token metadata, newest first; never values or digests. */
-@QueryHandler(ListTokensQuery)
-export class ListTokensHandler implements IQueryHandler<ListTokensQuery> {
+@Injectable()
+export class ListTokensHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly verifier: StoredCredentialVerifier,
   ) {}
 
-  async execute({ principalId, limit, cursor }: ListTokensQuery) {
+  async execute(
+    principalId: string | undefined,
+    limit: number,
+    cursor?: string,
+  ): Promise<{ items: TokenView[]; nextCursor: string | null }> {
     const filter: Filter = principalId ? { principalId } : {};
     const page = await this.reads
       .collection<ApiTokenDoc>('api_tokens')

@@ -1,12 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ListPrincipalsQuery } from '../access/principals.query.js';
+import { ListPrincipalsHandler } from '../access/principals.query.js';
 import { RouteAccess } from '../kernel/route-access.js';
 import { HUMANS } from '../kernel/roles.js';
 
 @Controller('api/v1/members')
 export class MembersController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly listPrincipalsHandler: ListPrincipalsHandler) {}
 
   /** Team members, as the `members` procedure, for REST clients (`?limit=1-100`). */
   @Get()
@@ -18,6 +17,6 @@ export class MembersController {
   })
   list(@Query('limit') limit?: string) {
     const n = Math.min(100, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
-    return this.queries.execute(new ListPrincipalsQuery('user', n));
+    return this.listPrincipalsHandler.execute('user', n);
   }
 }

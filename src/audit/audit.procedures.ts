@@ -1,48 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import {
-  Command,
-  CommandBus,
-  CommandHandler,
-  Query,
-  QueryBus,
-  QueryHandler,
-  type ICommandHandler,
-  type IQueryHandler,
-} from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
-import { AuditSealer, type SealedCheckpoint } from './audit-sealer.js';
+import { AuditSealer } from './audit-sealer.js';
 import { AuditVerification } from './audit-verification.js';
-import type { VerificationReport } from './audit-verification.js';
 import { EraseSubjectDataInput, VerifyAuditTrailInput } from './audit.inputs.js';
-import { EraseSubjectDataCommand } from './privacy/erase-subject-data.handler.js';
+import { EraseSubjectDataHandler } from './privacy/erase-subject-data.handler.js';
 import { AuditTrailInput } from './trail/audit-trail.inputs.js';
-import { AuditTrailQuery } from './trail/audit-trail.query.js';
+import { AuditTrailHandler } from './trail/audit-trail.query.js';
 import { ADMINS, OWNERS } from '../kernel/roles.js';
 
-export class VerifyAuditTrailQuery extends Query<VerificationReport> {
-  constructor(readonly range: VerifyAuditTrailInput) {
-    super();
-  }
-}
-export class SealAuditCheckpointCommand extends Command<SealedCheckpoint | null> {
-  constructor(readonly ctx: RequestContext) {
-    super();
-  }
-}
-
-@QueryHandler(VerifyAuditTrailQuery)
-export class VerifyAuditTrailHandler implements IQueryHandler<VerifyAuditTrailQuery> {
+@Injectable()
+export class VerifyAuditTrailHandler {
   constructor(private readonly verification: AuditVerification) {}
-  execute({ range }: VerifyAuditTrailQuery) {
+  execute(range: VerifyAuditTrailInput) {
     return this.verification.verify(range);
   }
 }
 
-@CommandHandler(SealAuditCheckpointCommand)
-export class SealAuditCheckpointHandler implements ICommandHandler<SealAuditCheckpointCommand> {
+@Injectable()
+export class SealAuditCheckpointHandler {
   constructor(private readonly sealer: AuditSealer) {}
-  execute({ ctx }: SealAuditCheckpointCommand) {
+  execute(ctx: RequestContext) {
     return this.sealer.seal(ctx);
   }
 }
@@ -50,8 +28,10 @@ export class SealAuditCheckpointHandler implements ICommandHandler<SealAuditChec
 @Injectable()
 export class AuditProcedures {
   constructor(
-    private readonly queries: QueryBus,
-    private readonly commands: CommandBus,
+    private readonly auditTrailHandler: AuditTrailHandler,
+    private readonly eraseSubjectDataHandler: EraseSubjectDataHandler,
+    private readonly sealAuditCheckpointHandler: SealAuditCheckpointHandler,
+    private readonly verifyAuditTrailHandler: VerifyAuditTrailHandler,
   ) {}
 
   @Procedure({
@@ -65,7 +45,7 @@ export class AuditProcedures {
       'Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position.',
   })
   verifyAuditTrail(input: VerifyAuditTrailInput | undefined) {
-    return this.queries.execute(new VerifyAuditTrailQuery(input ?? {}));
+    return this.verifyAuditTrailHandler.execute(input ?? {});
   }
 
   @Procedure({
@@ -79,7 +59,7 @@ export class AuditProcedures {
       'Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time.',
   })
   auditTrail(input: AuditTrailInput | undefined) {
-    return this.queries.execute(new AuditTrailQuery(input ?? {}));
+    return this.auditTrailHandler.execute(input ?? {});
   }
 
   @Procedure({
@@ -93,7 +73,7 @@ export class AuditProcedures {
       "Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies.",
   })
   eraseSubjectData(input: EraseSubjectDataInput, ctx: RequestContext) {
-    return this.commands.execute(new EraseSubjectDataCommand(input.userId, ctx));
+    return this.eraseSubjectDataHandler.execute(input.userId, ctx);
   }
 
   @Procedure({
@@ -106,6 +86,6 @@ export class AuditProcedures {
       'Seals a signed checkpoint of the audit chain now (also done every N events or T seconds).',
   })
   sealAuditCheckpoint(_input: undefined, ctx: RequestContext) {
-    return this.commands.execute(new SealAuditCheckpointCommand(ctx));
+    return this.sealAuditCheckpointHandler.execute(ctx);
   }
 }

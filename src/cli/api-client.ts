@@ -101,7 +101,7 @@ export class ApiClient {
     }
   }
 
-  private async parse(res: Response): Promise<unknown> {
+  private async parse(res: Response) {
     const text = await res.text();
     let body: unknown;
     try {

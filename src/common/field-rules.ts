@@ -1,6 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CONTROL_CHARACTER_SET } from './control-characters.js';
+import { Omittable } from './omittable.js';
 
 /**
  * Several decorators applied as one, so that each shape of input field is declared once. They
@@ -30,4 +31,14 @@ export function DisplayName(): PropertyDecorator {
       message: ({ property }) => `${property} must not contain control or bidi characters`,
     }),
   );
+}
+
+/** How many items a page holds: optional, 1 to `max`. */
+export function PageLimit(max: number): PropertyDecorator {
+  return field(Omittable(), IsInt(), Min(1), Max(max));
+}
+
+/** Where the next page starts: the opaque `nextCursor` of the page before, optional. */
+export function PageCursor(): PropertyDecorator {
+  return field(Omittable(), IsString(), MaxLength(1024));
 }

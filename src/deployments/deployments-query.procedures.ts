@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
 import {
@@ -13,13 +12,16 @@ import {
   RecentDeploymentsInput,
   RollbackPlanInput,
 } from './deployments.inputs.js';
-import { PlanQuery } from './planning/plan.query.js';
+import { PlanHandler } from './planning/plan.query.js';
 import {
-  DeploymentDetailsQuery,
-  DeploymentLogsQuery,
-  RecentDeploymentsQuery,
+  DeploymentDetailsHandler,
+  DeploymentLogsHandler,
+  RecentDeploymentsHandler,
 } from './queries/deployment-queries.js';
-import { ApprovalQueueQuery, InfrastructureInventoryQuery } from './queries/inventory-queries.js';
+import {
+  ApprovalQueueHandler,
+  InfrastructureInventoryHandler,
+} from './queries/inventory-queries.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
 import type { Scope } from '../kernel/scopes.js';
 
@@ -53,7 +55,14 @@ const planning = (
 
 @Injectable()
 export class DeploymentQueryProcedures {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly approvalQueueHandler: ApprovalQueueHandler,
+    private readonly deploymentDetailsHandler: DeploymentDetailsHandler,
+    private readonly deploymentLogsHandler: DeploymentLogsHandler,
+    private readonly infrastructureInventoryHandler: InfrastructureInventoryHandler,
+    private readonly planHandler: PlanHandler,
+    private readonly recentDeploymentsHandler: RecentDeploymentsHandler,
+  ) {}
 
   @Procedure(
     read(
@@ -64,7 +73,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   recentDeployments(input: RecentDeploymentsInput) {
-    return this.queries.execute(new RecentDeploymentsQuery(input));
+    return this.recentDeploymentsHandler.execute(input);
   }
 
   @Procedure(
@@ -76,7 +85,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   deploymentDetails(input: DeploymentIdInput, ctx: RequestContext) {
-    return this.queries.execute(new DeploymentDetailsQuery(input.deploymentId, ctx));
+    return this.deploymentDetailsHandler.execute(input.deploymentId, ctx);
   }
 
   @Procedure(
@@ -88,7 +97,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   deploymentLogs(input: DeploymentLogsInput) {
-    return this.queries.execute(new DeploymentLogsQuery(input));
+    return this.deploymentLogsHandler.execute(input);
   }
 
   @Procedure(
@@ -100,7 +109,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   infrastructureInventory() {
-    return this.queries.execute(new InfrastructureInventoryQuery());
+    return this.infrastructureInventoryHandler.execute();
   }
 
   @Procedure(
@@ -112,7 +121,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   approvalQueue(input: ApprovalQueueInput) {
-    return this.queries.execute(new ApprovalQueueQuery(input.status, input.limit ?? 50));
+    return this.approvalQueueHandler.execute(input.status, input.limit ?? 50);
   }
 
   @Procedure(
@@ -123,7 +132,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   deploymentPlan(input: DeploymentPlanInput, ctx: RequestContext) {
-    return this.queries.execute(new PlanQuery({ kind: 'deploy', ...input }, ctx));
+    return this.planHandler.execute({ kind: 'deploy', ...input }, ctx);
   }
 
   @Procedure(
@@ -134,7 +143,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   composeDeploymentPlan(input: ComposeDeploymentPlanInput, ctx: RequestContext) {
-    return this.queries.execute(new PlanQuery({ kind: 'compose', ...input }, ctx));
+    return this.planHandler.execute({ kind: 'compose', ...input }, ctx);
   }
 
   @Procedure(
@@ -145,7 +154,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   rollbackPlan(input: RollbackPlanInput, ctx: RequestContext) {
-    return this.queries.execute(new PlanQuery({ kind: 'rollback', ...input }, ctx));
+    return this.planHandler.execute({ kind: 'rollback', ...input }, ctx);
   }
 
   @Procedure(
@@ -156,7 +165,7 @@ export class DeploymentQueryProcedures {
     ),
   )
   backupRestorePlan(input: BackupRestorePlanInput, ctx: RequestContext) {
-    return this.queries.execute(new PlanQuery({ kind: 'restore', ...input }, ctx));
+    return this.planHandler.execute({ kind: 'restore', ...input }, ctx);
   }
 
   @Procedure(
@@ -167,6 +176,6 @@ export class DeploymentQueryProcedures {
     ),
   )
   configDiff(input: ConfigDiffInput, ctx: RequestContext) {
-    return this.queries.execute(new PlanQuery({ kind: 'diff', ...input }, ctx));
+    return this.planHandler.execute({ kind: 'diff', ...input }, ctx);
   }
 }

@@ -1,3 +1,4 @@
+import { PageLimit, PageCursor } from '../common/field-rules.js';
 import {
   IsBoolean,
   IsIn,
@@ -240,10 +241,7 @@ export class RecordBackupInput {
 }
 
 export class RecentDeploymentsInput {
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit(100)
   limit?: number;
 
   @Omittable()
@@ -254,9 +252,7 @@ export class RecentDeploymentsInput {
   @IsUUID()
   serviceId?: string;
 
-  @Omittable()
-  @IsString()
-  @MaxLength(1024)
+  @PageCursor()
   cursor?: string;
 }
 
@@ -266,10 +262,7 @@ export class DeploymentLogsInput extends DeploymentIdInput {
   @Min(0)
   afterLine?: number;
 
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageLimit(1000)
   limit?: number;
 }
 
@@ -278,10 +271,7 @@ export class ApprovalQueueInput {
   @IsIn(['pending', 'approved', 'rejected', 'expired'])
   status?: string;
 
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimit(100)
   limit?: number;
 }
 

@@ -1,17 +1,15 @@
-import { Inject } from '@nestjs/common';
-import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { serviceVersion } from '../common/version.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type { HealthReport } from './health-report.js';
-import { HealthQuery } from './health.query.js';
 
 const startedAt = Date.now();
 
 /** Liveness and readiness in one answer: stores reachable, projections caught up or not. */
-@QueryHandler(HealthQuery)
-export class HealthHandler implements IQueryHandler<HealthQuery, HealthReport> {
+@Injectable()
+export class HealthHandler {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,

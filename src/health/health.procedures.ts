@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
 import type { HealthReport, HealthSummary } from './health-report.js';
-import { HealthQuery } from './health.query.js';
+import { HealthHandler } from './health.handler.js';
 
 @Injectable()
 export class HealthProcedures {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly healthHandler: HealthHandler) {}
 
   @Procedure({
     name: 'health',
@@ -20,7 +19,7 @@ export class HealthProcedures {
       'store readiness, the event store head and each projection position, lag and status.',
   })
   async health(_input: undefined, ctx: RequestContext): Promise<HealthSummary | HealthReport> {
-    const report = await this.queries.execute(new HealthQuery());
+    const report = await this.healthHandler.execute();
     // Event counts and projection positions tell an outsider how busy the team is: callers only.
     if (ctx.principal) return report;
     return { status: report.status, version: report.version };

@@ -1,5 +1,4 @@
 import { Controller, Get, HttpCode, Inject, Logger, Post, Query, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { Request, Response } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -8,19 +7,19 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { AUTH_LIMITS, Throttle } from './login/throttle.js';
 import {
-  RequestPasswordResetCommand,
-  ResetPasswordCommand,
+  RequestPasswordResetHandler,
+  ResetPasswordHandler,
   resetLinkIsLive,
 } from './commands/password-reset.handlers.js';
 import { RouteAccess } from '../kernel/route-access.js';
 import { jsonBody, requireJsonContentType } from '../kernel/json-body.js';
 import { validateInput } from '../kernel/input-validation.js';
-import { LogInCommand } from './commands/log-in.handler.js';
+import { LogInHandler } from './commands/log-in.handler.js';
 import { addressKey } from './login/address-key.js';
 import { LoginDevices } from './login/login-devices.js';
-import { LogOutCommand } from './commands/log-out.handler.js';
-import { SignUpCommand } from './commands/sign-up.handler.js';
-import { VerifyLoginCommand } from './commands/verify-login.handler.js';
+import { LogOutHandler } from './commands/log-out.handler.js';
+import { SignUpHandler } from './commands/sign-up.handler.js';
+import { VerifyLoginHandler } from './commands/verify-login.handler.js';
 import { LoginVerifyInput } from './mfa/mfa.inputs.js';
 import {
   LoginInput,
@@ -38,7 +37,12 @@ const resetLogger = new Logger('PasswordReset');
 @RouteAccess({ auth: 'public' })
 export class AuthController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly logInHandler: LogInHandler,
+    private readonly logOutHandler: LogOutHandler,
+    private readonly requestPasswordResetHandler: RequestPasswordResetHandler,
+    private readonly resetPasswordHandler: ResetPasswordHandler,
+    private readonly signUpHandler: SignUpHandler,
+    private readonly verifyLoginHandler: VerifyLoginHandler,
     private readonly access: AccessService,
     private readonly throttle: Throttle,
     private readonly devices: LoginDevices,
@@ -52,7 +56,7 @@ export class AuthController {
   async signUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(SignUpInput, jsonBody(req))) as SignUpInput;
     const ctx = this.access.anonymous(req);
-    const { user, session } = await this.commands.execute(new SignUpCommand(input, ctx));
+    const { user, session } = await this.signUpHandler.execute(input, ctx);
     setSessionCookie(res, session.value, session.expiresAt);
     return { user };
   }
@@ -63,8 +67,10 @@ export class AuthController {
     const input = (await validateInput(LoginInput, jsonBody(req))) as LoginInput;
     this.throttle.take(`login:ip:${addressKey(req.ip)}`, AUTH_LIMITS.loginPerAddress);
     // The per-account counts are kept by the handler, before it verifies the password.
-    const outcome = await this.commands.execute(
-      new LogInCommand(input, this.access.anonymous(req), this.devices.presented(req)),
+    const outcome = await this.logInHandler.execute(
+      input,
+      this.access.anonymous(req),
+      this.devices.presented(req),
     );
     if (outcome.status === 'mfa_required') {
       return { status: 'mfa_required', challenge: outcome.challenge };
@@ -80,8 +86,9 @@ export class AuthController {
   async verifyLogin(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(LoginVerifyInput, jsonBody(req))) as LoginVerifyInput;
     this.throttle.take(`verify:ip:${addressKey(req.ip)}`, AUTH_LIMITS.verifyPerAddress);
-    const { session, userId } = await this.commands.execute(
-      new VerifyLoginCommand(input, this.access.anonymous(req)),
+    const { session, userId } = await this.verifyLoginHandler.execute(
+      input,
+      this.access.anonymous(req),
     );
     setSessionCookie(res, session.value, session.expiresAt);
     this.devices.remember(res, userId);
@@ -103,11 +110,9 @@ export class AuthController {
     this.throttle.take(`reset-request:email:${input.email}`, AUTH_LIMITS.resetRequestPerEmail);
     // The work (and its timing) happens after the answer, so the answer reveals nothing.
     const ctx = this.access.anonymous(req);
-    void this.commands
-      .execute(new RequestPasswordResetCommand(input.email, ctx))
-      .catch((error: unknown) => {
-        resetLogger.error('Could not send a reset link', errorForLog(error));
-      });
+    void this.requestPasswordResetHandler.execute(input.email, ctx).catch((error: unknown) => {
+      resetLogger.error('Could not send a reset link', errorForLog(error));
+    });
     return {
       status: 'accepted',
       message: 'If an account uses this email, a reset link is on its way.',
@@ -133,8 +138,10 @@ export class AuthController {
   async resetPassword(@Req() req: Request) {
     this.throttle.take(`reset:ip:${addressKey(req.ip)}`, AUTH_LIMITS.resetPerAddress);
     const input = (await validateInput(ResetPasswordInput, jsonBody(req))) as ResetPasswordInput;
-    await this.commands.execute(
-      new ResetPasswordCommand(input.token, input.newPassword, this.access.anonymous(req)),
+    await this.resetPasswordHandler.execute(
+      input.token,
+      input.newPassword,
+      this.access.anonymous(req),
     );
     return { status: 'password_changed' };
   }
@@ -145,7 +152,7 @@ export class AuthController {
   async logOut(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     requireJsonContentType(req);
     const ctx = await this.access.sessionIfAny(req);
-    if (ctx) await this.commands.execute(new LogOutCommand(ctx));
+    if (ctx) await this.logOutHandler.execute(ctx);
     clearSessionCookie(res);
     return { status: 'logged_out' };
   }

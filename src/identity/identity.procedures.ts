@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { PageInput } from '../access/access.inputs.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
-import { ChangeUserRoleCommand } from './commands/change-user-role.handler.js';
-import { DeactivateUserCommand } from './commands/deactivate-user.handler.js';
+import { ChangeUserRoleHandler } from './commands/change-user-role.handler.js';
+import { DeactivateUserHandler } from './commands/deactivate-user.handler.js';
 import { ChangeUserRoleInput, DeactivateUserInput } from './identity.inputs.js';
-import { ListPrincipalsQuery } from '../access/principals.query.js';
+import { ListPrincipalsHandler } from '../access/principals.query.js';
 import { HUMANS, ADMINS } from '../kernel/roles.js';
 
 @Injectable()
 export class IdentityProcedures {
   constructor(
-    private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
+    private readonly changeUserRoleHandler: ChangeUserRoleHandler,
+    private readonly deactivateUserHandler: DeactivateUserHandler,
+    private readonly listPrincipalsHandler: ListPrincipalsHandler,
   ) {}
 
   @Procedure({
@@ -26,7 +26,7 @@ export class IdentityProcedures {
     description: 'Users of the team with their roles and status, oldest first.',
   })
   members(input: PageInput) {
-    return this.queries.execute(new ListPrincipalsQuery('user', input.limit ?? 50, input.cursor));
+    return this.listPrincipalsHandler.execute('user', input.limit ?? 50, input.cursor);
   }
 
   @Procedure({
@@ -40,7 +40,7 @@ export class IdentityProcedures {
       'Changes a user’s role: never of someone ranked above you, never to a role above yours or wider than your credential; the last owner stays.',
   })
   changeUserRole(input: ChangeUserRoleInput, ctx: RequestContext) {
-    return this.commands.execute(new ChangeUserRoleCommand(input, ctx));
+    return this.changeUserRoleHandler.execute(input, ctx);
   }
 
   @Procedure({
@@ -54,6 +54,6 @@ export class IdentityProcedures {
       'Deactivates a user ranked no higher than you: ends their sessions and refuses their tokens.',
   })
   deactivateUser(input: DeactivateUserInput, ctx: RequestContext) {
-    return this.commands.execute(new DeactivateUserCommand(input, ctx));
+    return this.deactivateUserHandler.execute(input, ctx);
   }
 }

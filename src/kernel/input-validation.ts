@@ -100,10 +100,7 @@ function assertSafeMeta(meta: unknown): void {
  * Checks the input against the procedure's class: unknown fields, wrong types and values
  * out of bounds are one BAD_REQUEST listing every field problem.
  */
-export async function validateInput(
-  inputClass: Type<object> | undefined,
-  value: unknown,
-): Promise<unknown> {
+export async function validateInput(inputClass: Type<object> | undefined, value: unknown) {
   if (!inputClass) {
     const empty =
       value === undefined ||

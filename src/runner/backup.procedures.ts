@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
-import { BackupTaker, type TakenBackup } from './backup-taker.js';
+import { BackupTaker } from './backup-taker.js';
 import { DEPLOYERS } from '../kernel/roles.js';
 
 export class TriggerBackupInput {
@@ -11,27 +10,18 @@ export class TriggerBackupInput {
   serviceId!: string;
 }
 
-export class TriggerBackupCommand extends Command<TakenBackup> {
-  constructor(
-    readonly serviceId: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(TriggerBackupCommand)
-export class TriggerBackupHandler implements ICommandHandler<TriggerBackupCommand> {
+@Injectable()
+export class TriggerBackupHandler {
   constructor(private readonly backups: BackupTaker) {}
 
-  execute({ serviceId, ctx }: TriggerBackupCommand) {
+  execute(serviceId: string, ctx: RequestContext) {
     return this.backups.take(serviceId, ctx);
   }
 }
 
 @Injectable()
 export class BackupProcedures {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly triggerBackupHandler: TriggerBackupHandler) {}
 
   @Procedure({
     name: 'triggerBackup',
@@ -43,6 +33,6 @@ export class BackupProcedures {
     description: "Runs the service's backup command over SSH; records location, SHA-256 and size.",
   })
   triggerBackup(input: TriggerBackupInput, ctx: RequestContext) {
-    return this.commands.execute(new TriggerBackupCommand(input.serviceId, ctx));
+    return this.triggerBackupHandler.execute(input.serviceId, ctx);
   }
 }

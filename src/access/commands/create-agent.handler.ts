@@ -1,5 +1,5 @@
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../../events/access.events.js';
 import type { CreateAgentInput } from '../access.inputs.js';
@@ -16,20 +16,11 @@ export interface CreatedAgent {
   capabilities: string[];
 }
 
-export class CreateAgentCommand extends Command<CreatedAgent> {
-  constructor(
-    readonly input: CreateAgentInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-@CommandHandler(CreateAgentCommand)
-export class CreateAgentHandler implements ICommandHandler<CreateAgentCommand> {
+@Injectable()
+export class CreateAgentHandler {
   constructor(private readonly runner: DeciderRunner) {}
 
-  async execute({ input, ctx }: CreateAgentCommand): Promise<CreatedAgent> {
+  async execute(input: CreateAgentInput, ctx: RequestContext): Promise<CreatedAgent> {
     const principalId = randomUUID();
     const preset = input.preset ?? DEFAULT_AGENT_PRESET;
     // Narrowing: nobody provisions an agent able to do what their own credential cannot.

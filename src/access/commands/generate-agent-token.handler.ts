@@ -1,4 +1,4 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import { badRequest } from '../../common/app-error.js';
 import type { GenerateAgentTokenInput } from '../access.inputs.js';
 import { assertMayReceiveTokenOf, callerOf } from '../authority.js';
@@ -7,28 +7,19 @@ import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 
-export class GenerateAgentTokenCommand extends Command<MintedToken> {
-  constructor(
-    readonly input: GenerateAgentTokenInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * Spec 4.3 step 2: a token for an agent; its scopes default to the agent's whole preset. The
  * value goes to the caller, who must rank at least as the agent's creator, and the scopes must
  * lie within the caller's effective scopes (checked by the minter; never silently trimmed).
  */
-@CommandHandler(GenerateAgentTokenCommand)
-export class GenerateAgentTokenHandler implements ICommandHandler<GenerateAgentTokenCommand> {
+@Injectable()
+export class GenerateAgentTokenHandler {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly minter: TokenMinter,
   ) {}
 
-  async execute({ input, ctx }: GenerateAgentTokenCommand): Promise<MintedToken> {
+  async execute(input: GenerateAgentTokenInput, ctx: RequestContext): Promise<MintedToken> {
     const principal = await this.lookup.principal(input.principalId);
     if (principal.kind !== 'agent') {
       throw badRequest(

@@ -1,4 +1,4 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../../events/access.events.js';
 import type { InvalidatePrincipalInput } from '../access.inputs.js';
@@ -7,30 +7,24 @@ import { principalDecider } from '../principal.decider.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 
-export class InvalidatePrincipalCommand extends Command<{
-  principalId: string;
-  invalidated: true;
-}> {
-  constructor(
-    readonly input: InvalidatePrincipalInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * Every token of the principal is refused with TOKEN_INVALIDATED once this answers. Nobody
  * invalidates a principal ranked above them.
  */
-@CommandHandler(InvalidatePrincipalCommand)
-export class InvalidatePrincipalHandler implements ICommandHandler<InvalidatePrincipalCommand> {
+@Injectable()
+export class InvalidatePrincipalHandler {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ input, ctx }: InvalidatePrincipalCommand) {
+  async execute(
+    input: InvalidatePrincipalInput,
+    ctx: RequestContext,
+  ): Promise<{
+    principalId: string;
+    invalidated: true;
+  }> {
     const target = await this.lookup.principal(input.principalId);
     assertMayActOn(callerOf(ctx), await this.lookup.ranked(target), 'invalidate');
     await this.runner.run(

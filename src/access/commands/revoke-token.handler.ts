@@ -1,4 +1,4 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../../events/access.events.js';
 import type { TokenIdInput } from '../access.inputs.js';
@@ -7,27 +7,21 @@ import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { tokenDecider } from '../token.decider.js';
 
-export class RevokeTokenCommand extends Command<{ tokenId: string; revoked: true }> {
-  constructor(
-    readonly input: TokenIdInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * Answers once the token is refused everywhere (the command waits for the projections). Nobody
  * revokes a token of a principal ranked above them.
  */
-@CommandHandler(RevokeTokenCommand)
-export class RevokeTokenHandler implements ICommandHandler<RevokeTokenCommand> {
+@Injectable()
+export class RevokeTokenHandler {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly runner: DeciderRunner,
   ) {}
 
-  async execute({ input, ctx }: RevokeTokenCommand) {
+  async execute(
+    input: TokenIdInput,
+    ctx: RequestContext,
+  ): Promise<{ tokenId: string; revoked: true }> {
     const token = await this.lookup.token(input.tokenId);
     const holder = await this.lookup.ranked(await this.lookup.principal(token.principalId));
     assertMayActOn(callerOf(ctx), holder, 'revoke a token of');

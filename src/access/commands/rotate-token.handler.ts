@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../../events/access.events.js';
@@ -11,17 +10,6 @@ import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 import { tokenDecider } from '../token.decider.js';
 
-export class RotateTokenCommand extends Command<
-  MintedToken & { replaces: string; oldRefusedAfter: string }
-> {
-  constructor(
-    readonly input: RotateTokenInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * A new token with the same principal, name and scopes, and a lifetime as long as the old one
  * had; the old one keeps working for `overlapMinutes`, then is refused (TOKEN_INVALIDATED).
@@ -29,8 +17,8 @@ export class RotateTokenCommand extends Command<
  * agent's token is rotated by an owner or admin ranked at least as its creator, and the scopes
  * must lie within the caller's effective scopes (a narrow token cannot rotate into a wide one).
  */
-@CommandHandler(RotateTokenCommand)
-export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
+@Injectable()
+export class RotateTokenHandler {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly minter: TokenMinter,
@@ -38,7 +26,10 @@ export class RotateTokenHandler implements ICommandHandler<RotateTokenCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ input, ctx }: RotateTokenCommand) {
+  async execute(
+    input: RotateTokenInput,
+    ctx: RequestContext,
+  ): Promise<MintedToken & { replaces: string; oldRefusedAfter: string }> {
     const old = await this.lookup.token(input.tokenId);
     const principal = await this.lookup.principal(old.principalId);
     const caller = callerOf(ctx);

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { assertMayActOn, callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../kernel/request-context.js';
@@ -15,29 +14,20 @@ export interface ErasureResult {
   erasedAt: string;
 }
 
-export class EraseSubjectDataCommand extends Command<ErasureResult> {
-  constructor(
-    readonly userId: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * Erasure on request: never of a user ranked above the caller, only for a deactivated user (an active account still needs its email to
  * sign in). The request is recorded first, then the key is deleted; a key left behind by a
  * crash between the two is deleted at the next start (PrivacyReconciler).
  */
-@CommandHandler(EraseSubjectDataCommand)
-export class EraseSubjectDataHandler implements ICommandHandler<EraseSubjectDataCommand> {
+@Injectable()
+export class EraseSubjectDataHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly writer: EventWriter,
     private readonly personal: PersonalData,
   ) {}
 
-  async execute({ userId, ctx }: EraseSubjectDataCommand): Promise<ErasureResult> {
+  async execute(userId: string, ctx: RequestContext): Promise<ErasureResult> {
     const user = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!user || user.kind !== 'user') throw notFound('No such user');
     assertMayActOn(callerOf(ctx), user, 'erase the personal data of');

@@ -20,6 +20,6 @@ import { SubjectKeyVault } from '../../privacy/subject-key-vault.js';
     PrivacyReconciler,
     EraseSubjectDataHandler,
   ],
-  exports: [PersonalData],
+  exports: [PersonalData, EraseSubjectDataHandler],
 })
 export class PrivacyModule {}

@@ -1,4 +1,5 @@
-import { IsIn, IsInt, IsISO8601, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { PageLimit, PageCursor } from '../../common/field-rules.js';
+import { IsIn, IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 
 export const OUTCOMES = ['succeeded', 'denied', 'rejected'] as const;
@@ -48,14 +49,9 @@ export class AuditTrailInput {
   @IsISO8601({ strict: true })
   to?: string;
 
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @PageLimit(500)
   limit?: number;
 
-  @Omittable()
-  @IsString()
-  @MaxLength(1024)
+  @PageCursor()
   cursor?: string;
 }

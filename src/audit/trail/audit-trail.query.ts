@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
@@ -7,24 +6,18 @@ import type { AuditTrailInput } from './audit-trail.inputs.js';
 import type { AuditEntryView } from './audit-entry-view.js';
 import { EntryResolver } from './entry-resolver.js';
 
-export class AuditTrailQuery extends Query<{
-  entries: AuditEntryView[];
-  nextCursor: string | null;
-}> {
-  constructor(readonly input: AuditTrailInput) {
-    super();
-  }
-}
-
 /** Newest first over `audit_trail`, with actor labels and token names resolved per page. */
-@QueryHandler(AuditTrailQuery)
-export class AuditTrailHandler implements IQueryHandler<AuditTrailQuery> {
+@Injectable()
+export class AuditTrailHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly resolver: EntryResolver,
   ) {}
 
-  async execute({ input }: AuditTrailQuery) {
+  async execute(input: AuditTrailInput): Promise<{
+    entries: AuditEntryView[];
+    nextCursor: string | null;
+  }> {
     const page = await this.reads.collection<AuditEntryDoc>('audit_trail').find(filterOf(input), {
       sort: { position: -1 },
       limit: input.limit ?? 50,

@@ -1,4 +1,4 @@
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { configDiff } from './config-diff.js';
@@ -12,23 +12,14 @@ export type PlanRequest =
   | { kind: 'restore'; backupId: string }
   | { kind: 'diff'; fromDeploymentId: string; toDeploymentId: string };
 
-export class PlanQuery extends Query<Plan> {
-  constructor(
-    readonly request: PlanRequest,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-@QueryHandler(PlanQuery)
-export class PlanHandler implements IQueryHandler<PlanQuery> {
+@Injectable()
+export class PlanHandler {
   constructor(
     private readonly planner: Planner,
     private readonly lookup: DeploymentLookup,
   ) {}
 
-  async execute({ request: r, ctx }: PlanQuery): Promise<Plan> {
+  async execute(r: PlanRequest, ctx: RequestContext): Promise<Plan> {
     switch (r.kind) {
       case 'deploy':
         return this.planner.deploymentPlan(r.serviceId, r.imageTag, ctx);

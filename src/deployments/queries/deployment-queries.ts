@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
@@ -9,31 +8,12 @@ import type { DeploymentLogsInput, RecentDeploymentsInput } from '../deployments
 import { DeploymentLogStore } from '../deployment-log-store.js';
 import { withFailuresFor } from '../reach/connection-failures.js';
 
-export class RecentDeploymentsQuery extends Query<unknown> {
-  constructor(readonly input: RecentDeploymentsInput) {
-    super();
-  }
-}
-export class DeploymentDetailsQuery extends Query<unknown> {
-  constructor(
-    readonly deploymentId: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-export class DeploymentLogsQuery extends Query<unknown> {
-  constructor(readonly input: DeploymentLogsInput) {
-    super();
-  }
-}
-
 /** Newest first; filter by status and service; cursor paging. */
-@QueryHandler(RecentDeploymentsQuery)
-export class RecentDeploymentsHandler implements IQueryHandler<RecentDeploymentsQuery> {
+@Injectable()
+export class RecentDeploymentsHandler {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ input }: RecentDeploymentsQuery) {
+  async execute(input: RecentDeploymentsInput) {
     const filter: Filter = {};
     if (input.status) filter.status = input.status;
     if (input.serviceId) filter.serviceId = input.serviceId;
@@ -45,11 +25,11 @@ export class RecentDeploymentsHandler implements IQueryHandler<RecentDeployments
 }
 
 /** Everything about one deployment, and where it stands in its service's queue. */
-@QueryHandler(DeploymentDetailsQuery)
-export class DeploymentDetailsHandler implements IQueryHandler<DeploymentDetailsQuery> {
+@Injectable()
+export class DeploymentDetailsHandler {
   constructor(private readonly lookup: DeploymentLookup) {}
 
-  async execute({ deploymentId, ctx }: DeploymentDetailsQuery) {
+  async execute(deploymentId: string, ctx: RequestContext) {
     const d = withFailuresFor(await this.lookup.deployment(deploymentId), ctx);
     const ahead =
       d.status === 'queued'
@@ -72,14 +52,14 @@ export class DeploymentDetailsHandler implements IQueryHandler<DeploymentDetails
   }
 }
 
-@QueryHandler(DeploymentLogsQuery)
-export class DeploymentLogsHandler implements IQueryHandler<DeploymentLogsQuery> {
+@Injectable()
+export class DeploymentLogsHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly logs: DeploymentLogStore,
   ) {}
 
-  async execute({ input }: DeploymentLogsQuery) {
+  async execute(input: DeploymentLogsInput) {
     await this.lookup.deployment(input.deploymentId);
     return this.logs.read(input.deploymentId, input.afterLine ?? 0, input.limit ?? 200);
   }

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ApprovalDoc } from '../../../projections/approvals.projection.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
@@ -8,19 +7,9 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { deploymentSummary, serverView, serviceView } from '../deployment-views.js';
 
-export class InfrastructureInventoryQuery extends Query<unknown> {}
-export class ApprovalQueueQuery extends Query<unknown> {
-  constructor(
-    readonly status: string | undefined,
-    readonly limit: number,
-  ) {
-    super();
-  }
-}
-
 /** Servers and their services, each with its current and latest deployment and a health word. */
-@QueryHandler(InfrastructureInventoryQuery)
-export class InfrastructureInventoryHandler implements IQueryHandler<InfrastructureInventoryQuery> {
+@Injectable()
+export class InfrastructureInventoryHandler {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   async execute() {
@@ -71,14 +60,14 @@ export class InfrastructureInventoryHandler implements IQueryHandler<Infrastruct
 }
 
 /** Requests by status, oldest first; a pending request past its expiry reads as expired. */
-@QueryHandler(ApprovalQueueQuery)
-export class ApprovalQueueHandler implements IQueryHandler<ApprovalQueueQuery> {
+@Injectable()
+export class ApprovalQueueHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ status, limit }: ApprovalQueueQuery) {
+  async execute(status: string | undefined, limit: number) {
     const now = this.clock.now().toISOString();
     const filter: Filter =
       status === 'expired'

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { principalStream, TokensInvalidatedBefore } from '../../events/access.events.js';
 import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../kernel/request-context.js';
@@ -9,22 +8,13 @@ import { SessionTerminator } from '../session-terminator.js';
 import type { DeactivateUserInput } from '../identity.inputs.js';
 import { TeamRoster } from '../team-roster.js';
 
-export class DeactivateUserCommand extends Command<{ userId: string; endedSessions: number }> {
-  constructor(
-    readonly input: DeactivateUserInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /**
  * Deactivation is decided on the team stream; from that moment the guard refuses the user's
  * sessions and tokens (it checks status). Ending the sessions and cutting off the tokens are
  * then recorded as facts of their own.
  */
-@CommandHandler(DeactivateUserCommand)
-export class DeactivateUserHandler implements ICommandHandler<DeactivateUserCommand> {
+@Injectable()
+export class DeactivateUserHandler {
   constructor(
     private readonly roster: TeamRoster,
     private readonly writer: EventWriter,
@@ -32,7 +22,10 @@ export class DeactivateUserHandler implements ICommandHandler<DeactivateUserComm
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ input, ctx }: DeactivateUserCommand) {
+  async execute(
+    input: DeactivateUserInput,
+    ctx: RequestContext,
+  ): Promise<{ userId: string; endedSessions: number }> {
     const { userId } = input;
     await this.roster.change({ kind: 'deactivate', actor: callerOf(ctx), userId }, ctx);
     const endedSessions = await this.sessions.endAll(userId, 'deactivated', ctx);

@@ -1,6 +1,5 @@
 import { principalOf } from '../../access/principal-of.js';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { MfaDoc } from '../../../projections/mfa.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { PersonalData } from '../../privacy/personal-data.js';
@@ -20,17 +19,6 @@ export type LogInOutcome =
   | { status: 'authenticated'; session: StartedSession; userId: string }
   | { status: 'mfa_required'; challenge: string };
 
-export class LogInCommand extends Command<LogInOutcome> {
-  constructor(
-    readonly input: LoginInput,
-    readonly ctx: RequestContext,
-    /** The device cookie the browser presented, unchecked. */
-    readonly device: string | null = null,
-  ) {
-    super();
-  }
-}
-
 /** The key login attempts are counted under: the account, or the email when there is none. */
 export const loginAccountKey = (userId: string | null, email = '') =>
   userId ? `user:${userId}` : `email:${email}`;
@@ -40,8 +28,8 @@ export const loginAccountKey = (userId: string | null, email = '') =>
  * one argon2 hash, so neither the answer nor its timing tells them apart. The attempt is
  * counted (or refused) before the password is verified, in one synchronous step.
  */
-@CommandHandler(LogInCommand)
-export class LogInHandler implements ICommandHandler<LogInCommand> {
+@Injectable()
+export class LogInHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly hasher: PasswordHasher,
@@ -52,7 +40,12 @@ export class LogInHandler implements ICommandHandler<LogInCommand> {
     private readonly devices: LoginDevices,
   ) {}
 
-  async execute({ input, ctx, device }: LogInCommand): Promise<LogInOutcome> {
+  async execute(
+    input: LoginInput,
+    ctx: RequestContext,
+    /** The device cookie the browser presented, unchecked. */
+    device: string | null = null,
+  ): Promise<LogInOutcome> {
     const credential = await credentialByEmail(this.reads, this.personal, input.email);
     const account = loginAccountKey(credential?.id ?? null, input.email);
     const address = addressKey(ctx.clientAddress);

@@ -1,8 +1,7 @@
 import { PersonalData } from '../../privacy/personal-data.js';
 import { credentialByEmail } from '../credential-lookup.js';
 import { randomBytes } from 'node:crypto';
-import { Inject, Logger } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Logger, Injectable } from '@nestjs/common';
 import type { PasswordResetDoc } from '../../../projections/password-resets.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { RequestContext } from '../../kernel/request-context.js';
@@ -26,28 +25,9 @@ export const RESET_TTL_MS = 30 * 60_000;
 const resetStream = (digest: string) => `password-reset-${digest}`;
 const logger = new Logger('PasswordReset');
 
-export class RequestPasswordResetCommand extends Command<void> {
-  constructor(
-    readonly email: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class ResetPasswordCommand extends Command<{ endedSessions: number }> {
-  constructor(
-    readonly token: string,
-    readonly newPassword: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** The link is mailed; only a keyed digest of its token is recorded. */
-@CommandHandler(RequestPasswordResetCommand)
-export class RequestPasswordResetHandler implements ICommandHandler<RequestPasswordResetCommand> {
+@Injectable()
+export class RequestPasswordResetHandler {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly runner: DeciderRunner,
@@ -58,7 +38,7 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     private readonly personal: PersonalData,
   ) {}
 
-  async execute({ email, ctx }: RequestPasswordResetCommand): Promise<void> {
+  async execute(email: string, ctx: RequestContext): Promise<void> {
     const credential = await credentialByEmail(this.reads, this.personal, email);
     const user = credential
       ? await this.reads.collection<PrincipalDoc>('principals').get(credential.id)
@@ -99,8 +79,8 @@ export async function resetLinkIsLive(
 }
 
 /** New password, every session of the user ended, and the link dead. */
-@CommandHandler(ResetPasswordCommand)
-export class ResetPasswordHandler implements ICommandHandler<ResetPasswordCommand> {
+@Injectable()
+export class ResetPasswordHandler {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly writer: EventWriter,
@@ -112,7 +92,11 @@ export class ResetPasswordHandler implements ICommandHandler<ResetPasswordComman
   ) {}
 
   /** A completed reset also clears the account's login counts and trusts the resetting address. */
-  async execute({ token, newPassword, ctx }: ResetPasswordCommand) {
+  async execute(
+    token: string,
+    newPassword: string,
+    ctx: RequestContext,
+  ): Promise<{ endedSessions: number }> {
     const tokenDigest = this.box.digest(token);
     const passwordHash = await this.hasher.hash(newPassword);
     const decision = await this.runner.run(

@@ -2,8 +2,7 @@ import type { PendingEvent } from '../../eventstore/define-event.js';
 import { PersonalData } from '../../privacy/personal-data.js';
 import { userSubject } from '../../events/privacy.events.js';
 import { randomUUID } from 'node:crypto';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
@@ -25,18 +24,9 @@ export interface SignedUpUser {
   session: StartedSession;
 }
 
-export class SignUpCommand extends Command<SignedUpUser> {
-  constructor(
-    readonly input: SignUpInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** Hashes first (slow, outside the retry loop); the team decider picks owner or viewer. */
-@CommandHandler(SignUpCommand)
-export class SignUpHandler implements ICommandHandler<SignUpCommand> {
+@Injectable()
+export class SignUpHandler {
   constructor(
     private readonly runner: DeciderRunner,
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
@@ -44,7 +34,7 @@ export class SignUpHandler implements ICommandHandler<SignUpCommand> {
     private readonly personal: PersonalData,
   ) {}
 
-  async execute({ input, ctx }: SignUpCommand): Promise<SignedUpUser> {
+  async execute(input: SignUpInput, ctx: RequestContext): Promise<SignedUpUser> {
     const userId = randomUUID();
     const passwordHash = await this.hasher.hash(input.password);
     const subject = userSubject(userId);

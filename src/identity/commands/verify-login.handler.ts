@@ -1,7 +1,6 @@
 import { principalOf } from '../../access/principal-of.js';
 import { PersonalData } from '../../privacy/personal-data.js';
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
@@ -19,15 +18,6 @@ export interface VerifiedLogin {
   userId: string;
 }
 
-export class VerifyLoginCommand extends Command<VerifiedLogin> {
-  constructor(
-    readonly input: LoginVerifyInput,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the challenge is not valid');
 
 /**
@@ -35,8 +25,8 @@ const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the chall
  * passed second factor clears the account's login counts (lock included) and makes the address
  * known to the account.
  */
-@CommandHandler(VerifyLoginCommand)
-export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
+@Injectable()
+export class VerifyLoginHandler {
   constructor(
     private readonly challenges: LoginChallenges,
     private readonly codes: MfaCodes,
@@ -46,7 +36,7 @@ export class VerifyLoginHandler implements ICommandHandler<VerifyLoginCommand> {
     private readonly attempts: LoginAttempts,
   ) {}
 
-  async execute({ input, ctx }: VerifyLoginCommand): Promise<VerifiedLogin> {
+  async execute(input: LoginVerifyInput, ctx: RequestContext): Promise<VerifiedLogin> {
     if (!input.totpCode === !input.recoveryCode) {
       throw badRequest('Give exactly one of totpCode and recoveryCode', [
         { path: 'totpCode', message: 'exactly one of totpCode, recoveryCode' },

@@ -1,5 +1,4 @@
-import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -11,27 +10,9 @@ import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
 
-export class StartMfaEnrollmentCommand extends Command<{ otpauthUri: string; secret: string }> {
-  constructor(
-    readonly password: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class ConfirmMfaEnrollmentCommand extends Command<{ recoveryCodes: string[] }> {
-  constructor(
-    readonly code: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** Re-enter the password, get a new TOTP secret (shown this once; stored only encrypted). */
-@CommandHandler(StartMfaEnrollmentCommand)
-export class StartMfaEnrollmentHandler implements ICommandHandler<StartMfaEnrollmentCommand> {
+@Injectable()
+export class StartMfaEnrollmentHandler {
   constructor(
     private readonly rails: MfaGuardRails,
     private readonly runner: DeciderRunner,
@@ -39,7 +20,10 @@ export class StartMfaEnrollmentHandler implements ICommandHandler<StartMfaEnroll
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute({ password, ctx }: StartMfaEnrollmentCommand) {
+  async execute(
+    password: string,
+    ctx: RequestContext,
+  ): Promise<{ otpauthUri: string; secret: string }> {
     const userId = this.rails.sessionUser(ctx);
     await this.rails.confirmPassword(userId, password);
     const secret = this.totp.newSecret();
@@ -56,15 +40,15 @@ export class StartMfaEnrollmentHandler implements ICommandHandler<StartMfaEnroll
 }
 
 /** A code from the new secret proves the authenticator works; ten recovery codes, shown once. */
-@CommandHandler(ConfirmMfaEnrollmentCommand)
-export class ConfirmMfaEnrollmentHandler implements ICommandHandler<ConfirmMfaEnrollmentCommand> {
+@Injectable()
+export class ConfirmMfaEnrollmentHandler {
   constructor(
     private readonly rails: MfaGuardRails,
     private readonly runner: DeciderRunner,
     private readonly codes: MfaCodes,
   ) {}
 
-  async execute({ code, ctx }: ConfirmMfaEnrollmentCommand) {
+  async execute(code: string, ctx: RequestContext): Promise<{ recoveryCodes: string[] }> {
     const userId = this.rails.sessionUser(ctx);
     const state = await this.codes.state(userId);
     const pending = state.pendingSecret;

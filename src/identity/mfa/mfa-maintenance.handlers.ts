@@ -1,4 +1,4 @@
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { MfaCodes } from './mfa-codes.js';
@@ -7,35 +7,16 @@ import { mfaDecider } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 
-export class RotateRecoveryCodesCommand extends Command<{ recoveryCodes: string[] }> {
-  constructor(
-    readonly code: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
-export class DisableMfaCommand extends Command<{ disabled: true }> {
-  constructor(
-    readonly password: string,
-    readonly code: string,
-    readonly ctx: RequestContext,
-  ) {
-    super();
-  }
-}
-
 /** A fresh set of ten codes; every code of the old set stops working. */
-@CommandHandler(RotateRecoveryCodesCommand)
-export class RotateRecoveryCodesHandler implements ICommandHandler<RotateRecoveryCodesCommand> {
+@Injectable()
+export class RotateRecoveryCodesHandler {
   constructor(
     private readonly rails: MfaGuardRails,
     private readonly runner: DeciderRunner,
     private readonly codes: MfaCodes,
   ) {}
 
-  async execute({ code, ctx }: RotateRecoveryCodesCommand) {
+  async execute(code: string, ctx: RequestContext): Promise<{ recoveryCodes: string[] }> {
     const userId = this.rails.sessionUser(ctx);
     const timeStep = await this.codes.totpStep(await this.codes.state(userId), code);
     const recoveryCodes = newRecoveryCodes();
@@ -51,15 +32,15 @@ export class RotateRecoveryCodesHandler implements ICommandHandler<RotateRecover
 }
 
 /** Needs both the password and a current code. */
-@CommandHandler(DisableMfaCommand)
-export class DisableMfaHandler implements ICommandHandler<DisableMfaCommand> {
+@Injectable()
+export class DisableMfaHandler {
   constructor(
     private readonly rails: MfaGuardRails,
     private readonly runner: DeciderRunner,
     private readonly codes: MfaCodes,
   ) {}
 
-  async execute({ password, code, ctx }: DisableMfaCommand) {
+  async execute(password: string, code: string, ctx: RequestContext): Promise<{ disabled: true }> {
     const userId = this.rails.sessionUser(ctx);
     await this.rails.confirmPassword(userId, password);
     const timeStep = await this.codes.totpStep(await this.codes.state(userId), code);

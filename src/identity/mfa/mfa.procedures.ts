@@ -1,19 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { Procedure } from '../../kernel/procedure.js';
 import {
-  ConfirmMfaEnrollmentCommand,
-  StartMfaEnrollmentCommand,
+  ConfirmMfaEnrollmentHandler,
+  StartMfaEnrollmentHandler,
 } from './mfa-enrollment.handlers.js';
-import { DisableMfaCommand, RotateRecoveryCodesCommand } from './mfa-maintenance.handlers.js';
+import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa-maintenance.handlers.js';
 import { DisableMfaInput, MfaCodeInput, StartMfaEnrollmentInput } from './mfa.inputs.js';
 import { HUMANS } from '../../kernel/roles.js';
 
 /** Self-service second factor. Session-only; no scope, since each user manages only their own. */
 @Injectable()
 export class MfaProcedures {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly confirmMfaEnrollmentHandler: ConfirmMfaEnrollmentHandler,
+    private readonly disableMfaHandler: DisableMfaHandler,
+    private readonly rotateRecoveryCodesHandler: RotateRecoveryCodesHandler,
+    private readonly startMfaEnrollmentHandler: StartMfaEnrollmentHandler,
+  ) {}
 
   @Procedure({
     name: 'startMfaEnrollment',
@@ -27,7 +31,7 @@ export class MfaProcedures {
       'Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once.',
   })
   startMfaEnrollment(input: StartMfaEnrollmentInput, ctx: RequestContext) {
-    return this.commands.execute(new StartMfaEnrollmentCommand(input.password, ctx));
+    return this.startMfaEnrollmentHandler.execute(input.password, ctx);
   }
 
   @Procedure({
@@ -42,7 +46,7 @@ export class MfaProcedures {
       'A code from the new secret completes enrolment; returns 10 recovery codes, shown once.',
   })
   confirmMfaEnrollment(input: MfaCodeInput, ctx: RequestContext) {
-    return this.commands.execute(new ConfirmMfaEnrollmentCommand(input.code, ctx));
+    return this.confirmMfaEnrollmentHandler.execute(input.code, ctx);
   }
 
   @Procedure({
@@ -55,7 +59,7 @@ export class MfaProcedures {
     description: 'A current code buys a new set of 10 recovery codes; the old set stops working.',
   })
   rotateRecoveryCodes(input: MfaCodeInput, ctx: RequestContext) {
-    return this.commands.execute(new RotateRecoveryCodesCommand(input.code, ctx));
+    return this.rotateRecoveryCodesHandler.execute(input.code, ctx);
   }
 
   @Procedure({
@@ -68,6 +72,6 @@ export class MfaProcedures {
     description: 'Password and a current code turn two-factor authentication off.',
   })
   disableMfa(input: DisableMfaInput, ctx: RequestContext) {
-    return this.commands.execute(new DisableMfaCommand(input.password, input.code, ctx));
+    return this.disableMfaHandler.execute(input.password, input.code, ctx);
   }
 }
