@@ -3,7 +3,12 @@ import {
   PrincipalInvalidated,
   TokensInvalidatedBefore,
 } from '../src/events/access.events.js';
-import { UserDeactivated, UserRoleChanged, UserSignedUp } from '../src/events/identity.events.js';
+import {
+  UserDeactivated,
+  UserRoleChanged,
+  UserSignedUp,
+  type RecordedUserSignUp,
+} from '../src/events/identity.events.js';
 import type { PersonalValue } from '../src/events/personal-value.js';
 import { SubjectDataErased } from '../src/events/privacy.events.js';
 import type { EventDataOf, EventDefinition } from '../src/eventstore/define-event.js';
@@ -36,16 +41,6 @@ export interface PrincipalDoc extends Doc {
   tokensInvalidatedBefore: string | null;
 }
 
-/** UserSignedUp version 1, still read: plaintext email and name, no email digest. */
-type UserSignedUpV1 = Omit<EventDataOf<typeof UserSignedUp>, 'email' | 'emailDigest' | 'name'> & {
-  email: string;
-  name: string;
-  emailDigest?: undefined;
-};
-
-/** UserSignedUp as recorded: version 2 (sealed email and name, email digest) or version 1. */
-type UserSignedUpData = EventDataOf<typeof UserSignedUp> | UserSignedUpV1;
-
 const byUser = (e: RecordedEvent<{ userId: string }>) => e.data.userId;
 const byPrincipal = (e: RecordedEvent<{ principalId: string }>) => e.data.principalId;
 
@@ -75,7 +70,7 @@ export const principalsProjection: Projection = {
     on<EventDataOf<typeof UserSignedUp>, PrincipalDoc>(UserSignedUp, {
       collection: 'principals',
       documentId: byUser,
-      evolve: (_c, { data, recordedAt }: RecordedEvent<UserSignedUpData>) => ({
+      evolve: (_c, { data, recordedAt }: RecordedEvent<RecordedUserSignUp>) => ({
         id: data.userId,
         kind: 'user',
         name: data.name,

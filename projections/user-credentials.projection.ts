@@ -1,4 +1,8 @@
-import { PasswordChanged, UserSignedUp } from '../src/events/identity.events.js';
+import {
+  PasswordChanged,
+  UserSignedUp,
+  type RecordedUserSignUp,
+} from '../src/events/identity.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
@@ -16,16 +20,6 @@ export interface UserCredentialDoc extends Doc {
   passwordHash: string;
 }
 
-/** UserSignedUp version 1, still read: plaintext email and name, no email digest. */
-type UserSignedUpV1 = Omit<EventDataOf<typeof UserSignedUp>, 'email' | 'emailDigest' | 'name'> & {
-  email: string;
-  name: string;
-  emailDigest?: undefined;
-};
-
-/** UserSignedUp as recorded: version 2 (sealed email and name, email digest) or version 1. */
-type UserSignedUpData = EventDataOf<typeof UserSignedUp> | UserSignedUpV1;
-
 const byUser = (e: RecordedEvent<{ userId: string }>) => e.data.userId;
 
 export const userCredentialsProjection: Projection = {
@@ -38,7 +32,7 @@ export const userCredentialsProjection: Projection = {
     on<EventDataOf<typeof UserSignedUp>, UserCredentialDoc>(UserSignedUp, {
       collection: 'user_credentials',
       documentId: byUser,
-      evolve: (_c, { data }: RecordedEvent<UserSignedUpData>) => ({
+      evolve: (_c, { data }: RecordedEvent<RecordedUserSignUp>) => ({
         id: data.userId,
         emailDigest: data.emailDigest ?? null,
         email: typeof data.email === 'string' ? data.email : null,

@@ -106,7 +106,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     const newer = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM, { fromRevision });
     const event = newer.at(-1);
     if (event) {
-      this.last = { revision: event.revision, ...(event.data as unknown as CheckpointData) };
+      this.last = { revision: event.revision, ...AuditCheckpointSealed.dataOf(event) };
     }
     return this.last;
   }

@@ -73,10 +73,7 @@ export class TrailVerifier {
     if (position <= this.lastPosition)
       return this.fail('reordered', position, `event ${position} appears out of order`);
     if (event.type === AuditCheckpointSealed.type)
-      this.checkCheckpoint(
-        event.data as unknown as CheckpointFields & { signature: string },
-        position,
-      );
+      this.checkCheckpoint(AuditCheckpointSealed.dataOf(event), position);
     if (this.failure) return;
     this.link = chainLink(this.link, event);
     const recorded = this.recordedLink(position);

@@ -55,15 +55,16 @@ export const approvalDecider: Decider<ApprovalState, ApprovalCommand> = {
     executed: false,
   }),
   evolve(state: ApprovalState, event: EventLike): ApprovalState {
-    const d = event.data as Record<string, unknown>;
     switch (event.type) {
-      case ApprovalRequested.type:
+      case ApprovalRequested.type: {
+        const d = ApprovalRequested.dataOf(event);
         return {
           ...state,
           exists: true,
-          requester: String((d.requestedBy as { principalId: string }).principalId),
-          expiresAt: Date.parse(String(d.expiresAt)),
+          requester: d.requestedBy.principalId,
+          expiresAt: Date.parse(d.expiresAt),
         };
+      }
       case ApprovalGranted.type:
         return { ...state, status: 'approved' };
       case ApprovalRejected.type:

@@ -21,7 +21,7 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
   evolve(state: CatalogState, event: EventLike): CatalogState {
     if (event.type !== ServiceRegistered.type) return state;
     const services = new Map(state.services);
-    const d = event.data as Record<string, string>;
+    const d = ServiceRegistered.dataOf(event);
     services.set(d.serviceId, { key: keyOf(d.name, d.environment) });
     return { services };
   },

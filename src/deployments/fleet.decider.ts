@@ -1,5 +1,9 @@
 import type { Decider } from '../storage/decider.js';
-import { ServerRegistered } from '../events/deployments.events.js';
+import {
+  ServerComposePolicySet,
+  ServerHostKeyApproved,
+  ServerRegistered,
+} from '../events/deployments.events.js';
 import {
   decideServerChange,
   evolveServer,
@@ -15,6 +19,8 @@ export interface FleetState {
 export const fleetHasName = (state: FleetState, name: string) =>
   [...state.servers.values()].some((s) => s.name === name);
 
+const SERVER_EVENTS = [ServerRegistered, ServerHostKeyApproved, ServerComposePolicySet] as const;
+
 /**
  * The `fleet` stream of stores written before servers had their own streams: it no longer
  * takes registrations, but its servers keep their history there, so their later changes are
@@ -23,7 +29,9 @@ export const fleetHasName = (state: FleetState, name: string) =>
 export const fleetDecider: Decider<FleetState, ServerChange> = {
   initialState: () => ({ servers: new Map() }),
   evolve(state, event) {
-    const serverId = String((event.data as Record<string, unknown>).serverId);
+    const about = SERVER_EVENTS.find((definition) => definition.type === event.type);
+    if (!about) return state;
+    const serverId = about.dataOf(event).serverId;
     const before = event.type === ServerRegistered.type ? null : state.servers.get(serverId);
     if (before === undefined) return state;
     const servers = new Map(state.servers);

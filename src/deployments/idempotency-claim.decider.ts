@@ -27,8 +27,8 @@ export const idempotencyClaimDecider: Decider<IdempotencyClaimState, ClaimComman
 
   evolve(state: IdempotencyClaimState, event: EventLike): IdempotencyClaimState {
     if (event.type !== IdempotencyKeyClaimed.type || state.claim) return state;
-    const d = event.data as Record<string, unknown>;
-    return { claim: { deploymentId: String(d.deploymentId), inputDigest: String(d.inputDigest) } };
+    const { deploymentId, inputDigest } = IdempotencyKeyClaimed.dataOf(event);
+    return { claim: { deploymentId, inputDigest } };
   },
 
   decide(command: ClaimCommand, state: IdempotencyClaimState) {

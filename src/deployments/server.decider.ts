@@ -29,20 +29,24 @@ export type ServerCommand =
 
 /** One server's facts after one of its events (shared with the legacy `fleet` fold). */
 export function evolveServer(server: ServerFacts | null, event: EventLike): ServerFacts | null {
-  const d = event.data as Record<string, unknown>;
   if (event.type === ServerRegistered.type) {
+    const d = ServerRegistered.dataOf(event);
     return {
-      serverId: String(d.serverId),
-      name: String(d.name),
-      fingerprint: String(d.hostKeyFingerprint),
+      serverId: d.serverId,
+      name: d.name,
+      fingerprint: d.hostKeyFingerprint,
       approved: false,
       composeAllow: [],
     };
   }
-  if (!server || d.serverId !== server.serverId) return server;
-  if (event.type === ServerHostKeyApproved.type) return { ...server, approved: true };
+  if (!server) return server;
+  if (event.type === ServerHostKeyApproved.type) {
+    const d = ServerHostKeyApproved.dataOf(event);
+    return d.serverId === server.serverId ? { ...server, approved: true } : server;
+  }
   if (event.type === ServerComposePolicySet.type) {
-    return { ...server, composeAllow: d.allow as string[] };
+    const d = ServerComposePolicySet.dataOf(event);
+    return d.serverId === server.serverId ? { ...server, composeAllow: d.allow } : server;
   }
   return server;
 }

@@ -29,7 +29,7 @@ export const serviceDecider: Decider<ServiceState, ServiceCommand> = {
   initialState: () => ({ serviceId: null }),
   evolve: (state, event) =>
     event.type === ServiceRegistered.type && !state.serviceId
-      ? { serviceId: String((event.data as Record<string, unknown>).serviceId) }
+      ? { serviceId: ServiceRegistered.dataOf(event).serviceId }
       : state,
   decide(command, state) {
     if (command.kind === 'update') {

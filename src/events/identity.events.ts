@@ -1,5 +1,8 @@
 import type { PersonalValue } from './personal-value.js';
-import { defineEvent } from '../eventstore/define-event.js';
+import { defineEvent, type EventDataOf, type Versioned } from '../eventstore/define-event.js';
+import type { HUMANS, Role } from '../kernel/roles.js';
+
+type HumanRole = (typeof HUMANS)[number];
 
 /**
  * Stream `team-members`: membership facts whose invariants span users. Version 2 seals email
@@ -11,12 +14,30 @@ export const UserSignedUp = defineEvent<{
   email: PersonalValue;
   emailDigest: string;
   name: PersonalValue;
-  role: 'owner' | 'admin' | 'operator' | 'viewer';
+  role: HumanRole;
   /** argon2id hash; the password itself is never recorded. */
   passwordHash: string;
 }>('UserSignedUp', 2);
 
-export const UserRoleChanged = defineEvent<{ userId: string; from: string; to: string }>(
+/** `UserSignedUp` version 1, still read: email and name in plaintext, no email digest. */
+export type UserSignedUpV1 = Omit<
+  EventDataOf<typeof UserSignedUp>,
+  'email' | 'emailDigest' | 'name'
+> & {
+  email: string;
+  name: string;
+  emailDigest?: undefined;
+};
+
+/** `UserSignedUp` as recorded: version 2 (sealed email and name, email digest) or version 1. */
+export type RecordedUserSignUp = EventDataOf<typeof UserSignedUp> | UserSignedUpV1;
+
+/** The data of a recorded `UserSignedUp`, of either version. */
+export function recordedSignUp(event: Versioned): RecordedUserSignUp {
+  return UserSignedUp.dataOf(event);
+}
+
+export const UserRoleChanged = defineEvent<{ userId: string; from: Role; to: HumanRole }>(
   'UserRoleChanged',
   1,
 );

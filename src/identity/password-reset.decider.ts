@@ -23,11 +23,8 @@ export const passwordResetDecider: Decider<ResetState, ResetCommand> = {
   initialState: () => ({ userId: null, expiresAt: 0, completed: false }),
   evolve(state: ResetState, event: EventLike): ResetState {
     if (event.type === PasswordResetRequested.type) {
-      return {
-        ...state,
-        userId: String(event.data.userId),
-        expiresAt: Date.parse(String(event.data.expiresAt)),
-      };
+      const { userId, expiresAt } = PasswordResetRequested.dataOf(event);
+      return { ...state, userId, expiresAt: Date.parse(expiresAt) };
     }
     if (event.type === PasswordResetCompleted.type) return { ...state, completed: true };
     return state;

@@ -3,7 +3,12 @@ import { assertMayActOn, assertMayGrantRole, type Caller } from '../access/autho
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import { EMAIL_TAKEN } from './member-email.decider.js';
-import { UserDeactivated, UserRoleChanged, UserSignedUp } from '../events/identity.events.js';
+import {
+  UserDeactivated,
+  UserRoleChanged,
+  UserSignedUp,
+  recordedSignUp,
+} from '../events/identity.events.js';
 
 export type HumanRole = 'owner' | 'admin' | 'operator' | 'viewer';
 
@@ -64,14 +69,17 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
 
   evolve(state: TeamState, event: EventLike): TeamState {
     const members = new Map(state.members);
-    const d = event.data as Record<string, string>;
     if (event.type === UserSignedUp.type) {
-      const emailKey = d.emailDigest ?? d.email;
-      members.set(d.userId, { emailKey, role: d.role as HumanRole, active: true });
+      // Version 1 had no digest: its plaintext email is the key it was taken under.
+      const d = recordedSignUp(event);
+      const emailKey = d.emailDigest !== undefined ? d.emailDigest : d.email;
+      members.set(d.userId, { emailKey, role: d.role, active: true });
     } else if (event.type === UserRoleChanged.type) {
+      const d = UserRoleChanged.dataOf(event);
       const m = members.get(d.userId) ?? JOINED;
-      members.set(d.userId, { ...m, role: d.to as HumanRole });
+      members.set(d.userId, { ...m, role: d.to });
     } else if (event.type === UserDeactivated.type) {
+      const d = UserDeactivated.dataOf(event);
       const m = members.get(d.userId) ?? JOINED;
       members.set(d.userId, { ...m, active: false });
     }

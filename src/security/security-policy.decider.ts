@@ -9,7 +9,9 @@ export interface SecurityState {
 export const securityPolicyDecider: Decider<SecurityState, { policy: MfaPolicy }> = {
   initialState: () => ({ policy: 'optional' }),
   evolve: (state: SecurityState, event: EventLike) =>
-    event.type === MfaPolicyChanged.type ? { policy: event.data.policy as MfaPolicy } : state,
+    event.type === MfaPolicyChanged.type
+      ? { policy: MfaPolicyChanged.dataOf(event).policy }
+      : state,
   decide: (command, state) =>
     command.policy === state.policy
       ? []

@@ -5,7 +5,7 @@ import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { AUDIT_SIGNING_KEY } from '../audit-sealer.js';
 import type { AuditSigningKey } from '../audit-signing-key.js';
-import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../../events/audit.events.js';
+import { AUDIT_CHECKPOINTS_STREAM, AuditCheckpointSealed } from '../../events/audit.events.js';
 import { EntryResolver } from '../trail/entry-resolver.js';
 import { csvHeaderLine, encodeRecord, type ExportFormat } from './export-codecs.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, rawEventOf, type ExportHeader } from './export-format.js';
@@ -38,7 +38,7 @@ export class AuditExporter {
     const checkpoints = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
     const before = range.fromPosition ?? 1;
     const anchorEvent = checkpoints.filter((c) => Number(c.position) < before).at(-1);
-    const anchorData = anchorEvent?.data as (CheckpointFields & { signature: string }) | undefined;
+    const anchorData = anchorEvent && AuditCheckpointSealed.dataOf(anchorEvent);
     const start = anchorData ? anchorData.toPosition + 1 : 1;
     const end = range.toPosition ?? Number(await this.events.headPosition());
     const header: ExportHeader = {

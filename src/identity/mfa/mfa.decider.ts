@@ -48,8 +48,6 @@ function fresh(state: MfaState, timeStep: number): void {
   if (timeStep <= state.lastStep) throw invalidCode();
 }
 
-const read = (e: EventLike) => e.data as Record<string, unknown>;
-
 /** TOTP enrolment, use and recovery codes of one user; replay and reuse refused atomically. */
 export const mfaDecider: Decider<MfaState, MfaCommand> = {
   initialState: () => ({
@@ -61,12 +59,11 @@ export const mfaDecider: Decider<MfaState, MfaCommand> = {
   }),
 
   evolve(state: MfaState, event: EventLike): MfaState {
-    const d = read(event);
     switch (event.type) {
       case MfaEnrollmentStarted.type:
         return {
           ...state,
-          pendingSecret: String(d.secretCiphertext),
+          pendingSecret: MfaEnrollmentStarted.dataOf(event).secretCiphertext,
           status: state.status === 'enrolled' ? 'enrolled' : 'pending',
         };
       case MfaEnrolled.type:
@@ -75,14 +72,19 @@ export const mfaDecider: Decider<MfaState, MfaCommand> = {
           status: 'enrolled',
           secret: state.pendingSecret,
           pendingSecret: null,
-          unusedCodes: d.recoveryCodeDigests as string[],
+          unusedCodes: MfaEnrolled.dataOf(event).recoveryCodeDigests,
         };
       case TotpCodeAccepted.type:
-        return { ...state, lastStep: Math.max(state.lastStep, Number(d.timeStep)) };
-      case RecoveryCodeUsed.type:
-        return { ...state, unusedCodes: state.unusedCodes.filter((c) => c !== d.codeDigest) };
+        return {
+          ...state,
+          lastStep: Math.max(state.lastStep, TotpCodeAccepted.dataOf(event).timeStep),
+        };
+      case RecoveryCodeUsed.type: {
+        const { codeDigest } = RecoveryCodeUsed.dataOf(event);
+        return { ...state, unusedCodes: state.unusedCodes.filter((c) => c !== codeDigest) };
+      }
       case RecoveryCodesRotated.type:
-        return { ...state, unusedCodes: d.recoveryCodeDigests as string[] };
+        return { ...state, unusedCodes: RecoveryCodesRotated.dataOf(event).recoveryCodeDigests };
       case MfaDisabled.type:
         return { ...state, status: 'none', secret: null, pendingSecret: null, unusedCodes: [] };
       default:
