@@ -24,11 +24,9 @@ import {
   TriggerDeployInput,
   UpdateServiceInput,
 } from './deployments.inputs.js';
-import { ADMINS, DEPLOYERS, type Role } from '../kernel/roles.js';
+import { ADMINS, DEPLOYERS, OPERATORS, type Role } from '../kernel/roles.js';
 import type { Scope } from '../kernel/scopes.js';
 
-/** Who may decide on approvals: humans from operator up (never an agent). */
-const DECIDERS = ['owner', 'admin', 'operator'] as const satisfies readonly Role[];
 const command = (
   name: string,
   scope: Scope,
@@ -180,7 +178,7 @@ export class DeploymentCommandProcedures {
       'approvals:decide',
       DecideApprovalInput,
       'Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once.',
-      DECIDERS,
+      OPERATORS,
     ),
   )
   approveRequest(input: DecideApprovalInput, ctx: RequestContext) {
@@ -193,7 +191,7 @@ export class DeploymentCommandProcedures {
       'approvals:decide',
       DecideApprovalInput,
       'Rejects a request filed neither by you nor by an agent you created or minted its token.',
-      DECIDERS,
+      OPERATORS,
     ),
   )
   rejectRequest(input: DecideApprovalInput, ctx: RequestContext) {

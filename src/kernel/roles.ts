@@ -14,6 +14,8 @@ export const EVERYONE: readonly Role[] = ROLES;
 /** The human roles: what a user can be granted. */
 export const HUMANS = ['owner', 'admin', 'operator', 'viewer'] as const satisfies readonly Role[];
 export const ADMINS = ['owner', 'admin'] as const satisfies readonly Role[];
+/** Humans from operator up: who decides approvals, and whom the 'privileged' MFA policy covers. */
+export const OPERATORS = ['owner', 'admin', 'operator'] as const satisfies readonly Role[];
 export const OWNERS = ['owner'] as const satisfies readonly Role[];
 /** Who plans and runs deployments and backups: operators and up, and agents. */
 export const DEPLOYERS = ['owner', 'admin', 'operator', 'agent'] as const satisfies readonly Role[];

@@ -1,7 +1,6 @@
 import type { Principal } from '../kernel/request-context.js';
+import { OPERATORS } from '../kernel/roles.js';
 import type { MfaPolicy } from '../events/security.events.js';
-
-const PRIVILEGED = ['owner', 'admin', 'operator'];
 
 /**
  * Spec 2.5: `privileged` holds owners, admins and operators to MFA; `all` every human user;
@@ -10,5 +9,5 @@ const PRIVILEGED = ['owner', 'admin', 'operator'];
 export function mfaRequired(policy: MfaPolicy, principal: Principal): boolean {
   if (principal.kind !== 'user') return false;
   if (policy === 'all') return true;
-  return policy === 'privileged' && PRIVILEGED.includes(principal.role);
+  return policy === 'privileged' && OPERATORS.some((role) => role === principal.role);
 }
