@@ -51,13 +51,14 @@ export class CredentialsStore {
     this.write(data);
   }
 
-  remove(name?: string): string | null {
+  /** The context removed (null when there was none) and the one now current, if any. */
+  remove(name?: string): { removed: string | null; current: string | null } {
     const data = this.read();
     const key = name ?? data.current;
-    if (!key || !data.contexts[key]) return null;
+    if (!key || !data.contexts[key]) return { removed: null, current: data.current };
     delete data.contexts[key];
     if (data.current === key) data.current = Object.keys(data.contexts)[0] ?? null;
     this.write(data);
-    return key;
+    return { removed: key, current: data.current };
   }
 }

@@ -37,6 +37,11 @@ function applyToTree(command: Command): void {
 export async function runCli(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const program = buildProgram();
+  if (argv.length === 0) {
+    // No arguments: what the program can do, not silence.
+    process.stdout.write(program.helpInformation());
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return Number(process.exitCode ?? 0);

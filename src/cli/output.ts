@@ -36,8 +36,17 @@ export class Output {
       const scopes = e.data.requiredScopes
         ? ` (required: ${(e.data.requiredScopes as string[]).join(', ') || '-'}; granted: ${((e.data.grantedScopes as string[]) ?? []).join(', ') || '-'})`
         : '';
+      // Each field problem on a line of its own: "Input is invalid" alone says nothing useful.
+      const issues = Array.isArray(e.data.issues)
+        ? (e.data.issues as { path?: unknown; message?: unknown }[])
+            .map(
+              (i) =>
+                `\n  ${escapeControls(`${String(i.path ?? '-')}: ${String(i.message ?? '')}`)}`,
+            )
+            .join('')
+        : '';
       process.stderr.write(
-        `slipway: ${escapeControls(`${e.code}: ${e.message.split('\n')[0]}${scopes}`)}\n`,
+        `slipway: ${escapeControls(`${e.code}: ${e.message.split('\n')[0]}${scopes}`)}${issues}\n`,
       );
     }
     return exitCodeFor(e.code);

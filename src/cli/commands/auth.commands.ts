@@ -111,9 +111,10 @@ export function registerAuthCommands(program: Command): void {
             .rest('/api/auth/logout', {})
             .catch(() => undefined);
         }
-        const removed = run.store.remove(found?.name);
-        run.out.ok({ context: removed }, () =>
-          removed ? `Logged out of context "${removed}"` : 'Nothing to log out of',
+        const { removed, current } = run.store.remove(found?.name);
+        const now = current ? `; context "${current}" is now current` : '; no context is stored';
+        run.out.ok({ context: removed, current }, () =>
+          removed ? `Logged out of context "${removed}"${now}` : 'Nothing to log out of',
         );
       }),
     );

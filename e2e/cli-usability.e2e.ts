@@ -1,0 +1,50 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { cli as runCli, cliHome, type CliResult } from './support/cli.js';
+import { createToken, signUp } from './support/identity.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+/** What a person at a terminal sees (the real binary, no --json). */
+describe('slipway for people: help, field problems, logout', () => {
+  let t: TestApp;
+  let home: string;
+  let token: string;
+  const cli = (args: string[]): Promise<CliResult> => runCli(home, args);
+
+  beforeAll(async () => {
+    home = cliHome();
+    t = await startTestApp({ notes: false });
+    const owner = await signUp(t.url, 'owner@example.com');
+    ({ token } = await createToken(t.url, owner.cookie, ['members:manage', 'members:read'], 30));
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('prints its help when run with no arguments', async () => {
+    const run = await cli([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: slipway');
+    for (const command of ['login', 'deploy', 'servers', 'tokens', 'audit']) {
+      expect(run.stdout).toContain(command);
+    }
+  });
+
+  it('names each field problem of a refused input, not only "Input is invalid"', async () => {
+    expect((await cli(['login', '--url', t.url, '--token', token, '--name', 'a'])).code).toBe(0);
+    const run = await cli(['agents', 'create', 'bot', '--preset', 'agent:everything', '--yes']);
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^slipway: BAD_REQUEST: /);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^ {2}preset: .+/)]);
+  });
+
+  it('says which context is current after logging out of one', async () => {
+    expect((await cli(['login', '--url', t.url, '--token', token, '--name', 'b'])).code).toBe(0);
+    const first = await cli(['logout', '--context', 'b']);
+    expect(first.stdout.trim()).toBe('Logged out of context "b"; context "a" is now current');
+    const last = await cli(['logout']);
+    expect(last.stdout.trim()).toBe('Logged out of context "a"; no context is stored');
+  });
+});
