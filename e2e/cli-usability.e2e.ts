@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli as runCli, cliHome, type CliResult } from './support/cli.js';
 import { createToken, signUp } from './support/identity.js';
+import { D2, seed, serviceWithHistory } from './support/seed.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /** What a person at a terminal sees (the real binary, no --json). */
@@ -15,7 +16,9 @@ describe('slipway for people: help, field problems, logout', () => {
     home = cliHome();
     t = await startTestApp({ notes: false });
     const owner = await signUp(t.url, 'owner@example.com');
-    ({ token } = await createToken(t.url, owner.cookie, ['members:manage', 'members:read'], 30));
+    const scopes = ['members:manage', 'members:read', 'deploy:read', 'deploy:start', 'server:read'];
+    ({ token } = await createToken(t.url, owner.cookie, scopes, 30));
+    await seed(t, serviceWithHistory());
   });
   afterAll(async () => {
     await t?.close();
@@ -46,5 +49,21 @@ describe('slipway for people: help, field problems, logout', () => {
     expect(first.stdout.trim()).toBe('Logged out of context "b"; context "a" is now current');
     const last = await cli(['logout']);
     expect(last.stdout.trim()).toBe('Logged out of context "a"; no context is stored');
+  });
+
+  it('lists deployments with the step and reason of a failure', async () => {
+    expect((await cli(['login', '--url', t.url, '--token', token, '--name', 'c'])).code).toBe(0);
+    const run = await cli(['deployments', 'list']);
+    expect(run.code).toBe(0);
+    const failed = run.stdout.split('\n').find((line) => line.includes(D2));
+    expect(failed).toContain('pull: image pull failed');
+  });
+
+  it("deploys a bare tag as that tag of the service's repository", async () => {
+    const run = await cli(['deploy', 'api', '1.4.3', '--yes', '--json']);
+    expect(run.json).toEqual({ ok: true, data: expect.objectContaining({ status: 'queued' }) });
+    const deploymentId = String(run.json.data?.deploymentId);
+    const shown = await cli(['deployments', 'show', deploymentId, '--json']);
+    expect(shown.json).toMatchObject({ data: { imageRef: 'ghcr.io/acme/api:1.4.3' } });
   });
 });

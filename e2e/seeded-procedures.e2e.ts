@@ -1,56 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  DeploymentFailed,
-  DeploymentStarted,
-  DeploymentStepFinished,
-  DeploymentStepStarted,
-  DeploymentSucceeded,
-  DeploymentTriggered,
-  ServerHostKeyApproved,
-  ServerRegistered,
-  ServiceRegistered,
-  serverStream,
-  serviceDeploymentsStream,
-  serviceStream,
-} from '../src/events/deployments.events.js';
 import { cookieAuth, signUp } from './support/identity.js';
 import { procedureClient, ProcedureError, type SlipwayClient } from './support/procedure-client.js';
-import { seed } from './support/seed.js';
+import { D1, D2, D3, seed, SERVER_ID, SERVICE_ID, serviceWithHistory } from './support/seed.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-/** Deployment ids are UUIDs (procedure inputs check them). */
-const [D1, D2, D3] = [1, 2, 3].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
-
-const requestedBy = {
-  principalId: 'seed',
-  kind: 'user',
-  role: 'operator',
-  authMethod: 'session',
-  tokenId: null,
-};
-const snapshot = (imageRef: string) => ({
-  serviceName: 'api',
-  environment: 'production',
-  serverId: 'srv-1',
-  imageRef,
-  compose: 'services:\n  api:\n    image: ghcr.io/acme/api:1.0.0\n',
-  env: [],
-  healthCheckUrl: null,
-});
-const triggered = (deploymentId: string, sequence: number, imageRef: string) =>
-  DeploymentTriggered({
-    deploymentId,
-    serviceId: 'svc-1',
-    sequence,
-    imageRef,
-    trigger: 'session',
-    requestedBy,
-    snapshot: snapshot(imageRef),
-    rollbackOf: null,
-    approvalId: null,
-    idempotencyKey: null,
-    inputDigest: null,
-  });
 
 /**
  * Procedure tests seeded with events: the history is appended straight to the store, then the
@@ -63,65 +15,7 @@ describe('read procedures over a seeded history (typed client)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     owner = procedureClient(t.url, cookieAuth((await signUp(t.url, 'owner@example.com')).cookie));
-    await seed(t, [
-      [
-        serverStream('edge-1'),
-        [
-          ServerRegistered({
-            serverId: 'srv-1',
-            name: 'edge-1',
-            host: '203.0.113.10',
-            sshPort: 22,
-            sshUser: 'deploy',
-            credentialCiphertext: 'sealed',
-            hostKeyFingerprint: 'SHA256:seeded',
-            labels: {},
-          }),
-          ServerHostKeyApproved({ serverId: 'srv-1', fingerprint: 'SHA256:seeded' }),
-        ],
-      ],
-      [
-        serviceStream('production', 'api'),
-        [
-          ServiceRegistered({
-            serviceId: 'svc-1',
-            name: 'api',
-            environment: 'production',
-            serverId: 'srv-1',
-            imageRepository: 'ghcr.io/acme/api',
-            compose: snapshot('ghcr.io/acme/api:1.0.0').compose,
-            env: [],
-            approvalRule: 'none',
-            healthCheckUrl: null,
-            backupCommand: null,
-          }),
-        ],
-      ],
-      [
-        serviceDeploymentsStream('svc-1'),
-        [
-          triggered(D1, 1, 'ghcr.io/acme/api:1.0.0'),
-          DeploymentStarted({ deploymentId: D1, runnerId: 'seed' }),
-          DeploymentSucceeded({
-            deploymentId: D1,
-            serviceId: 'svc-1',
-            imageRef: 'ghcr.io/acme/api:1.0.0',
-            imageDigest: null,
-          }),
-          triggered(D2, 2, 'ghcr.io/acme/api:1.1.0'),
-          DeploymentStarted({ deploymentId: D2, runnerId: 'seed' }),
-          DeploymentStepStarted({ deploymentId: D2, step: 'pull' }),
-          DeploymentStepFinished({
-            deploymentId: D2,
-            step: 'pull',
-            ok: false,
-            detail: 'manifest unknown',
-          }),
-          DeploymentFailed({ deploymentId: D2, reason: 'image pull failed', step: 'pull' }),
-          triggered(D3, 3, 'ghcr.io/acme/api:1.2.0'),
-        ],
-      ],
-    ]);
+    await seed(t, serviceWithHistory());
   });
   afterAll(() => t.close());
 
@@ -150,10 +44,10 @@ describe('read procedures over a seeded history (typed client)', () => {
       serversAwaitingHostKeyApproval: 0,
     });
     const [server] = inventory.servers;
-    expect(server).toMatchObject({ id: 'srv-1', name: 'edge-1' });
+    expect(server).toMatchObject({ id: SERVER_ID, name: 'edge-1' });
     expect(server.services).toEqual([
       expect.objectContaining({
-        id: 'svc-1',
+        id: SERVICE_ID,
         currentImage: 'ghcr.io/acme/api:1.0.0',
         health: 'deploying',
         latestDeployment: expect.objectContaining({ id: D3, status: 'queued' }),

@@ -27,6 +27,8 @@ export function deploymentSummary(d: DeploymentDoc) {
     startedAt: d.startedAt,
     finishedAt: d.finishedAt,
     rollbackOf: d.rollbackOf,
+    failureReason: d.failureReason,
+    failedStep: d.failedStep,
   };
 }
 

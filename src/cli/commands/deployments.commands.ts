@@ -4,7 +4,7 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action, type Run } from '../context.js';
 import { keyValues, table } from '../output.js';
-import { resolveService } from './resolve.js';
+import { resolveDeployTarget, resolveService } from './resolve.js';
 
 interface Deployment {
   id: string;
@@ -70,7 +70,7 @@ export function registerDeploymentCommands(program: Command): void {
         });
         run.out.ok(page, () =>
           table(
-            ['id', 'service', 'image', 'status', 'trigger', 'created'],
+            ['id', 'service', 'image', 'status', 'trigger', 'created', 'failure'],
             page.items.map((d) => [
               d.id,
               `${d.serviceName}@${d.environment}`,
@@ -78,6 +78,9 @@ export function registerDeploymentCommands(program: Command): void {
               d.status,
               d.trigger,
               d.createdAt,
+              d.failureReason
+                ? `${d.failedStep ? `${d.failedStep}: ` : ''}${d.failureReason}`
+                : null,
             ]),
           ),
         );
@@ -121,7 +124,9 @@ export function registerDeploymentCommands(program: Command): void {
 
   program
     .command('deploy <service> <imageTag>')
-    .description('deploy an image (registry/repo:tag or @sha256:) to a service')
+    .description(
+      "deploy an image to a service: a tag of the service's repository (1.4.3) or a full reference (registry/repo:tag or @sha256:)",
+    )
     .option(
       '--wait',
       'follow the deployment and its logs until it ends; non-zero exit unless it succeeds',
@@ -138,8 +143,8 @@ export function registerDeploymentCommands(program: Command): void {
           opts: { wait?: boolean; idempotencyKey?: string; reason?: string; yes?: boolean },
         ) => {
           const client = run.client();
-          const serviceId = await resolveService(client, service);
-          await confirm(opts.yes, `Deploy ${imageTag} to ${service}`);
+          const { serviceId, imageRef } = await resolveDeployTarget(client, service, imageTag);
+          await confirm(opts.yes, `Deploy ${imageRef} to ${service}`);
           const headers: Record<string, string> = opts.idempotencyKey
             ? { 'Idempotency-Key': opts.idempotencyKey }
             : {};
@@ -147,7 +152,7 @@ export function registerDeploymentCommands(program: Command): void {
             status: string;
             deploymentId?: string;
             approvalId?: string;
-          }>('triggerDeploy', { serviceId, imageTag, reason: opts.reason }, headers);
+          }>('triggerDeploy', { serviceId, imageTag: imageRef, reason: opts.reason }, headers);
           if (!opts.wait || !result.deploymentId) return answerOf(run, result);
           const final = await follow(run, client, result.deploymentId);
           if (final.status !== 'succeeded') {
