@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli as runCli, cliHome, type CliResult } from './support/cli.js';
-import { createToken, signUp } from './support/identity.js';
+import { createToken, PASSWORD, signUp } from './support/identity.js';
 import { D2, seed, serviceWithHistory } from './support/seed.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -10,7 +10,8 @@ describe('slipway for people: help, field problems, logout', () => {
   let t: TestApp;
   let home: string;
   let token: string;
-  const cli = (args: string[]): Promise<CliResult> => runCli(home, args);
+  const cli = (args: string[], env: Record<string, string> = {}, stdin = ''): Promise<CliResult> =>
+    runCli(home, args, env, stdin);
 
   beforeAll(async () => {
     home = cliHome();
@@ -65,5 +66,17 @@ describe('slipway for people: help, field problems, logout', () => {
     const deploymentId = String(run.json.data?.deploymentId);
     const shown = await cli(['deployments', 'show', deploymentId, '--json']);
     expect(shown.json).toMatchObject({ data: { imageRef: 'ghcr.io/acme/api:1.4.3' } });
+  });
+
+  it('takes a password from standard input or SLIPWAY_PASSWORD, never needing the flag', async () => {
+    const login = ['login', '--url', t.url, '--email', 'owner@example.com', '--name', 'p'];
+    const piped = await cli([...login, '--password-stdin', '--json'], {}, `${PASSWORD}\n`);
+    expect(piped.json).toMatchObject({ ok: true, data: { authMethod: 'session' } });
+    const fromEnv = await cli([...login, '--json'], { SLIPWAY_PASSWORD: PASSWORD });
+    expect(fromEnv.json).toMatchObject({ ok: true, data: { authMethod: 'session' } });
+    // No terminal to ask on and nothing given: a clear refusal, not a hang.
+    const none = await cli(login);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('--password-stdin');
   });
 });

@@ -51,9 +51,11 @@ export function cli(
   home: string,
   args: string[],
   env: Record<string, string> = {},
+  /** Written to the program's standard input, which is then closed. */
+  stdin = '',
 ): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, ...args],
       {
@@ -68,6 +70,7 @@ export function cli(
       },
       settle(resolve),
     );
+    child.stdin?.end(stdin);
   });
 }
 

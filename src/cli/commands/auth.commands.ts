@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
+import { passwordFrom } from '../secret-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 
@@ -29,7 +30,11 @@ export function registerAuthCommands(program: Command): void {
     .requiredOption('--url <url>', 'server address, e.g. https://slipway.example.com')
     .option('--token <token>', 'an API token (slw_...)')
     .option('--email <email>', 'log in with email and password')
-    .option('--password <password>', 'the password (with --email)')
+    .option(
+      '--password <password>',
+      'the password (visible in shell history: prefer --password-stdin, SLIPWAY_PASSWORD or the prompt)',
+    )
+    .option('--password-stdin', 'read the password from standard input (first line)')
     .option('--totp-code <code>', 'the 6-digit code, when the account has MFA')
     .option('--recovery-code <code>', 'a recovery code instead of the TOTP code (used up)')
     .option('--name <context>', 'context name to store it under', 'default')
@@ -42,6 +47,7 @@ export function registerAuthCommands(program: Command): void {
             token?: string;
             email?: string;
             password?: string;
+            passwordStdin?: boolean;
             totpCode?: string;
             recoveryCode?: string;
             name: string;
@@ -53,14 +59,15 @@ export function registerAuthCommands(program: Command): void {
               throw new CliError('BAD_USAGE', 'Use either --token or --email/--password');
             credential = opts.token;
           } else {
-            if (!opts.email || !opts.password)
-              throw new CliError('BAD_USAGE', 'Give --token, or --email and --password');
+            if (!opts.email)
+              throw new CliError('BAD_USAGE', 'Give --token, or --email (and the password)');
+            const password = await passwordFrom(opts);
             if (opts.totpCode && opts.recoveryCode)
               throw new CliError('BAD_USAGE', 'Give one of --totp-code and --recovery-code');
             const anon = new ApiClient({ url: opts.url, credential: null });
             const first = await anon.rest<{ status: string; challenge?: string }>(
               '/api/auth/login',
-              { email: opts.email, password: opts.password },
+              { email: opts.email, password },
             );
             let session = first.session;
             if (first.body.status === 'mfa_required') {
