@@ -18,6 +18,7 @@ describe('slipway for people: help, field problems, logout', () => {
     t = await startTestApp({ notes: false });
     const owner = await signUp(t.url, 'owner@example.com');
     const scopes = ['members:manage', 'members:read', 'deploy:read', 'deploy:start', 'server:read'];
+    scopes.push('approvals:request', 'approval:read');
     ({ token } = await createToken(t.url, owner.cookie, scopes, 30));
     await seed(t, serviceWithHistory());
   });
@@ -78,5 +79,26 @@ describe('slipway for people: help, field problems, logout', () => {
     const none = await cli(login);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('--password-stdin');
+  });
+
+  it('lists approval requests by service name, not id', async () => {
+    await cli(['login', '--url', t.url, '--token', token, '--name', 'q']);
+    const request = await cli([
+      'approvals',
+      'request',
+      '--action',
+      'deploy',
+      '--service',
+      'api',
+      '--image',
+      'ghcr.io/acme/api:1.5.0',
+      '--reason',
+      'ship the fix for the login page',
+      '--yes',
+      '--json',
+    ]);
+    expect(request.json).toMatchObject({ ok: true });
+    const list = await cli(['approvals', 'list']);
+    expect(list.stdout).toContain('api@production');
   });
 });

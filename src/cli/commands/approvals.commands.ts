@@ -16,6 +16,8 @@ export function registerApprovalCommands(program: Command): void {
             id: string;
             action: string;
             serviceId: string;
+            serviceName: string | null;
+            environment: string | null;
             status: string;
             reason: string;
             requestedAt: string;
@@ -24,7 +26,14 @@ export function registerApprovalCommands(program: Command): void {
         run.out.ok(page, () =>
           table(
             ['id', 'action', 'service', 'status', 'reason', 'requested'],
-            page.items.map((a) => [a.id, a.action, a.serviceId, a.status, a.reason, a.requestedAt]),
+            page.items.map((a) => [
+              a.id,
+              a.action,
+              a.serviceName ? `${a.serviceName}@${a.environment}` : a.serviceId,
+              a.status,
+              a.reason,
+              a.requestedAt,
+            ]),
           ),
         );
       }),

@@ -80,9 +80,17 @@ export class ApprovalQueueHandler {
     const page = await this.reads
       .collection<ApprovalDoc>('approvals')
       .find(filter, { sort: { requestedAt: 1 }, limit });
+    // People read services by name: each request says which one it is about.
+    const services = this.reads.collection<ServiceDoc>('services');
+    const names = new Map<string, { name: string; environment: string } | null>();
+    for (const { serviceId } of page.items) {
+      if (!names.has(serviceId)) names.set(serviceId, await services.get(serviceId));
+    }
     return {
       items: page.items.map(({ _position: _p, ...a }) => ({
         ...a,
+        serviceName: names.get(a.serviceId)?.name ?? null,
+        environment: names.get(a.serviceId)?.environment ?? null,
         status: a.status === 'pending' && a.expiresAt <= now ? 'expired' : a.status,
       })),
     };
