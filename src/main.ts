@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app/create-app.js';
+import { firstRunHint } from './app/first-run-hint.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 
 async function main(): Promise<void> {
@@ -17,7 +18,12 @@ async function main(): Promise<void> {
   const app = await createApp({ config });
   await app.listen(config.port, config.host);
   const logger = new Logger('Slipway');
-  logger.log(`Listening on http://${config.host}:${config.port} (data: ${config.dataDir})`);
+  // The port bound (PORT=0 picks a free one).
+  const { port } = (app.getHttpServer() as { address(): { port: number } }).address();
+  const url = `http://${config.host}:${port}`;
+  logger.log(`Listening on ${url} (data: ${config.dataDir})`);
+  const hint = await firstRunHint(app, url);
+  if (hint) logger.log(hint);
   // Stop accepting requests, let the projection runner finish its batch, close the stores.
   let stopping = false;
   const stop = (signal: string) => {

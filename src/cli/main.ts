@@ -6,6 +6,7 @@ import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
+import { registerInitCommand } from './commands/init.command.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { Output } from './output.js';
 
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: () => undefined })
     .showHelpAfterError(false);
+  registerInitCommand(program);
   registerAuthCommands(program);
   registerDeploymentCommands(program);
   registerPlanCommands(program);
