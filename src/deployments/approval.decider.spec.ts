@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { given } from '../storage/testing/given.js';
 import { AppError } from '../common/app-error.js';
 import { decideFrom, type EventLike } from '../storage/decider.js';
 import { approvalDecider, type ApprovalCommand } from './approval.decider.js';
@@ -71,19 +72,19 @@ describe('approval decider', () => {
   });
 
   it('refuses self-approval, decisions after expiry, and deciding twice', () => {
-    expect(() => decideFrom(approvalDecider, [requested()], decide(true, 'p1'))).toThrow(
-      /own request/,
-    );
-    expect(() =>
-      decideFrom(approvalDecider, [requested()], decide(true, 'p2', { now: 20_000 })),
-    ).toThrow(/expired/);
-    const rejected = [
+    given(approvalDecider, requested())
+      .when(decide(true, 'p1'))
+      .thenRefused('FORBIDDEN', /own request/);
+    given(approvalDecider, requested())
+      .when(decide(true, 'p2', { now: 20_000 }))
+      .thenRefused('CONFLICT', /expired/);
+    given(
+      approvalDecider,
       requested(),
       ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }),
-    ];
-    expect(() => decideFrom(approvalDecider, rejected, decide(true, 'p3'))).toThrow(
-      /already rejected/,
-    );
+    )
+      .when(decide(true, 'p3'))
+      .thenRefused('CONFLICT', /already rejected/);
   });
 
   describe('two humans', () => {
