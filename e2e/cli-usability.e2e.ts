@@ -18,7 +18,8 @@ describe('slipway for people: help, field problems, logout', () => {
     t = await startTestApp({ notes: false });
     const owner = await signUp(t.url, 'owner@example.com');
     const scopes = ['members:manage', 'members:read', 'deploy:read', 'deploy:start', 'server:read'];
-    scopes.push('approvals:request', 'approval:read');
+    // An agent's preset must lie within the token that creates it (narrowing).
+    scopes.push('approvals:request', 'approval:read', 'tokens:manage', 'service:read');
     ({ token } = await createToken(t.url, owner.cookie, scopes, 30));
     await seed(t, serviceWithHistory());
   });
@@ -100,5 +101,30 @@ describe('slipway for people: help, field problems, logout', () => {
     expect(request.json).toMatchObject({ ok: true });
     const list = await cli(['approvals', 'list']);
     expect(list.stdout).toContain('api@production');
+  });
+
+  it("mints an agent token with the agent's preset unless scopes are given, and says what is missing", async () => {
+    await cli(['login', '--url', t.url, '--token', token, '--name', 'r']);
+    const agent = await cli(['agents', 'create', 'ci-bot', '--yes', '--json']);
+    const agentId = String(agent.json.data?.principalId);
+    const minted = await cli([
+      'tokens',
+      'create',
+      'ci',
+      '--agent',
+      agentId,
+      '--expires-in-days',
+      '30',
+      '--yes',
+      '--json',
+    ]);
+    expect(minted.json).toMatchObject({
+      ok: true,
+      data: { scopes: expect.arrayContaining(['deploy:read']) },
+    });
+    const noDays = await cli(['tokens', 'create', 'ci-2', '--agent', agentId, '--yes']);
+    expect([noDays.code, noDays.stderr]).toEqual([1, expect.stringContaining('--expires-in-days')]);
+    const noScopes = await cli(['tokens', 'create', 'mine', '--yes']);
+    expect([noScopes.code, noScopes.stderr]).toEqual([1, expect.stringContaining('--scopes')]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
+import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
 import { keyValues, table } from '../output.js';
 
@@ -69,12 +70,12 @@ export function registerAccessCommands(program: Command): void {
     .description('API tokens (values are shown once, when created)');
   tokens
     .command('create <name>')
-    .requiredOption(
+    .option(
       '--scopes <list>',
-      'comma-separated scopes, e.g. deploy:read,deploy:start',
+      "comma-separated scopes, e.g. deploy:read,deploy:start (required for your own token; an agent's defaults to its preset)",
       list,
     )
-    .option('--expires-in-days <n>', '1-365')
+    .option('--expires-in-days <n>', '1-365 (required for an agent token)')
     .option('--agent <principalId>', 'mint for this agent instead of yourself')
     .option('--yes', 'do not ask for confirmation')
     .action(
@@ -82,8 +83,13 @@ export function registerAccessCommands(program: Command): void {
         async (
           run,
           name: string,
-          opts: { scopes: string[]; expiresInDays?: string; agent?: string; yes?: boolean },
+          opts: { scopes?: string[]; expiresInDays?: string; agent?: string; yes?: boolean },
         ) => {
+          // Said before anything is asked or sent: what the server would refuse anyway.
+          if (!opts.agent && !opts.scopes)
+            throw new CliError('BAD_USAGE', 'Give --scopes for your own token');
+          if (opts.agent && !opts.expiresInDays)
+            throw new CliError('BAD_USAGE', 'An agent token needs --expires-in-days (1-365)');
           await confirm(opts.yes, `Create token ${name}`);
           const expiresInDays = opts.expiresInDays ? Number(opts.expiresInDays) : undefined;
           const minted = opts.agent
