@@ -1,8 +1,8 @@
 import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
-import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
-import { BatchDocuments } from './batch-documents.js';
+import type { ReadStore } from '../src/readstore/read-store.port.js';
+import { applyIn, saveCheckpoint } from './apply-events.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
@@ -318,48 +318,4 @@ export class ProjectionRunner {
     const retrying = [...this.states.values()].some((s) => s.lastError);
     return retrying ? this.retryDelayMs : this.pollIntervalMs;
   }
-}
-
-/** A projection's handlers over `events`, and its checkpoint, within `session`. */
-async function applyIn(
-  session: ReadStoreSession,
-  projection: Projection,
-  events: RecordedEvent[],
-): Promise<void> {
-  const docs = new BatchDocuments(session);
-  for (const event of events) {
-    const position = Number(event.position);
-    for (const handler of handlersFor(projection, event.type)) {
-      const id = handler.documentId(event);
-      if (id === null) continue;
-      const stored = await docs.get(handler.collection, id);
-      if (stored && typeof stored._position === 'number' && stored._position >= position) {
-        continue;
-      }
-      const next = handler.evolve(stored ? withoutRunnerFields(stored) : null, event);
-      if (next !== null) docs.set(handler.collection, id, { ...next, id, _position: position });
-      else if (stored) docs.set(handler.collection, id, null);
-    }
-  }
-  await docs.flush();
-  await saveCheckpoint(session, projection, Number(events[events.length - 1].position));
-}
-
-function withoutRunnerFields(doc: Doc): Doc {
-  const copy: Doc = { ...doc };
-  delete copy._position;
-  return copy;
-}
-
-function saveCheckpoint(
-  session: ReadStoreSession,
-  projection: Projection,
-  position: number,
-): Promise<void> {
-  return session.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION).put({
-    id: projection.name,
-    version: projection.version,
-    position,
-    updatedAt: new Date().toISOString(),
-  });
 }
