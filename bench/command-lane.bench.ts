@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median, readyService, rpc, signUpOwner } from './bench-api.js';
-import { serverLaunch, spawnListening, stop, waitForHttp, type LoadResult } from './http-load.js';
+import { spawnListening, startSlipway, stop, type LoadResult } from './http-load.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const rssMb = (pid: number) =>
@@ -55,26 +52,13 @@ export async function benchCommandLane(
   deployments: number,
   seconds: number,
 ): Promise<CommandLaneResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'slipway-lane-'));
-  const port = 35000 + Math.floor(Math.random() * 4000);
-  const launch = serverLaunch();
-  const child = spawn(process.execPath, launch.args, {
-    env: {
-      ...process.env,
-      ...launch.env,
-      PORT: String(port),
-      SLIPWAY_DATA_DIR: dataDir,
-      SLIPWAY_RUNNER: 'off',
-    },
-    stdio: 'ignore',
-  });
+  const slipway = await startSlipway({ SLIPWAY_RUNNER: 'off' });
+  const { url } = slipway;
   const bare = await spawnListening(here('./bare-server.js'));
   const express = await spawnListening(here('./bare-express.js'));
-  const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(`${url}/trpc/health`);
     await new Promise((r) => setTimeout(r, 1000));
-    const idleRssMb = rssMb(child.pid!);
+    const idleRssMb = rssMb(slipway.pid);
     const session = await signUpOwner(url);
     const { cookie } = session;
     const main = await readyService(session, 'api');
@@ -92,7 +76,7 @@ export async function benchCommandLane(
     for (let i = 0; i < 10; i++) others.push(await readyService(session, `svc-${i}`));
     const oneService = await concurrentTriggers(url, cookie, [others[0]], seconds);
     const tenServices = await concurrentTriggers(url, cookie, others, seconds);
-    const afterLoadRssMb = rssMb(child.pid!);
+    const afterLoadRssMb = rssMb(slipway.pid);
     const same = (port: number) =>
       autocannon({ url: `http://127.0.0.1:${port}/`, connections: 10, duration: seconds });
     const toLoad = (r: autocannon.Result): LoadResult => ({
@@ -113,10 +97,9 @@ export async function benchCommandLane(
       afterLoadRssMb,
     };
   } finally {
-    await stop(child);
+    await slipway.stop();
     await stop(bare.child);
     await stop(express.child);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -64,6 +64,8 @@ export function spawnListening(
 
 export interface RunningSlipway {
   url: string;
+  /** Of the server process, to read its resident memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -71,7 +73,7 @@ export interface RunningSlipway {
  * How `npm run start:built` runs the server (`VAR=value node <flags> dist/src/main.js`), read
  * from package.json so that benchmarks measure the process users start.
  */
-export function serverLaunch(): { args: string[]; env: Record<string, string> } {
+function serverLaunch(): { args: string[]; env: Record<string, string> } {
   const pkg = JSON.parse(
     readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
   ) as { scripts: Record<string, string> };
@@ -106,6 +108,7 @@ export async function startSlipway(env: Record<string, string> = {}): Promise<Ru
   await waitForHttp(`${url}/trpc/health`);
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });
