@@ -22,8 +22,6 @@ async function main(): Promise<void> {
   const { port } = (app.getHttpServer() as { address(): { port: number } }).address();
   const url = `http://${config.host}:${port}`;
   logger.log(`Listening on ${url} (data: ${config.dataDir})`);
-  const hint = await firstRunHint(app, url);
-  if (hint) logger.log(hint);
   // Stop accepting requests, let the projection runner finish its batch, close the stores.
   let stopping = false;
   const stop = (signal: string) => {
@@ -40,6 +38,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // After the handlers: on a store still rebuilding, the hint may wait for the read models.
+  const hint = await firstRunHint(app, url);
+  if (hint && !stopping) logger.log(hint);
 }
 
 main().catch((error: unknown) => {
