@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { passwordFrom } from '../secret-input.js';
+import { passwordFrom } from '../user-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 

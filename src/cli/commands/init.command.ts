@@ -1,20 +1,8 @@
 import type { Command } from 'commander';
-import { read } from 'read';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
-import { passwordFrom } from '../secret-input.js';
-
-/** A value from its flag, its environment variable, or a prompt on a terminal. */
-async function valueFrom(given: string | undefined, variable: string, prompt: string) {
-  const value =
-    given ??
-    (process.env[variable] || undefined) ??
-    (process.stdin.isTTY ? String(await read({ prompt, output: process.stderr })) : undefined);
-  if (!value)
-    throw new CliError('BAD_USAGE', `Give ${prompt.replace(/: $/, '')} (flag or ${variable})`);
-  return value;
-}
+import { passwordFrom, valueFrom } from '../user-input.js';
 
 /**
  * `slipway init`: the first account of a new service, which is its owner, and a stored session
