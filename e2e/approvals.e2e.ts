@@ -118,4 +118,47 @@ describe('approvals', () => {
     });
     expect(short.status).toBe(400);
   });
+
+  it('files one request per input while it is pending: the requester gets it again, others are refused', async () => {
+    const input = {
+      action: 'deploy',
+      serviceId,
+      imageTag: 'ghcr.io/acme/api:3.2.0',
+      reason: 'the same request, sent in parallel',
+    };
+    const parallel = await Promise.all(
+      Array.from({ length: 5 }, () => call(t.url, 'POST', 'requestApproval', operator, input)),
+    );
+    const answers = parallel.map((r) => data<{ approvalId: string; created: boolean }>(r));
+    const ids = new Set(answers.map((a) => a.approvalId));
+    expect([ids.size, answers.filter((a) => a.created).length]).toEqual([1, 1]);
+    const [approvalId] = ids;
+    const pending = data<{ items: { id: string; payload: { imageRef: string } }[] }>(
+      await call(t.url, 'GET', 'approvalQueue', owner, { status: 'pending', limit: 100 }),
+    );
+    expect(pending.items.filter((a) => a.payload.imageRef === 'ghcr.io/acme/api:3.2.0')).toEqual([
+      expect.objectContaining({ id: approvalId }),
+    ]);
+
+    const other = await call(t.url, 'POST', 'requestApproval', owner, input);
+    expect([other.status, other.body.error.code, other.body.error.data]).toEqual([
+      409,
+      'CONFLICT',
+      expect.objectContaining({ approvalId }),
+    ]);
+    // A different payload is a different request.
+    const next = await call(t.url, 'POST', 'requestApproval', operator, {
+      ...input,
+      imageTag: 'ghcr.io/acme/api:3.2.1',
+    });
+    expect(data<{ created: boolean }>(next).created).toBe(true);
+
+    // Once decided, the same input may be asked for again.
+    await call(t.url, 'POST', 'rejectRequest', owner, { approvalId, note: 'not yet' });
+    const again = data<{ approvalId: string; created: boolean }>(
+      await call(t.url, 'POST', 'requestApproval', operator, input),
+    );
+    expect(again.created).toBe(true);
+    expect(again.approvalId).not.toBe(approvalId);
+  });
 });

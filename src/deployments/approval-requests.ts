@@ -1,22 +1,37 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
+import { conflict } from '../common/app-error.js';
+import { canonicalJson } from '../common/canonical-json.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
+import { approvalClaimDecider, type ApprovalClaim } from './approval-claim.decider.js';
 import { approvalDecider } from './approval.decider.js';
 import { requesterOf } from './deployment-launcher.js';
-import { approvalStream } from '../events/deployments.events.js';
+import { approvalClaimStream, approvalStream } from '../events/deployments.events.js';
 
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
+
+/** A claimed request not yet on its stream is being opened, unless the claim is this old. */
+const OPENING_GRACE_MS = 60_000;
 
 export interface PendingApproval {
   status: 'pending_approval';
   approvalId: string;
   action: string;
   expiresAt: string;
+  /** False when the same request of the same principal was already pending: that one is it. */
+  created: boolean;
 }
 
-/** Opens an approval request whose payload is frozen: what is approved is what runs. */
+type Action = 'deploy' | 'rollback' | 'restore';
+
+/**
+ * Opens an approval request whose payload is frozen: what is approved is what runs. The same
+ * input (service, action, payload) has one pending request at a time: asked again by its
+ * requester, the pending one is the answer; asked by someone else, it is refused (that request
+ * already waits for a decision).
+ */
 @Injectable()
 export class ApprovalRequests {
   constructor(
@@ -25,31 +40,64 @@ export class ApprovalRequests {
   ) {}
 
   async open(
-    action: 'deploy' | 'rollback' | 'restore',
+    action: Action,
     serviceId: string,
     payload: Record<string, unknown>,
     reason: string,
     ctx: RequestContext,
   ): Promise<PendingApproval> {
+    const now = this.clock.now().getTime();
+    const requestedBy = requesterOf(ctx);
     const approvalId = randomUUID();
-    const expiresAt = new Date(this.clock.now().getTime() + APPROVAL_TTL_MS).toISOString();
+    const expiresAt = new Date(now + APPROVAL_TTL_MS).toISOString();
+    const digest = createHash('sha256').update(canonicalJson({ action, payload })).digest('hex');
+    const claimStream = approvalClaimStream(serviceId, digest);
+    const closed = await this.closedClaim(claimStream, now);
+    const { current } = (
+      await this.runner.run(
+        claimStream,
+        approvalClaimDecider,
+        { serviceId, approvalId, requestedBy: requestedBy.principalId, expiresAt, now, closed },
+        ctx,
+        20,
+      )
+    ).state;
+    if (current!.approvalId !== approvalId) return this.pending(current!, action, ctx);
     await this.runner.run(
       approvalStream(approvalId),
       approvalDecider,
       {
         kind: 'request',
-        event: {
-          approvalId,
-          action,
-          serviceId,
-          payload,
-          reason,
-          requestedBy: requesterOf(ctx),
-          expiresAt,
-        },
+        event: { approvalId, action, serviceId, payload, reason, requestedBy, expiresAt },
       },
       ctx,
     );
-    return { status: 'pending_approval', approvalId, action, expiresAt };
+    return { status: 'pending_approval', approvalId, action, expiresAt, created: true };
+  }
+
+  /** The claimed request, when it is no longer pending (so a new one may take its place). */
+  private async closedClaim(claimStream: string, now: number): Promise<string | null> {
+    const { current } = await this.runner.load(claimStream, approvalClaimDecider);
+    if (!current || current.expiresAt <= now) return null;
+    const request = await this.runner.load(approvalStream(current.approvalId), approvalDecider);
+    const open = request.exists
+      ? request.status === 'pending'
+      : now - current.claimedAt < OPENING_GRACE_MS;
+    return open ? null : current.approvalId;
+  }
+
+  private pending(claim: ApprovalClaim, action: Action, ctx: RequestContext): PendingApproval {
+    if (claim.requestedBy !== ctx.principal!.id) {
+      throw conflict('The same request is already waiting for approval', {
+        approvalId: claim.approvalId,
+      });
+    }
+    return {
+      status: 'pending_approval',
+      approvalId: claim.approvalId,
+      action,
+      expiresAt: new Date(claim.expiresAt).toISOString(),
+      created: false,
+    };
   }
 }

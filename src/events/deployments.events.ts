@@ -141,6 +141,15 @@ export const ApprovalRequested = defineEvent<{
   requestedBy: Requester;
   expiresAt: string;
 }>('ApprovalRequested', 1);
+// Stream `approval-claim-<serviceId>-<sha256(action, payload)>`: the request that stands for
+// that input while it is pending, so that the same request is not filed twice.
+export const ApprovalClaimed = defineEvent<{
+  serviceId: string;
+  approvalId: string;
+  requestedBy: string;
+  expiresAt: string;
+  claimedAt: string;
+}>('ApprovalClaimed', 1);
 export const ApprovalGranted = defineEvent<{
   approvalId: string;
   decidedBy: string;
@@ -178,4 +187,6 @@ export const serviceDeploymentsStream = (serviceId: string) => `service-deployme
 export const idempotencyKeyStream = (serviceId: string, key: string) =>
   `deployment-key-${serviceId}-${createHash('sha256').update(key).digest('hex')}`;
 export const approvalStream = (approvalId: string) => `approval-${approvalId}`;
+export const approvalClaimStream = (serviceId: string, inputDigest: string) =>
+  `approval-claim-${serviceId}-${inputDigest}`;
 export const serviceBackupsStream = (serviceId: string) => `service-backups-${serviceId}`;
