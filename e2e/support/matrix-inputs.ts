@@ -68,6 +68,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   deploymentLogs: { deploymentId: NOBODY },
   infrastructureInventory: undefined,
   approvalQueue: { limit: 5 },
+  backups: { serviceId: NOBODY, limit: 5 },
   deploymentPlan: { serviceId: NOBODY, imageTag: 'ghcr.io/acme/api:1' },
   composeDeploymentPlan: { serverId: NOBODY, compose: COMPOSE },
   rollbackPlan: { serviceId: NOBODY },

@@ -13,6 +13,7 @@ import {
   RollbackPlanInput,
 } from './deployments.inputs.js';
 import { PlanHandler } from './planning/plan.query.js';
+import { BackupsHandler, BackupsInput } from './queries/backup-queries.js';
 import {
   DeploymentDetailsHandler,
   DeploymentLogsHandler,
@@ -57,6 +58,7 @@ const planning = (
 export class DeploymentQueryProcedures {
   constructor(
     private readonly approvalQueueHandler: ApprovalQueueHandler,
+    private readonly backupsHandler: BackupsHandler,
     private readonly deploymentDetailsHandler: DeploymentDetailsHandler,
     private readonly deploymentLogsHandler: DeploymentLogsHandler,
     private readonly infrastructureInventoryHandler: InfrastructureInventoryHandler,
@@ -122,6 +124,18 @@ export class DeploymentQueryProcedures {
   )
   approvalQueue(input: ApprovalQueueInput) {
     return this.approvalQueueHandler.execute(input.status, input.limit ?? 50);
+  }
+
+  @Procedure(
+    read(
+      'backups',
+      'service:read',
+      BackupsInput,
+      'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
+    ),
+  )
+  backups(input: BackupsInput) {
+    return this.backupsHandler.execute(input);
   }
 
   @Procedure(

@@ -18,6 +18,7 @@ import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
 import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
+import { BackupsHandler } from './queries/backup-queries.js';
 import { AddressGate } from './reach/address-gate.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
@@ -60,6 +61,7 @@ import {
     DeploymentLogsHandler,
     InfrastructureInventoryHandler,
     ApprovalQueueHandler,
+    BackupsHandler,
     PlanHandler,
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
