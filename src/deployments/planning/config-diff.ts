@@ -1,3 +1,4 @@
+import { createTwoFilesPatch } from 'diff';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { validateCompose } from '../compose.js';
 import type { RecordedEnvVar } from '../../events/deployments.events.js';
@@ -30,6 +31,21 @@ function composeServices(compose: string): Map<string, string> {
   return new Map(result.ok ? result.summary.services.map((s) => [s.name, s.image]) : []);
 }
 
+/**
+ * The compose files as a unified diff, or null when they are the same. The edit distance and
+ * the time are bounded (a compose is up to 256 KiB): two files too different to diff cheaply
+ * say so instead of holding the event loop.
+ */
+export function composeUnifiedDiff(from: string, to: string): string | null {
+  if (from === to) return null;
+  const patch = createTwoFilesPatch('compose (from)', 'compose (to)', from, to, '', '', {
+    context: 3,
+    maxEditLength: 2000,
+    timeout: 100,
+  });
+  return patch ?? 'The compose files differ too much to show line by line.';
+}
+
 /** Field-by-field comparison of two frozen snapshots, as a plan whose command applies `to`. */
 export function configDiff(from: DeploymentDoc, to: DeploymentDoc) {
   const env = diffEnv(from.snapshot.env, to.snapshot.env);
@@ -37,6 +53,7 @@ export function configDiff(from: DeploymentDoc, to: DeploymentDoc) {
   const b = composeServices(to.snapshot.compose);
   const compose = {
     changed: from.snapshot.compose !== to.snapshot.compose,
+    unified: composeUnifiedDiff(from.snapshot.compose, to.snapshot.compose),
     servicesAdded: [...b.keys()].filter((k) => !a.has(k)),
     servicesRemoved: [...a.keys()].filter((k) => !b.has(k)),
     imagesChanged: [...b.keys()]

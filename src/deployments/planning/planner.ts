@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -93,12 +94,41 @@ export class Planner {
     ];
     const first = summary.ok ? summary.summary.services[0] : null;
     const ref = first ? parseImageReference(first.image) : null;
+    const name = first?.name.toLowerCase();
+    const existing = await this.existingService(serverId, compose, name);
+    if (existing) {
+      // Registering again would be refused: what the user wants is to change the service.
+      checks.push(
+        warn(
+          'service-exists',
+          `${existing.name}@${existing.environment} (${existing.id}) already exists on this server: update it instead`,
+        ),
+      );
+      return plan(
+        checks,
+        ['update the service with this compose definition', ...DEPLOY_STEPS],
+        false,
+        `slipway services update ${existing.id} --compose-file compose.yaml --yes`,
+      );
+    }
     const steps = ['register the compose definition as a service on this server', ...DEPLOY_STEPS];
     const command =
-      first && ref
-        ? `slipway services register --server ${serverId} --name ${shellArg(first.name.toLowerCase())} --environment production --image-repository ${shellArg(repositoryOf(ref))} --compose-file compose.yaml --yes`
+      name && ref
+        ? `slipway services register --server ${serverId} --name ${shellArg(name)} --environment production --image-repository ${shellArg(repositoryOf(ref))} --compose-file compose.yaml --yes`
         : `slipway services register --server ${serverId} --compose-file compose.yaml --yes`;
     return plan(checks, steps, false, command);
+  }
+
+  /** A service of the server with the same compose text, or named as the Run line would name it. */
+  private async existingService(
+    serverId: string,
+    compose: string,
+    name: string | undefined,
+  ): Promise<ServiceDoc | null> {
+    const { items } = await this.lookup.reads
+      .collection<ServiceDoc>('services')
+      .find({ serverId }, { limit: 1000 });
+    return items.find((s) => s.compose === compose) ?? items.find((s) => s.name === name) ?? null;
   }
 
   async rollbackPlan(
