@@ -4,10 +4,14 @@ import { registerAccessCommands } from './commands/access.commands.js';
 import { registerApprovalCommands } from './commands/approvals.commands.js';
 import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
+import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
+import { registerMemberCommands } from './commands/members.commands.js';
+import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
+import { registerServiceCommands } from './commands/services.commands.js';
 import { Output } from './output.js';
 
 /** The `slipway` program: one JSON document per command with --json, exit codes 0/1/2/3. */
@@ -24,7 +28,11 @@ export function buildProgram(): Command {
   registerDeploymentCommands(program);
   registerPlanCommands(program);
   registerInfrastructureCommands(program);
+  registerServiceCommands(program);
+  registerBackupCommands(program);
+  registerMemberCommands(program);
   registerAccessCommands(program);
+  registerMfaCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
   for (const command of program.commands) applyToTree(command);

@@ -50,3 +50,19 @@ export async function passwordFrom(opts: {
     );
   return password;
 }
+
+/**
+ * A 6-digit code: `--totp-code`, else `SLIPWAY_TOTP_CODE`, else a prompt on a terminal; `refusal`
+ * names what is missing when there is none.
+ */
+export async function totpCodeFrom(
+  given: string | undefined,
+  refusal = new CliError(
+    'BAD_USAGE',
+    'No code: give --totp-code, set SLIPWAY_TOTP_CODE, or run on a terminal to be asked',
+  ),
+): Promise<string> {
+  const code = await flagEnvOrPrompt(given, 'SLIPWAY_TOTP_CODE', 'Code from the authenticator: ');
+  if (!code) throw refusal;
+  return code.trim();
+}

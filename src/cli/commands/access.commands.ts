@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
-import { keyValues, table } from '../output.js';
+import { table } from '../output.js';
 
 interface Minted {
   token: string;
@@ -153,53 +153,6 @@ export function registerAccessCommands(program: Command): void {
           overlapMinutes: Number(opts.overlapMinutes),
         });
         run.out.ok(minted, () => shownOnce(minted));
-      }),
-    );
-
-  const mfa = program.command('mfa').description('two-factor authentication and the team policy');
-  mfa.command('status').action(
-    action(async (run) => {
-      const s = await run
-        .client()
-        .query<{ policy: string; setAt: string | null; caller: Record<string, unknown> }>(
-          'accountSecurityStatus',
-        );
-      run.out.ok(s, () =>
-        keyValues([['policy', s.policy], ['set at', s.setAt], ...Object.entries(s.caller)]),
-      );
-    }),
-  );
-  const policy = mfa.command('policy').description('the team MFA policy');
-  policy.command('get').action(
-    action(async (run) => {
-      const s = await run
-        .client()
-        .query<{ policy: string; setAt: string | null; setBy: string | null }>(
-          'accountSecurityStatus',
-        );
-      const data = { policy: s.policy, setAt: s.setAt, setBy: s.setBy };
-      run.out.ok(
-        data,
-        () => `${s.policy} (set ${s.setAt ?? 'never'}${s.setBy ? ` by ${s.setBy}` : ''})`,
-      );
-    }),
-  );
-  policy
-    .command('set <policy>')
-    .description('optional, privileged or all')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, value: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Set the team MFA policy to ${value}`);
-        const result = await run
-          .client()
-          .mutation<{ policy: string; changed: boolean }>('updateAccountSecurityPolicy', {
-            policy: value,
-          });
-        run.out.ok(
-          result,
-          () => `MFA policy is ${result.policy}${result.changed ? '' : ' (unchanged)'}`,
-        );
       }),
     );
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { passwordFrom } from '../user-input.js';
+import { passwordFrom, totpCodeFrom } from '../user-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 
@@ -71,16 +71,19 @@ export function registerAuthCommands(program: Command): void {
             );
             let session = first.session;
             if (first.body.status === 'mfa_required') {
-              if (!opts.totpCode && !opts.recoveryCode)
-                throw new CliError(
-                  'MFA_REQUIRED',
-                  'This account uses MFA: add --totp-code CODE or --recovery-code CODE',
-                );
               const second = await anon.rest('/api/auth/login/verify', {
                 challenge: first.body.challenge,
-                ...(opts.totpCode
-                  ? { totpCode: opts.totpCode }
-                  : { recoveryCode: opts.recoveryCode }),
+                ...(opts.recoveryCode
+                  ? { recoveryCode: opts.recoveryCode }
+                  : {
+                      totpCode: await totpCodeFrom(
+                        opts.totpCode,
+                        new CliError(
+                          'MFA_REQUIRED',
+                          'This account uses MFA: add --totp-code CODE or --recovery-code CODE (or set SLIPWAY_TOTP_CODE)',
+                        ),
+                      ),
+                    }),
               });
               session = second.session;
             }

@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { keyValues, table } from '../output.js';
+import { showPlan, type Plan } from './plan.commands.js';
+import { resolveService } from './resolve.js';
+
+interface Backup {
+  id: string;
+  serviceId: string;
+  location: string;
+  checksum: string;
+  sizeBytes: number;
+  takenAt: string;
+}
+
+export function registerBackupCommands(program: Command): void {
+  const backups = program
+    .command('backups')
+    .description('backups of services: list, take, restore');
+  backups
+    .command('list')
+    .description('recorded backups, newest first')
+    .option('--service <service>', 'only this service (id, name or name@environment)')
+    .option('--limit <n>', '1-100', '20')
+    .action(
+      action(async (run, opts: { service?: string; limit: string }) => {
+        const client = run.client();
+        const serviceId = opts.service ? await resolveService(client, opts.service) : undefined;
+        const page = await client.query<{ items: Backup[]; nextCursor: string | null }>('backups', {
+          serviceId,
+          limit: Number(opts.limit),
+        });
+        run.out.ok(page, () =>
+          table(
+            ['id', 'service', 'taken at', 'size (bytes)', 'checksum', 'location'],
+            page.items.map((b) => [
+              b.id,
+              b.serviceId,
+              b.takenAt,
+              b.sizeBytes,
+              `${b.checksum.slice(0, 19)}…`,
+              b.location,
+            ]),
+          ),
+        );
+      }),
+    );
+  backups
+    .command('trigger <service>')
+    .description("run the service's backup command on its server now")
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, ref: string, opts: { yes?: boolean }) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        await confirm(opts.yes, `Take a backup of ${ref}`);
+        run.out.progress(`Backing up ${ref}…`);
+        const taken = await client.mutation<Backup & { backupId: string }>('triggerBackup', {
+          serviceId,
+        });
+        run.out.ok(taken, () =>
+          keyValues([
+            ['backup', taken.backupId],
+            ['location', taken.location],
+            ['checksum', taken.checksum],
+            ['size', `${taken.sizeBytes} bytes`],
+            ['taken at', taken.takenAt],
+          ]),
+        );
+      }),
+    );
+  backups
+    .command('restore-plan <backupId>')
+    .description('preflight checks and steps for restoring a backup (same as `plan restore`)')
+    .action(
+      action(async (run, backupId: string) => {
+        showPlan(run, await run.client().query<Plan>('backupRestorePlan', { backupId }));
+      }),
+    );
+}
