@@ -4,6 +4,7 @@ import { AgentCreated } from '../src/events/access.events.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
 import { projectInMemory } from './project-in-memory.js';
 import { at, given } from './testing/given-events.js';
+import { givenProjection } from './testing/given-projection.js';
 
 const refusal = {
   surface: 'procedure' as const,
@@ -17,47 +18,49 @@ const refusal = {
 
 describe('audit_trail projection', () => {
   it('keeps one entry per event, whatever its type, with outcome, resource and attribution', () => {
-    const events = given([
-      AgentCreated({ principalId: 'a1', name: 'bot', preset: 'agent:read-only', createdBy: 'u1' }),
-      AccessDenied({ ...refusal, code: 'FORBIDDEN', count: 1 }),
-      CommandRejected({ ...refusal, code: 'BAD_REQUEST', count: 41, coalesced: true }),
-    ]);
-    events[0] = {
-      ...events[0],
-      stream: 'principal-a1',
-      metadata: {
-        ...events[0].metadata,
-        actor: { principalId: 'u1', kind: 'user', role: 'owner' },
-        authMethod: 'token',
-        tokenId: 't1',
-        requestId: 'r1',
-      },
-    };
-    const model = projectInMemory(auditTrailProjection, events);
-    expect(Object.keys(model.audit_trail)).toEqual(['p1', 'p2', 'p3']);
-    expect(model.audit_trail.p1).toMatchObject({
-      position: 1,
-      type: 'AgentCreated',
-      outcome: 'succeeded',
-      resource: 'principal-a1',
-      actorId: 'u1',
-      authMethod: 'token',
-      tokenId: 't1',
-      requestId: 'r1',
-      count: 1,
-      code: null,
-    });
-    expect(model.audit_trail.p2).toMatchObject({
-      outcome: 'denied',
-      resource: 'procedure:createAgent',
-      code: 'FORBIDDEN',
-      inputFields: ['name'],
-    });
-    expect(model.audit_trail.p3).toMatchObject({
-      outcome: 'rejected',
-      code: 'BAD_REQUEST',
-      count: 41,
-    });
+    givenProjection(auditTrailProjection)
+      .given(
+        {
+          ...AgentCreated({
+            principalId: 'a1',
+            name: 'bot',
+            preset: 'agent:read-only',
+            createdBy: 'u1',
+          }),
+          stream: 'principal-a1',
+          metadata: {
+            actor: { principalId: 'u1', kind: 'user', role: 'owner' },
+            authMethod: 'token',
+            tokenId: 't1',
+            requestId: 'r1',
+          },
+        },
+        AccessDenied({ ...refusal, code: 'FORBIDDEN', count: 1 }),
+        CommandRejected({ ...refusal, code: 'BAD_REQUEST', count: 41, coalesced: true }),
+      )
+      .thenMatches({
+        audit_trail: {
+          p1: {
+            position: 1,
+            type: 'AgentCreated',
+            outcome: 'succeeded',
+            resource: 'principal-a1',
+            actorId: 'u1',
+            authMethod: 'token',
+            tokenId: 't1',
+            requestId: 'r1',
+            count: 1,
+            code: null,
+          },
+          p2: {
+            outcome: 'denied',
+            resource: 'procedure:createAgent',
+            code: 'FORBIDDEN',
+            inputFields: ['name'],
+          },
+          p3: { outcome: 'rejected', code: 'BAD_REQUEST', count: 41 },
+        },
+      });
   });
 
   it('is idempotent: applying the same events twice gives the same entries', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import {
   ApprovalExecuted,
   ApprovalGranted,
@@ -12,8 +12,8 @@ import {
 } from '../src/events/deployments.events.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
-import { projectInMemory } from './project-in-memory.js';
-import { at, given } from './testing/given-events.js';
+import { at } from './testing/given-events.js';
+import { givenProjection } from './testing/given-projection.js';
 import { servicesProjection } from './services.projection.js';
 
 const requester = {
@@ -48,9 +48,8 @@ const triggered = DeploymentTriggered({
 
 describe('deployments projection', () => {
   it('follows a deployment from trigger through steps to success', () => {
-    const model = projectInMemory(
-      deploymentsProjection,
-      given([
+    givenProjection(deploymentsProjection)
+      .given(
         triggered,
         DeploymentStarted({ deploymentId: 'd1', runnerId: 'r' }),
         DeploymentStepStarted({ deploymentId: 'd1', step: 'pull' }),
@@ -61,28 +60,30 @@ describe('deployments projection', () => {
           imageRef: 'ghcr.io/acme/api:1',
           imageDigest: 'sha256:x',
         }),
-      ]),
-    );
-    expect(model.deployments.d1).toMatchObject({
-      status: 'succeeded',
-      order: 1,
-      sequence: 1,
-      trigger: 'approval',
-      requestedBy: requester,
-      approvalId: 'a1',
-      startedAt: at(1),
-      finishedAt: at(4),
-      imageDigest: 'sha256:x',
-      steps: [{ step: 'pull', startedAt: at(2), finishedAt: at(3), ok: true, detail: null }],
-    });
+      )
+      .thenMatches({
+        deployments: {
+          d1: {
+            status: 'succeeded',
+            order: 1,
+            sequence: 1,
+            trigger: 'approval',
+            requestedBy: requester,
+            approvalId: 'a1',
+            startedAt: at(1),
+            finishedAt: at(4),
+            imageDigest: 'sha256:x',
+            steps: [{ step: 'pull', startedAt: at(2), finishedAt: at(3), ok: true, detail: null }],
+          },
+        },
+      });
   });
 });
 
 describe('services projection', () => {
   it('tracks the image of the last succeeded deployment', () => {
-    const model = projectInMemory(
-      servicesProjection,
-      given([
+    givenProjection(servicesProjection)
+      .given(
         ServiceRegistered({
           serviceId: 'svc',
           name: 'api',
@@ -101,20 +102,19 @@ describe('services projection', () => {
           imageRef: 'ghcr.io/acme/api:1',
           imageDigest: null,
         }),
-      ]),
-    );
-    expect(model.services.svc).toMatchObject({
-      currentImage: 'ghcr.io/acme/api:1',
-      currentDeploymentId: 'd1',
-    });
+      )
+      .thenMatches({
+        services: {
+          svc: { currentImage: 'ghcr.io/acme/api:1', currentDeploymentId: 'd1' },
+        },
+      });
   });
 });
 
 describe('approvals projection', () => {
   it('records the decision and the deployment an approval executed', () => {
-    const model = projectInMemory(
-      approvalsProjection,
-      given([
+    givenProjection(approvalsProjection)
+      .given(
         ApprovalRequested({
           approvalId: 'a1',
           action: 'deploy',
@@ -126,15 +126,18 @@ describe('approvals projection', () => {
         }),
         ApprovalGranted({ approvalId: 'a1', decidedBy: 'p2', note: 'ok' }),
         ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' }),
-      ]),
-    );
-    expect(model.approvals.a1).toMatchObject({
-      status: 'approved',
-      decidedBy: 'p2',
-      decidedAt: at(1),
-      note: 'ok',
-      executedDeploymentId: 'd1',
-      requestedAt: at(0),
-    });
+      )
+      .thenMatches({
+        approvals: {
+          a1: {
+            status: 'approved',
+            decidedBy: 'p2',
+            decidedAt: at(1),
+            note: 'ok',
+            executedDeploymentId: 'd1',
+            requestedAt: at(0),
+          },
+        },
+      });
   });
 });

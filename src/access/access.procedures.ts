@@ -1,25 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { ListPrincipalsHandler } from './principals.query.js';
 import { Procedure } from '../kernel/procedure.js';
+import { CreateAgentHandler, CreateAgentInput } from './commands/create-agent.handler.js';
+import { CreateTokenHandler, CreateTokenInput } from './commands/create-token.handler.js';
 import {
-  CreateAgentInput,
-  CreateTokenInput,
+  GenerateAgentTokenHandler,
   GenerateAgentTokenInput,
+} from './commands/generate-agent-token.handler.js';
+import {
+  InvalidatePrincipalHandler,
   InvalidatePrincipalInput,
-  PageInput,
-  RotateTokenInput,
-  TokenIdInput,
-  TokensInput,
-} from './access.inputs.js';
-import { CreateAgentHandler } from './commands/create-agent.handler.js';
-import { CreateTokenHandler } from './commands/create-token.handler.js';
-import { GenerateAgentTokenHandler } from './commands/generate-agent-token.handler.js';
-import { InvalidatePrincipalHandler } from './commands/invalidate-principal.handler.js';
-import { RevokeTokenHandler } from './commands/revoke-token.handler.js';
-import { RotateTokenHandler } from './commands/rotate-token.handler.js';
+} from './commands/invalidate-principal.handler.js';
+import { RevokeTokenHandler, TokenIdInput } from './commands/revoke-token.handler.js';
+import { RotateTokenHandler, RotateTokenInput } from './commands/rotate-token.handler.js';
+import { PageInput } from './page.input.js';
 import { describeCaller } from './describe-caller.js';
 import type { RequestContext } from '../kernel/request-context.js';
-import { ListTokensHandler } from './tokens.query.js';
+import { ListTokensHandler, TokensInput } from './tokens.query.js';
 import { EVERYONE, ADMINS } from '../kernel/roles.js';
 
 @Injectable()

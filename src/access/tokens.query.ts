@@ -1,8 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { READ_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
 import { StoredCredentialVerifier } from './stored-credential.verifier.js';
+import { Omittable } from '../common/omittable.js';
+import { PageInput } from './page.input.js';
 
 export interface TokenView {
   tokenId: string;
@@ -18,6 +21,12 @@ export interface TokenView {
   replacedBy: string | null;
   refuseAfter: string | null;
   state: 'active' | 'revoked' | 'expired' | 'rotated';
+}
+
+export class TokensInput extends PageInput {
+  @Omittable()
+  @IsUUID()
+  principalId?: string;
 }
 
 /** Token metadata, newest first; never values or digests. */

@@ -8,11 +8,8 @@ import { AuditTrailHandler } from './trail/audit-trail.query.js';
 import { RefusalRecorder } from './refusals/refusal-recorder.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
-import {
-  AuditProcedures,
-  SealAuditCheckpointHandler,
-  VerifyAuditTrailHandler,
-} from './audit.procedures.js';
+import { AuditProcedures, SealAuditCheckpointHandler } from './audit.procedures.js';
+import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
 
 @Module({
   providers: [

@@ -2,20 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
 import { AuditSealer } from './audit-sealer.js';
-import { AuditVerification } from './audit-verification.js';
-import { EraseSubjectDataInput, VerifyAuditTrailInput } from './audit.inputs.js';
-import { EraseSubjectDataHandler } from './privacy/erase-subject-data.handler.js';
-import { AuditTrailInput } from './trail/audit-trail.inputs.js';
-import { AuditTrailHandler } from './trail/audit-trail.query.js';
+import {
+  EraseSubjectDataHandler,
+  EraseSubjectDataInput,
+} from './privacy/erase-subject-data.handler.js';
+import { AuditTrailHandler, AuditTrailInput } from './trail/audit-trail.query.js';
+import { VerifyAuditTrailHandler, VerifyAuditTrailInput } from './verify-audit-trail.query.js';
 import { ADMINS, OWNERS } from '../kernel/roles.js';
-
-@Injectable()
-export class VerifyAuditTrailHandler {
-  constructor(private readonly verification: AuditVerification) {}
-  execute(range: VerifyAuditTrailInput) {
-    return this.verification.verify(range);
-  }
-}
 
 @Injectable()
 export class SealAuditCheckpointHandler {

@@ -1,29 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
-import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
-import { RecordBackupHandler } from './commands/backups.handlers.js';
+import {
+  DecideApprovalHandler,
+  DecideApprovalInput,
+  RequestApprovalHandler,
+  RequestApprovalInput,
+} from './commands/approvals.handlers.js';
+import { RecordBackupHandler, RecordBackupInput } from './commands/backups.handlers.js';
 import {
   CancelDeploymentHandler,
-  ExecuteRollbackHandler,
-  TriggerDeployHandler,
-} from './commands/deploy.handlers.js';
-import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
-import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
-import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
-import { SetServerComposePolicyInput } from './compose-policy/compose-policy.inputs.js';
-import {
-  ApproveServerHostKeyInput,
   CancelDeploymentInput,
-  DecideApprovalInput,
+  ExecuteRollbackHandler,
   ExecuteRollbackInput,
-  RecordBackupInput,
-  RegisterServerInput,
-  RegisterServiceInput,
-  RequestApprovalInput,
+  TriggerDeployHandler,
   TriggerDeployInput,
+} from './commands/deploy.handlers.js';
+import {
+  ApproveServerHostKeyHandler,
+  ApproveServerHostKeyInput,
+  RegisterServerHandler,
+  RegisterServerInput,
+} from './commands/servers.handlers.js';
+import {
+  RegisterServiceHandler,
+  RegisterServiceInput,
+  UpdateServiceHandler,
   UpdateServiceInput,
-} from './deployments.inputs.js';
+} from './commands/services.handlers.js';
+import {
+  SetServerComposePolicyHandler,
+  SetServerComposePolicyInput,
+} from './compose-policy/compose-policy.handler.js';
 import { ADMINS, DEPLOYERS, OPERATORS, type Role } from '../kernel/roles.js';
 import type { Scope } from '../kernel/scopes.js';
 

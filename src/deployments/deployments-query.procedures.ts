@@ -2,25 +2,25 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
 import {
-  ApprovalQueueInput,
   BackupRestorePlanInput,
   ComposeDeploymentPlanInput,
   ConfigDiffInput,
-  DeploymentIdInput,
-  DeploymentLogsInput,
   DeploymentPlanInput,
-  RecentDeploymentsInput,
+  PlanHandler,
   RollbackPlanInput,
-} from './deployments.inputs.js';
-import { PlanHandler } from './planning/plan.query.js';
+} from './planning/plan.query.js';
+import { DeploymentIdInput } from './deployment-id.input.js';
 import { BackupsHandler, BackupsInput } from './queries/backup-queries.js';
 import {
   DeploymentDetailsHandler,
   DeploymentLogsHandler,
+  DeploymentLogsInput,
   RecentDeploymentsHandler,
+  RecentDeploymentsInput,
 } from './queries/deployment-queries.js';
 import {
   ApprovalQueueHandler,
+  ApprovalQueueInput,
   InfrastructureInventoryHandler,
 } from './queries/inventory-queries.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';

@@ -1,6 +1,6 @@
 import type { SecretBox } from '../secrets/secret-box.js';
 import type { RecordedEnvVar } from '../events/deployments.events.js';
-import type { EnvVarInput } from './deployments.inputs.js';
+import type { EnvVarInput } from './commands/service-settings.input.js';
 
 /** Secret values are sealed (for the runner) and digested (for diffs); plain ones kept as is. */
 export function recordEnv(input: EnvVarInput[] | undefined, box: SecretBox): RecordedEnvVar[] {

@@ -8,25 +8,20 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import { AUTH_LIMITS, Throttle } from './login/throttle.js';
 import {
   RequestPasswordResetHandler,
+  RequestPasswordResetInput,
   ResetPasswordHandler,
+  ResetPasswordInput,
   resetLinkIsLive,
 } from './commands/password-reset.handlers.js';
 import { RouteAccess } from '../kernel/route-access.js';
 import { jsonBody, requireJsonContentType } from '../kernel/json-body.js';
 import { validateInput } from '../kernel/input-validation.js';
-import { LogInHandler } from './commands/log-in.handler.js';
+import { LogInHandler, LoginInput } from './commands/log-in.handler.js';
 import { addressKey } from './login/address-key.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LogOutHandler } from './commands/log-out.handler.js';
-import { SignUpHandler } from './commands/sign-up.handler.js';
-import { VerifyLoginHandler } from './commands/verify-login.handler.js';
-import { LoginVerifyInput } from './mfa/mfa.inputs.js';
-import {
-  LoginInput,
-  RequestPasswordResetInput,
-  ResetPasswordInput,
-  SignUpInput,
-} from './identity.inputs.js';
+import { SignUpHandler, SignUpInput } from './commands/sign-up.handler.js';
+import { LoginVerifyInput, VerifyLoginHandler } from './commands/verify-login.handler.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { errorForLog } from '../common/log-text.js';
 

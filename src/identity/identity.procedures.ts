@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PageInput } from '../access/access.inputs.js';
+import { PageInput } from '../access/page.input.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
-import { ChangeUserRoleHandler } from './commands/change-user-role.handler.js';
-import { DeactivateUserHandler } from './commands/deactivate-user.handler.js';
-import { ChangeUserRoleInput, DeactivateUserInput } from './identity.inputs.js';
+import { ChangeUserRoleHandler, ChangeUserRoleInput } from './commands/change-user-role.handler.js';
+import { DeactivateUserHandler, DeactivateUserInput } from './commands/deactivate-user.handler.js';
 import { ListPrincipalsHandler } from '../access/principals.query.js';
 import { HUMANS, ADMINS } from '../kernel/roles.js';
 

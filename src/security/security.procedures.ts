@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsIn } from 'class-validator';
 import type { MfaDoc } from '../../projections/mfa.projection.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
@@ -7,9 +8,14 @@ import { DeciderRunner } from '../storage/decider-runner.js';
 import { mfaRequired } from './mfa-requirement.js';
 import { securityPolicyDecider } from './security-policy.decider.js';
 import { SecurityPolicyReader } from './security-policy.reader.js';
-import { TEAM_SECURITY_STREAM } from '../events/security.events.js';
-import { UpdateAccountSecurityPolicyInput } from './security.inputs.js';
+import { MFA_POLICIES, TEAM_SECURITY_STREAM, type MfaPolicy } from '../events/security.events.js';
 import { EVERYONE, ADMINS } from '../kernel/roles.js';
+
+/** `updateAccountSecurityPolicy`, whose procedure runs the policy decider itself (no handler). */
+export class UpdateAccountSecurityPolicyInput {
+  @IsIn(MFA_POLICIES)
+  policy!: MfaPolicy;
+}
 
 @Injectable()
 export class SecurityProcedures {

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { IsIn } from 'class-validator';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../../events/access.events.js';
-import type { CreateAgentInput } from '../access.inputs.js';
+import { DisplayName } from '../../common/field-rules.js';
+import { Omittable } from '../../common/omittable.js';
+import { AGENT_PRESET_NAMES } from '../capabilities.js';
 import { assertWithinEffective, scopesOfPreset } from '../authority.js';
 import { DEFAULT_AGENT_PRESET } from '../capabilities.js';
 import { principalDecider } from '../principal.decider.js';
@@ -14,6 +17,15 @@ export interface CreatedAgent {
   preset: string;
   role: 'agent';
   capabilities: string[];
+}
+
+export class CreateAgentInput {
+  @DisplayName()
+  name!: string;
+
+  @Omittable()
+  @IsIn(AGENT_PRESET_NAMES)
+  preset?: string;
 }
 
 @Injectable()

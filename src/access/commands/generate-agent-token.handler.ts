@@ -1,11 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
-import type { GenerateAgentTokenInput } from '../access.inputs.js';
+import { DisplayName } from '../../common/field-rules.js';
+import { Omittable } from '../../common/omittable.js';
+import { ScopeList, TokenLifetimeDays } from './token-fields.js';
 import { assertMayReceiveTokenOf, callerOf } from '../authority.js';
 import { capabilitiesOf } from '../capabilities.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
+
+export class GenerateAgentTokenInput {
+  @IsUUID()
+  principalId!: string;
+
+  @DisplayName()
+  tokenName!: string;
+
+  @TokenLifetimeDays()
+  expiresInDays!: number;
+
+  /** Defaults to the agent's whole preset. */
+  @Omittable()
+  @ScopeList()
+  scopes?: string[];
+}
 
 /**
  * Spec 4.3 step 2: a token for an agent; its scopes default to the agent's whole preset. The

@@ -1,11 +1,22 @@
 import { Injectable } from '@nestjs/common';
+import { IsString, IsUUID, MaxLength } from 'class-validator';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { principalStream } from '../../events/access.events.js';
-import type { InvalidatePrincipalInput } from '../access.inputs.js';
+import { Omittable } from '../../common/omittable.js';
 import { assertMayActOn, callerOf } from '../authority.js';
 import { principalDecider } from '../principal.decider.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
+
+export class InvalidatePrincipalInput {
+  @IsUUID()
+  principalId!: string;
+
+  @Omittable()
+  @IsString()
+  @MaxLength(280)
+  reason?: string;
+}
 
 /**
  * Every token of the principal is refused with TOKEN_INVALIDATED once this answers. Nobody

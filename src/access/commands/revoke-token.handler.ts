@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../../events/access.events.js';
-import type { TokenIdInput } from '../access.inputs.js';
 import { assertMayActOn, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { tokenDecider } from '../token.decider.js';
+
+export class TokenIdInput {
+  @IsUUID()
+  tokenId!: string;
+}
 
 /**
  * Answers once the token is refused everywhere (the command waits for the projections). Nobody

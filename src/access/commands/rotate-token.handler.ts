@@ -1,14 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../../events/access.events.js';
-import type { RotateTokenInput } from '../access.inputs.js';
 import { assertMayReceiveTokenOf, assertWithinEffective, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 import { tokenDecider } from '../token.decider.js';
+
+export class RotateTokenInput {
+  @IsUUID()
+  tokenId!: string;
+
+  /** How long the old token keeps working beside the new one: 0 (refused at once) to 7 days. */
+  @IsInt()
+  @Min(0)
+  @Max(10_080)
+  overlapMinutes!: number;
+}
 
 /**
  * A new token with the same principal, name and scopes, and a lifetime as long as the old one

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { assertMayActOn, callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../kernel/request-context.js';
@@ -12,6 +13,11 @@ import { privacyStream, SubjectDataErased, userSubject } from '../../events/priv
 export interface ErasureResult {
   userId: string;
   erasedAt: string;
+}
+
+export class EraseSubjectDataInput {
+  @IsUUID()
+  userId!: string;
 }
 
 /**

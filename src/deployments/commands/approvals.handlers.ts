@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsIn, IsUUID } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -8,8 +9,32 @@ import { approvalDecider } from '../approval.decider.js';
 import { DeploymentLauncher, validImageRef } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { approvalStream } from '../../events/deployments.events.js';
-import type { DecideApprovalInput, RequestApprovalInput } from '../deployments.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+import { ImageReference, Note, Reason } from '../deployment-fields.js';
 import { checkRepository } from './deploy.handlers.js';
+
+export class RequestApprovalInput {
+  @IsIn(['deploy', 'rollback', 'restore'])
+  action!: 'deploy' | 'rollback' | 'restore';
+
+  @IsUUID()
+  serviceId!: string;
+
+  @Omittable()
+  @ImageReference()
+  imageTag?: string;
+
+  @Omittable()
+  @IsUUID()
+  targetDeploymentId?: string;
+
+  @Omittable()
+  @IsUUID()
+  backupId?: string;
+
+  @Reason()
+  reason!: string;
+}
 
 /** Asks for approval of a deploy, rollback or restore, with its payload checked and frozen. */
 @Injectable()
@@ -49,6 +74,15 @@ export class RequestApprovalHandler {
     }
     return this.approvals.open(input.action, service.id, payload, input.reason, ctx);
   }
+}
+
+export class DecideApprovalInput {
+  @IsUUID()
+  approvalId!: string;
+
+  @Omittable()
+  @Note()
+  note?: string;
 }
 
 /**

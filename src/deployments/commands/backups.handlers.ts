@@ -1,11 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import {
+  IsInt,
+  IsISO8601,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { BackupRecorded, serviceBackupsStream } from '../../events/deployments.events.js';
-import type { RecordBackupInput } from '../deployments.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+
+export class RecordBackupInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  location!: string;
+
+  @Matches(/^sha256:[a-f0-9]{64}$/, { message: 'checksum is sha256:<64 hex>' })
+  checksum!: string;
+
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  sizeBytes!: number;
+
+  @Omittable()
+  @IsISO8601()
+  takenAt?: string;
+}
 
 /** Records a backup taken elsewhere (the runner records its own the same way). */
 @Injectable()

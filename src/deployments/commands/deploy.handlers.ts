@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -13,11 +14,9 @@ import {
 } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { DeploymentCancelled, serviceDeploymentsStream } from '../../events/deployments.events.js';
-import type {
-  CancelDeploymentInput,
-  ExecuteRollbackInput,
-  TriggerDeployInput,
-} from '../deployments.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+import { ImageReference, Note, Reason } from '../deployment-fields.js';
+import { DeploymentIdInput } from '../deployment-id.input.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { serviceDeploymentsDecider } from '../service-deployments.decider.js';
 
@@ -35,6 +34,20 @@ export function checkRepository(imageRef: string, repository: string): void {
       { path: 'imageTag', message: `repository ${repositoryOf(ref)} is not the service's` },
     ]);
   }
+}
+
+export class TriggerDeployInput {
+  @IsUUID()
+  serviceId!: string;
+
+  /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
+  @ImageReference()
+  imageTag!: string;
+
+  /** Used when the service's approval rule turns the trigger into an approval request. */
+  @Omittable()
+  @Reason()
+  reason?: string;
 }
 
 @Injectable()
@@ -78,6 +91,18 @@ export class TriggerDeployHandler {
     );
     return { status: 'queued' as const, ...launched };
   }
+}
+
+export class ExecuteRollbackInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @IsUUID()
+  targetDeploymentId!: string;
+
+  @Omittable()
+  @Reason()
+  reason?: string;
 }
 
 /** A new deployment that replays the target's frozen snapshot. */
@@ -127,6 +152,12 @@ export class ExecuteRollbackHandler {
     );
     return { status: 'queued' as const, ...launched };
   }
+}
+
+export class CancelDeploymentInput extends DeploymentIdInput {
+  @Omittable()
+  @Note()
+  reason?: string;
 }
 
 /** A queued deployment is cancelled at once; a running one is asked to stop between steps. */

@@ -1,12 +1,61 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsString,
+  IsUUID,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployments.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+import { Host, HostKeyFingerprint, SlugName } from '../deployment-fields.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
+
+export class RegisterServerInput {
+  @SlugName()
+  name!: string;
+
+  @Host()
+  host!: string;
+
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  sshPort?: number;
+
+  @Matches(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'sshUser must be a POSIX user name' })
+  sshUser!: string;
+
+  /** PEM private key; stored sealed, never returned. */
+  @IsString()
+  @Matches(/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, {
+    message: 'privateKey must be a PEM private key',
+  })
+  @MaxLength(16_384)
+  privateKey!: string;
+
+  @HostKeyFingerprint()
+  hostKeyFingerprint!: string;
+
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(32)
+  @Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
+    each: true,
+    message: 'labels are key=value',
+  })
+  labels?: string[];
+}
 
 /** The private key is sealed at once; the host key fingerprint is pinned, to be approved. */
 @Injectable()
@@ -51,6 +100,14 @@ export class RegisterServerHandler {
       hostKeyFingerprint: input.hostKeyFingerprint,
     };
   }
+}
+
+export class ApproveServerHostKeyInput {
+  @IsUUID()
+  serverId!: string;
+
+  @HostKeyFingerprint()
+  fingerprint!: string;
 }
 
 @Injectable()

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
@@ -7,7 +8,9 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import { ServiceStreams } from '../service-streams.js';
 import { validateCompose } from '../compose.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import type { RegisterServiceInput, UpdateServiceInput } from '../deployments.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+import { ComposeText, EnvironmentName, ImageRepository, SlugName } from '../deployment-fields.js';
+import { ServiceSettingsInput } from './service-settings.input.js';
 import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { recordEnv } from '../env-vars.js';
 import { AddressGate } from '../reach/address-gate.js';
@@ -26,6 +29,23 @@ async function checkHealthUrl(gate: AddressGate, url: string | undefined): Promi
     throw badRequest('The health check URL is refused', [
       { path: 'healthCheckUrl', message: problem },
     ]);
+}
+
+export class RegisterServiceInput extends ServiceSettingsInput {
+  @SlugName()
+  name!: string;
+
+  @EnvironmentName()
+  environment!: string;
+
+  @IsUUID()
+  serverId!: string;
+
+  @ImageRepository()
+  imageRepository!: string;
+
+  @ComposeText()
+  compose!: string;
 }
 
 @Injectable()
@@ -66,6 +86,23 @@ export class RegisterServiceHandler {
     await this.services.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };
   }
+}
+
+export class UpdateServiceInput extends ServiceSettingsInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @Omittable()
+  @IsUUID()
+  serverId?: string;
+
+  @Omittable()
+  @ImageRepository()
+  imageRepository?: string;
+
+  @Omittable()
+  @ComposeText()
+  compose?: string;
 }
 
 @Injectable()

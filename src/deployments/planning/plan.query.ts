@@ -1,9 +1,50 @@
 import { Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { configDiff } from './config-diff.js';
 import type { Plan } from './plan.js';
 import { Planner } from './planner.js';
+import { Omittable } from '../../common/omittable.js';
+import { ComposeText, ImageReference } from '../deployment-fields.js';
+
+export class DeploymentPlanInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @ImageReference()
+  imageTag!: string;
+}
+
+export class ComposeDeploymentPlanInput {
+  @IsUUID()
+  serverId!: string;
+
+  @ComposeText()
+  compose!: string;
+}
+
+export class RollbackPlanInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @Omittable()
+  @IsUUID()
+  targetDeploymentId?: string;
+}
+
+export class BackupRestorePlanInput {
+  @IsUUID()
+  backupId!: string;
+}
+
+export class ConfigDiffInput {
+  @IsUUID()
+  fromDeploymentId!: string;
+
+  @IsUUID()
+  toDeploymentId!: string;
+}
 
 export type PlanRequest =
   | { kind: 'deploy'; serviceId: string; imageTag: string }

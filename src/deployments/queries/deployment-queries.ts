@@ -1,12 +1,31 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsIn, IsInt, IsUUID, Min } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { deploymentSummary, deploymentView } from '../deployment-views.js';
-import type { DeploymentLogsInput, RecentDeploymentsInput } from '../deployments.inputs.js';
+import { PageCursor, PageLimit } from '../../common/field-rules.js';
+import { Omittable } from '../../common/omittable.js';
+import { DeploymentIdInput } from '../deployment-id.input.js';
 import { DeploymentLogStore } from '../deployment-log-store.js';
 import { withFailuresFor } from '../reach/connection-failures.js';
+
+export class RecentDeploymentsInput {
+  @PageLimit(100)
+  limit?: number;
+
+  @Omittable()
+  @IsIn(['queued', 'running', 'succeeded', 'failed', 'cancelled'])
+  status?: string;
+
+  @Omittable()
+  @IsUUID()
+  serviceId?: string;
+
+  @PageCursor()
+  cursor?: string;
+}
 
 /** Newest first; filter by status and service; cursor paging. */
 @Injectable()
@@ -50,6 +69,16 @@ export class DeploymentDetailsHandler {
       },
     };
   }
+}
+
+export class DeploymentLogsInput extends DeploymentIdInput {
+  @Omittable()
+  @IsInt()
+  @Min(0)
+  afterLine?: number;
+
+  @PageLimit(1000)
+  limit?: number;
 }
 
 @Injectable()

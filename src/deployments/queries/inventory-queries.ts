@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsIn } from 'class-validator';
 import type { ApprovalDoc } from '../../../projections/approvals.projection.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
@@ -6,6 +7,8 @@ import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { deploymentSummary, serverView, serviceView } from '../deployment-views.js';
+import { PageLimit } from '../../common/field-rules.js';
+import { Omittable } from '../../common/omittable.js';
 
 /** Servers and their services, each with its current and latest deployment and a health word. */
 @Injectable()
@@ -57,6 +60,15 @@ export class InfrastructureInventoryHandler {
       },
     };
   }
+}
+
+export class ApprovalQueueInput {
+  @Omittable()
+  @IsIn(['pending', 'approved', 'rejected', 'expired'])
+  status?: string;
+
+  @PageLimit(100)
+  limit?: number;
 }
 
 /** Requests by status, oldest first; a pending request past its expiry reads as expired. */

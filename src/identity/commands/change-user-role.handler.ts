@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { IsIn, IsUUID } from 'class-validator';
 import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../kernel/request-context.js';
-import type { ChangeUserRoleInput } from '../identity.inputs.js';
+import { HUMANS } from '../../kernel/roles.js';
 import { TeamRoster } from '../team-roster.js';
+
+export class ChangeUserRoleInput {
+  @IsUUID()
+  userId!: string;
+
+  @IsIn(HUMANS)
+  role!: (typeof HUMANS)[number];
+}
 
 @Injectable()
 export class ChangeUserRoleHandler {

@@ -1,12 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
 import { principalStream, TokensInvalidatedBefore } from '../../events/access.events.js';
 import { callerOf } from '../../access/authority.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { SessionTerminator } from '../session-terminator.js';
-import type { DeactivateUserInput } from '../identity.inputs.js';
 import { TeamRoster } from '../team-roster.js';
+
+export class DeactivateUserInput {
+  @IsUUID()
+  userId!: string;
+}
 
 /**
  * Deactivation is decided on the team stream; from that moment the guard refuses the user's

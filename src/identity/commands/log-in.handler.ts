@@ -1,5 +1,7 @@
 import { principalOf } from '../../access/principal-of.js';
 import { Inject, Injectable } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { MfaDoc } from '../../../projections/mfa.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { PersonalData } from '../../privacy/personal-data.js';
@@ -7,7 +9,7 @@ import { credentialByEmail } from '../credential-lookup.js';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { AppError, attributed } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import type { LoginInput } from '../identity.inputs.js';
+import { normaliseEmail } from './normalise-email.js';
 import { addressKey } from '../login/address-key.js';
 import { LoginAttempts } from '../login/login-attempts.js';
 import { LoginDevices } from '../login/login-devices.js';
@@ -22,6 +24,19 @@ export type LogInOutcome =
 /** The key login attempts are counted under: the account, or the email when there is none. */
 export const loginAccountKey = (userId: string | null, email = '') =>
   userId ? `user:${userId}` : `email:${email}`;
+
+export class LoginInput {
+  @Transform(normaliseEmail)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
+}
 
 /**
  * Unknown email, deactivated user and wrong password get one answer, and each path verifies

@@ -2,6 +2,8 @@ import { PersonalData } from '../../privacy/personal-data.js';
 import { credentialByEmail } from '../credential-lookup.js';
 import { randomBytes } from 'node:crypto';
 import { Inject, Logger, Injectable } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { PasswordResetDoc } from '../../../projections/password-resets.projection.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { RequestContext } from '../../kernel/request-context.js';
@@ -20,10 +22,19 @@ import { LoginAttempts } from '../login/login-attempts.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { loginAccountKey } from './log-in.handler.js';
 import { passwordResetDecider } from '../password-reset.decider.js';
+import { normaliseEmail } from './normalise-email.js';
 
 export const RESET_TTL_MS = 30 * 60_000;
 const resetStream = (digest: string) => `password-reset-${digest}`;
 const logger = new Logger('PasswordReset');
+
+export class RequestPasswordResetInput {
+  @Transform(normaliseEmail)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(254)
+  email!: string;
+}
 
 /** The link is mailed; only a keyed digest of its token is recorded. */
 @Injectable()
@@ -76,6 +87,18 @@ export async function resetLinkIsLive(
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
   const doc = await reads.collection<PasswordResetDoc>('password_resets').get(box.digest(token));
   return !!doc && !doc.completedAt && Date.parse(doc.expiresAt) > now;
+}
+
+export class ResetPasswordInput {
+  @IsString()
+  @MinLength(20)
+  @MaxLength(100)
+  token!: string;
+
+  @IsString()
+  @MinLength(12, { message: 'newPassword must be at least 12 characters' })
+  @MaxLength(256)
+  newPassword!: string;
 }
 
 /** New password, every session of the user ended, and the link dead. */

@@ -3,6 +3,8 @@ import { PersonalData } from '../../privacy/personal-data.js';
 import { userSubject } from '../../events/privacy.events.js';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { Transform } from 'class-transformer';
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
@@ -12,7 +14,8 @@ import {
   UserSignedUp,
 } from '../../events/identity.events.js';
 import { memberEmailDecider } from '../member-email.decider.js';
-import type { SignUpInput } from '../identity.inputs.js';
+import { DisplayName } from '../../common/field-rules.js';
+import { normaliseEmail } from './normalise-email.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { teamMembersDecider, type HumanRole, type TeamCommand } from '../team-members.decider.js';
 
@@ -22,6 +25,21 @@ import { SessionStarter, type StartedSession } from '../session-starter.js';
 export interface SignedUpUser {
   user: { id: string; email: string; name: string; role: string };
   session: StartedSession;
+}
+
+export class SignUpInput {
+  @Transform(normaliseEmail)
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254)
+  email!: string;
+
+  @IsString()
+  @MinLength(12, { message: 'password must be at least 12 characters' })
+  @MaxLength(256)
+  password!: string;
+
+  @DisplayName()
+  name!: string;
 }
 
 /** Hashes first (slow, outside the retry loop); the team decider picks owner or viewer. */

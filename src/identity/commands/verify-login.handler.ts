@@ -1,6 +1,7 @@
 import { principalOf } from '../../access/principal-of.js';
 import { PersonalData } from '../../privacy/personal-data.js';
 import { Inject, Injectable } from '@nestjs/common';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
@@ -10,7 +11,8 @@ import { LoginAttempts } from '../login/login-attempts.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
 import { loginAccountKey } from './log-in.handler.js';
 import { MfaCodes } from '../mfa/mfa-codes.js';
-import type { LoginVerifyInput } from '../mfa/mfa.inputs.js';
+import { Omittable } from '../../common/omittable.js';
+import { SIX_DIGITS } from '../mfa/mfa-code.input.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
 
 export interface VerifiedLogin {
@@ -19,6 +21,24 @@ export interface VerifiedLogin {
 }
 
 const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the challenge is not valid');
+
+/** Second step of an MFA login: the challenge and exactly one of the two kinds of code. */
+export class LoginVerifyInput {
+  @IsString()
+  @MinLength(20)
+  @MaxLength(100)
+  challenge!: string;
+
+  @Omittable()
+  @Matches(SIX_DIGITS, { message: 'totpCode must be 6 digits' })
+  totpCode?: string;
+
+  @Omittable()
+  @IsString()
+  @MinLength(10)
+  @MaxLength(20)
+  recoveryCode?: string;
+}
 
 /**
  * Second factor of a login: a TOTP code (once) or a recovery code (once) → an MFA session. A

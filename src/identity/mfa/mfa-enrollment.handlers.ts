@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -9,6 +10,13 @@ import { mfaDecider } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
+
+export class StartMfaEnrollmentInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
+}
 
 /** Re-enter the password, get a new TOTP secret (shown this once; stored only encrypted). */
 @Injectable()

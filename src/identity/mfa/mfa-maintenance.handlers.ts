@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { MfaCodes } from './mfa-codes.js';
@@ -6,6 +7,7 @@ import { MfaGuardRails } from './mfa-guard-rails.js';
 import { mfaDecider } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
 import { newRecoveryCodes } from './recovery-codes.js';
+import { MfaCodeInput } from './mfa-code.input.js';
 
 /** A fresh set of ten codes; every code of the old set stops working. */
 @Injectable()
@@ -29,6 +31,13 @@ export class RotateRecoveryCodesHandler {
     );
     return { recoveryCodes };
   }
+}
+
+export class DisableMfaInput extends MfaCodeInput {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
 }
 
 /** Needs both the password and a current code. */

@@ -4,9 +4,14 @@ import { Procedure } from '../../kernel/procedure.js';
 import {
   ConfirmMfaEnrollmentHandler,
   StartMfaEnrollmentHandler,
+  StartMfaEnrollmentInput,
 } from './mfa-enrollment.handlers.js';
-import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa-maintenance.handlers.js';
-import { DisableMfaInput, MfaCodeInput, StartMfaEnrollmentInput } from './mfa.inputs.js';
+import {
+  DisableMfaHandler,
+  DisableMfaInput,
+  RotateRecoveryCodesHandler,
+} from './mfa-maintenance.handlers.js';
+import { MfaCodeInput } from './mfa-code.input.js';
 import { HUMANS } from '../../kernel/roles.js';
 
 /** Self-service second factor. Session-only; no scope, since each user manages only their own. */
