@@ -8,6 +8,11 @@ import {
   TriggerDeployHandler,
 } from './commands/deploy.handlers.js';
 import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
+import {
+  CheckServerHandler,
+  ScanServerHostKeyHandler,
+  ServerChecks,
+} from './commands/server-connection.js';
 import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
@@ -19,6 +24,8 @@ import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.h
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { AddressGate } from './reach/address-gate.js';
+import { ServerReach } from './reach/server-reach.js';
+import { ServerConnectionProcedures } from './server-connection.procedures.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
@@ -47,6 +54,10 @@ import {
     Planner,
     RegisterServerHandler,
     ApproveServerHostKeyHandler,
+    ServerReach,
+    ServerChecks,
+    ScanServerHostKeyHandler,
+    CheckServerHandler,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,
@@ -63,6 +74,7 @@ import {
     PlanHandler,
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
+    ServerConnectionProcedures,
   ],
   exports: [
     AddressGate,

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ApproveServerHostKeyInput, RegisterServerInput } from '../deployments.inputs.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
+import { ServerChecks, type ServerCheckAnswer } from './server-connection.js';
 
 /** The private key is sealed at once; the host key fingerprint is pinned, to be approved. */
 @Injectable()
@@ -53,15 +54,23 @@ export class RegisterServerHandler {
   }
 }
 
+/**
+ * Approving is the trust decision (the fingerprint must be the pinned one); the connection check
+ * that follows is reported, not a condition: a server may be approved before it is reachable.
+ */
 @Injectable()
 export class ApproveServerHostKeyHandler {
-  constructor(private readonly servers: ServerStreams) {}
+  constructor(
+    private readonly servers: ServerStreams,
+    private readonly checks: ServerChecks,
+  ) {}
 
   async execute(
     input: ApproveServerHostKeyInput,
     ctx: RequestContext,
-  ): Promise<{ serverId: string; status: 'ready' }> {
+  ): Promise<{ serverId: string; status: 'ready'; connection: ServerCheckAnswer | null }> {
     await this.servers.change({ kind: 'approveHostKey', ...input }, ctx);
-    return { serverId: input.serverId, status: 'ready' as const };
+    const connection = await this.checks.afterApproval(input.serverId, ctx);
+    return { serverId: input.serverId, status: 'ready' as const, connection };
   }
 }
