@@ -33,6 +33,18 @@ describe('classifyFailure: what an address gate or ssh2 error means', () => {
   ])('%s is %s', (error, cls) => {
     expect(classifyFailure(error).class).toBe(cls);
   });
+
+  it('keeps the message, without a doubled error name', () => {
+    const error = withLevel(
+      'Error: connect ECONNREFUSED 10.0.0.1:22',
+      'client-socket',
+      'ECONNREFUSED',
+    );
+    expect(classifyFailure(error)).toEqual({
+      class: 'refused',
+      message: 'connect ECONNREFUSED 10.0.0.1:22',
+    });
+  });
 });
 
 describe('failedReport: how far a failed connection got', () => {

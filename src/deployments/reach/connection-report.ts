@@ -57,7 +57,8 @@ const UNREACHABLE = new Set([
 
 /** Sorts an error of the address gate or of ssh2 into a class. */
 export function classifyFailure(error: unknown): ConnectionFailure {
-  const message = error instanceof Error ? error.message : String(error);
+  // Some socket errors reach ssh2's listeners with their name already in the message.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
   const as = (cls: FailureClass): ConnectionFailure => ({ class: cls, message });
   if (error instanceof HostKeyMismatchError) return as('host-key-mismatch');
   if (error instanceof AddressRefusedError)
