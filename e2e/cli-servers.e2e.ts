@@ -1,21 +1,12 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli as runCli, cliHome, shell as runShell, type CliResult } from './support/cli.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, createToken, signUp } from './support/identity.js';
+import { closedPort } from './support/ssh-endpoints.js';
 import { ALLOW_LOOPBACK, startSshd, type TestSshd } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** From install to a checked server without ssh-keygen: the real binary against a real sshd. */
 describe('slipway servers keyscan, register, approve-host-key, check (the real binary)', () => {
