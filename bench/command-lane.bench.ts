@@ -52,7 +52,11 @@ export async function benchCommandLane(
   deployments: number,
   seconds: number,
 ): Promise<CommandLaneResult> {
-  const slipway = await startSlipway({ SLIPWAY_RUNNER: 'off' });
+  // Its fixture servers are never contacted: no runner, no connection checks at approval.
+  const slipway = await startSlipway({
+    SLIPWAY_RUNNER: 'off',
+    SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS: '0',
+  });
   const { url } = slipway;
   const bare = await spawnListening(here('./bare-server.js'));
   const express = await spawnListening(here('./bare-express.js'));

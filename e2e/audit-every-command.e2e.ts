@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import { trail, type EntryView } from './support/audit.js';
 import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
@@ -67,6 +67,11 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
+  });
+  // Server checks stay off (fixture servers are not contacted) except for the two calls below.
+  const checkServers = () => (t.config.serverCheckTimeoutSeconds = 10);
+  afterEach(() => {
+    t.config.serverCheckTimeoutSeconds = 0;
   });
 
   const service = () => readyService(t.url, ownerCookie, { name: unique('svc') });
@@ -174,6 +179,15 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         }),
       );
       return asOwner({ serverId: server.serverId, fingerprint });
+    },
+    scanServerHostKey: async () => {
+      checkServers();
+      return asOwner({ host: sshd.host, port: sshd.port });
+    },
+    checkServer: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('checked'));
+      checkServers();
+      return asOwner({ serverId });
     },
     setServerComposePolicy: async () => {
       const { serverId } = await service();

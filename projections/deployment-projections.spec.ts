@@ -1,4 +1,4 @@
-import { describe, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   ApprovalExecuted,
   ApprovalGranted,
@@ -8,11 +8,16 @@ import {
   DeploymentStepStarted,
   DeploymentSucceeded,
   DeploymentTriggered,
+  ServerConnectionChecked,
+  ServerHostKeyApproved,
+  ServerRegistered,
   ServiceRegistered,
 } from '../src/events/deployments.events.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
-import { at } from './testing/given-events.js';
+import { projectInMemory } from './project-in-memory.js';
+import { serversProjection } from './servers.projection.js';
+import { at, given } from './testing/given-events.js';
 import { givenProjection } from './testing/given-projection.js';
 import { servicesProjection } from './services.projection.js';
 
@@ -139,5 +144,34 @@ describe('approvals projection', () => {
           },
         },
       });
+  });
+});
+
+describe('servers projection', () => {
+  it('keeps the latest connection check, without the cause of a failure', () => {
+    const check = { serverId: 's1', mode: 'login' as const, address: '10.0.0.7' };
+    const model = projectInMemory(
+      serversProjection,
+      given([
+        ServerRegistered({
+          serverId: 's1',
+          name: 'web-1',
+          host: '10.0.0.7',
+          sshPort: 22,
+          sshUser: 'deploy',
+          credentialCiphertext: 'c',
+          hostKeyFingerprint: 'SHA256:abc',
+          labels: {},
+        }),
+        ServerHostKeyApproved({ serverId: 's1', fingerprint: 'SHA256:abc' }),
+        ServerConnectionChecked({ ...check, ok: true, failure: null, latencyMs: 42 }),
+        ServerConnectionChecked({ ...check, ok: false, failure: 'timeout', latencyMs: null }),
+      ]),
+    );
+    expect(model.servers.s1).toMatchObject({
+      status: 'ready',
+      lastCheck: { at: at(3), mode: 'login', ok: false, latencyMs: null },
+    });
+    expect(JSON.stringify(model.servers.s1)).not.toContain('timeout');
   });
 });

@@ -1,5 +1,6 @@
 import {
   ServerComposePolicySet,
+  ServerConnectionChecked,
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../src/events/deployments.events.js';
@@ -10,9 +11,12 @@ import { handlersOf, on, type Projection } from './projection.js';
 /**
  * `servers`: `{id, name, host, sshPort, sshUser, hostKeyFingerprint, hostKeyApproved, labels,
  * status: "pending-host-key"|"ready", credentialCiphertext, registeredAt, registeredBy,
- * composePolicy: {allow: string[], setAt, setBy}}`. The credential is sealed (AES-GCM) and is
- * never returned by a read procedure. `composePolicy.allow` lists the compose capabilities an
- * owner or admin allowed on the server (see src/deployments/compose-policy); [] by default.
+ * composePolicy: {allow: string[], setAt, setBy}, lastCheck: {at, mode, ok, latencyMs} | null}`.
+ * The credential is sealed (AES-GCM) and is never returned by a read procedure.
+ * `composePolicy.allow` lists the compose capabilities an owner or admin allowed on the server
+ * (see src/deployments/compose-policy); [] by default. `lastCheck` is the latest connection check
+ * (`login` or `handshake`, see src/deployments/reach/server-reach.ts), without the cause of a
+ * failure (the event has it, for the audit trail).
  */
 export interface ServerDoc extends Doc {
   name: string;
@@ -27,11 +31,17 @@ export interface ServerDoc extends Doc {
   registeredAt: string;
   registeredBy: string | null;
   composePolicy: { allow: string[]; setAt: string | null; setBy: string | null };
+  lastCheck: {
+    at: string;
+    mode: 'login' | 'handshake';
+    ok: boolean;
+    latencyMs: number | null;
+  } | null;
 }
 
 export const serversProjection: Projection = {
   name: 'servers',
-  version: 2,
+  version: 3,
   collections: [{ name: 'servers', indexes: [{ fields: ['name'] }] }],
   handlers: handlersOf(
     on<EventDataOf<typeof ServerRegistered>, ServerDoc>(ServerRegistered, {
@@ -51,12 +61,29 @@ export const serversProjection: Projection = {
         registeredAt: recordedAt,
         registeredBy: metadata.actor.principalId,
         composePolicy: { allow: [], setAt: null, setBy: null },
+        lastCheck: null,
       }),
     }),
     on<EventDataOf<typeof ServerHostKeyApproved>, ServerDoc>(ServerHostKeyApproved, {
       collection: 'servers',
       documentId: (e) => e.data.serverId,
       evolve: (c) => (c ? { ...c, hostKeyApproved: true, status: 'ready' } : null),
+    }),
+    on<EventDataOf<typeof ServerConnectionChecked>, ServerDoc>(ServerConnectionChecked, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c, { data, recordedAt }) =>
+        c
+          ? {
+              ...c,
+              lastCheck: {
+                at: recordedAt,
+                mode: data.mode,
+                ok: data.ok,
+                latencyMs: data.latencyMs,
+              },
+            }
+          : null,
     }),
     on<EventDataOf<typeof ServerComposePolicySet>, ServerDoc>(ServerComposePolicySet, {
       collection: 'servers',

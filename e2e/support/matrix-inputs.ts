@@ -37,6 +37,9 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
     hostKeyFingerprint: FINGERPRINT,
   },
   approveServerHostKey: { serverId: NOBODY, fingerprint: FINGERPRINT },
+  // Test apps keep server checks off: an allowed call is answered 409 and connects nowhere.
+  scanServerHostKey: { host: '10.0.0.3', port: 22 },
+  checkServer: { serverId: NOBODY },
   setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',

@@ -39,6 +39,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const audit = { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 };
   const config = {
     ...defaults,
+    // Nor checked (keyscan, connection checks, plans): a test that checks its own sshd sets a timeout.
+    serverCheckTimeoutSeconds: 0,
     dataDir,
     port: 0,
     projectionPollMs: 50,

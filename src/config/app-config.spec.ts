@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       publicUrl: 'http://localhost:3000',
       serverAddressPolicy: '',
+      serverCheckTimeoutSeconds: 10,
       http: {
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
@@ -70,6 +71,7 @@ describe('loadConfig', () => {
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:everything'],
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'permit:127.0.0.1'],
     ['SLIPWAY_SERVER_ADDRESS_POLICY', 'allow:0x7f.1'],
+    ['SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS', '61'],
     ['SLIPWAY_HTTP_HEADERS_TIMEOUT_MS', '10'],
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', 'soon'],
     ['SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],

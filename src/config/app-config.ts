@@ -134,6 +134,17 @@ export class EnvironmentVariables {
   })
   SLIPWAY_SERVER_ADDRESS_POLICY = '';
 
+  /**
+   * How long one server check may take (keyscan, connection check, the approval's and the
+   * plans' reachability checks), the address lookup aside. 0: Slipway connects to servers only
+   * to deploy and back up, and those checks answer that they are off.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60)
+  SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS = 10;
+
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
   @Omittable()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
@@ -219,6 +230,8 @@ export interface AppConfig {
   publicUrl: string;
   /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
   serverAddressPolicy: string;
+  /** 0: server checks are off (SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS). */
+  serverCheckTimeoutSeconds: number;
   http: {
     headersTimeoutMs: number;
     requestTimeoutMs: number;
@@ -286,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
     serverAddressPolicy: vars.SLIPWAY_SERVER_ADDRESS_POLICY,
+    serverCheckTimeoutSeconds: vars.SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS,
     http: {
       headersTimeoutMs: vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS,

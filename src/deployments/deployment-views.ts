@@ -45,6 +45,7 @@ export function serverView(s: ServerDoc) {
     status: s.status,
     registeredAt: s.registeredAt,
     composePolicy: s.composePolicy ?? { allow: [], setAt: null, setBy: null },
+    lastCheck: s.lastCheck ?? null,
   };
 }
 

@@ -84,7 +84,7 @@ export class DeploymentCommandProcedures {
       'approveServerHostKey',
       'server:write',
       ApproveServerHostKeyInput,
-      'Approves the pinned host key (must match it); the server becomes ready.',
+      'Approves the pinned host key (must match it); the server becomes ready. Then checks the SSH connection and reports it as `connection` (a failed check does not undo the approval; null when server checks are off).',
     ),
   )
   approveServerHostKey(input: ApproveServerHostKeyInput, ctx: RequestContext) {

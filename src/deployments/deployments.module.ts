@@ -8,6 +8,11 @@ import {
   TriggerDeployHandler,
 } from './commands/deploy.handlers.js';
 import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
+import {
+  CheckServerHandler,
+  ScanServerHostKeyHandler,
+  ServerChecks,
+} from './commands/server-connection.js';
 import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
@@ -20,6 +25,8 @@ import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { BackupsHandler } from './queries/backup-queries.js';
 import { AddressGate } from './reach/address-gate.js';
+import { ServerReach } from './reach/server-reach.js';
+import { ServerConnectionProcedures } from './server-connection.procedures.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
@@ -48,6 +55,10 @@ import {
     Planner,
     RegisterServerHandler,
     ApproveServerHostKeyHandler,
+    ServerReach,
+    ServerChecks,
+    ScanServerHostKeyHandler,
+    CheckServerHandler,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,
@@ -65,6 +76,7 @@ import {
     PlanHandler,
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
+    ServerConnectionProcedures,
   ],
   exports: [
     AddressGate,

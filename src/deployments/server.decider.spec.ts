@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { decideFrom } from '../storage/decider.js';
 import {
   ServerComposePolicySet,
+  ServerConnectionChecked,
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../events/deployments.events.js';
@@ -55,6 +56,27 @@ describe('server decider (one server on the stream of its name)', () => {
         fingerprint: 'SHA256:abc',
       }),
     ).toEqual([]);
+  });
+
+  it('records a connection check of a known server as it came out, each time', () => {
+    const check = {
+      mode: 'login' as const,
+      address: '127.0.0.5',
+      ok: false,
+      failure: 'auth-failed',
+      latencyMs: null,
+    };
+    const given = [ServerRegistered(server), ServerConnectionChecked({ serverId: 's1', ...check })];
+    expect(
+      decideFrom(serverDecider, given, { kind: 'recordCheck', serverId: 's1', check }),
+    ).toEqual([ServerConnectionChecked({ serverId: 's1', ...check })]);
+    expect(() =>
+      decideFrom(serverDecider, [ServerRegistered(server)], {
+        kind: 'recordCheck',
+        serverId: 's2',
+        check,
+      }),
+    ).toThrow(/No such server/);
   });
 
   it('records a server’s compose policy as a sorted set; the same set again is no event', () => {

@@ -3,6 +3,7 @@ import type { PendingEvent } from '../eventstore/define-event.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import {
   ServerComposePolicySet,
+  ServerConnectionChecked,
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../events/deployments.events.js';
@@ -22,7 +23,11 @@ export interface ServerState {
 
 export type ServerChange =
   | { kind: 'approveHostKey'; serverId: string; fingerprint: string }
-  | { kind: 'setComposePolicy'; serverId: string; allow: string[] };
+  | { kind: 'setComposePolicy'; serverId: string; allow: string[] }
+  | { kind: 'recordCheck'; serverId: string; check: ConnectionCheck };
+
+/** A connection check's outcome, as ServerConnectionChecked records it. */
+export type ConnectionCheck = Omit<Parameters<typeof ServerConnectionChecked>[0], 'serverId'>;
 
 export type ServerCommand =
   { kind: 'register'; event: Parameters<typeof ServerRegistered>[0] } | ServerChange;
@@ -53,13 +58,16 @@ export function evolveServer(server: ServerFacts | null, event: EventLike): Serv
 
 /**
  * The host key pinned at registration must be approved, as pinned, once; the compose policy
- * records what an owner or admin allowed (a repeat of the same set is no event).
+ * records what an owner or admin allowed (a repeat of the same set is no event); a connection
+ * check of a known server is recorded as it came out.
  */
 export function decideServerChange(
   command: ServerChange,
   server: ServerFacts | null | undefined,
 ): PendingEvent[] {
   if (!server || server.serverId !== command.serverId) throw notFound('No such server');
+  if (command.kind === 'recordCheck')
+    return [ServerConnectionChecked({ serverId: command.serverId, ...command.check })];
   if (command.kind === 'setComposePolicy') {
     const allow = [...new Set(command.allow)].sort();
     const same = allow.join(',') === [...server.composeAllow].sort().join(',');

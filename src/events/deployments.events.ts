@@ -52,6 +52,30 @@ export const ServerComposePolicySet = defineEvent<{ serverId: string; allow: str
   'ServerComposePolicySet',
   1,
 );
+/**
+ * A connection to a registered server to see that it answers (checkServer, approveServerHostKey):
+ * `login` authenticated with its key, `handshake` stopped before; `failure` is the class of why
+ * not (see src/deployments/reach/connection-report.ts). Nothing was run on the server.
+ */
+export const ServerConnectionChecked = defineEvent<{
+  serverId: string;
+  mode: 'login' | 'handshake';
+  address: string | null;
+  ok: boolean;
+  failure: string | null;
+  latencyMs: number | null;
+}>('ServerConnectionChecked', 1);
+
+// Stream `host-key-scan-<sha256(host:port)>`: the keyscans of one SSH endpoint, registered or not.
+/** The host key an SSH endpoint presented to a keyscan (to be pinned, then approved), or why none. */
+export const ServerHostKeyScanned = defineEvent<{
+  host: string;
+  port: number;
+  address: string | null;
+  fingerprint: string | null;
+  keyType: string | null;
+  failure: string | null;
+}>('ServerHostKeyScanned', 1);
 
 /** What a service is set up with; `ServiceUpdated` carries any subset of it. */
 export type ServiceSettings = {
@@ -179,6 +203,8 @@ export const BackupRecorded = defineEvent<{
 export const FLEET_STREAM = 'fleet';
 export const serverStream = (name: string) =>
   `server-${createHash('sha256').update(name).digest('hex')}`;
+export const hostKeyScanStream = (host: string, port: number) =>
+  `host-key-scan-${createHash('sha256').update(`${host.toLowerCase()}:${port}`).digest('hex')}`;
 /** Legacy: every service registered before services had their own streams. */
 export const CATALOG_STREAM = 'catalog';
 export const serviceStream = (environment: string, name: string) =>

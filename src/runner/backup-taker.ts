@@ -17,7 +17,7 @@ import {
   GENERIC_FAILURES,
   seesConnectionDetails,
 } from '../deployments/reach/connection-failures.js';
-import { pinnedSshTarget } from './pinned-target.js';
+import { pinnedSshTarget } from '../deployments/reach/pinned-target.js';
 import { SshSession } from './ssh-session.js';
 
 export interface TakenBackup {

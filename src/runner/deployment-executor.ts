@@ -18,7 +18,7 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
-import { pinnedSshTarget } from './pinned-target.js';
+import { pinnedSshTarget } from '../deployments/reach/pinned-target.js';
 import { SshSession } from './ssh-session.js';
 
 const logger = new Logger('Runner');

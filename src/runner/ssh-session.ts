@@ -1,25 +1,6 @@
 import type { Client, ClientChannel } from 'ssh2';
-import { fingerprintOf } from './host-key.js';
+import { connectPinned, type SshTarget } from '../deployments/reach/ssh-connect.js';
 import { commandLine } from './shell-quote.js';
-
-export interface SshTarget {
-  host: string;
-  port: number;
-  username: string;
-  privateKey: string;
-  /** The pinned fingerprint; any other host key is refused before authentication. */
-  hostKeyFingerprint: string;
-}
-
-export class HostKeyMismatchError extends Error {
-  constructor(
-    readonly expected: string,
-    readonly presented: string,
-  ) {
-    super(`host key ${presented} does not match the pinned ${expected}; refused to connect`);
-    this.name = 'HostKeyMismatchError';
-  }
-}
 
 export interface ExecOptions {
   stdin?: string;
@@ -40,28 +21,7 @@ export class SshSession {
   private constructor(private readonly client: Client) {}
 
   static async connect(target: SshTarget, timeoutMs = 15_000): Promise<SshSession> {
-    // Loaded on first use: the API process should not pay for ssh2 at start-up.
-    const { Client: SshClient } = await import('ssh2');
-    return new Promise((resolve, reject) => {
-      const client = new SshClient();
-      let mismatch: HostKeyMismatchError | null = null;
-      client
-        .on('ready', () => resolve(new SshSession(client)))
-        .on('error', (error) => reject(mismatch ?? error))
-        .connect({
-          host: target.host,
-          port: target.port,
-          username: target.username,
-          privateKey: target.privateKey,
-          readyTimeout: timeoutMs,
-          hostVerifier: (key: Buffer) => {
-            const presented = fingerprintOf(key);
-            if (presented === target.hostKeyFingerprint) return true;
-            mismatch = new HostKeyMismatchError(target.hostKeyFingerprint, presented);
-            return false;
-          },
-        });
-    });
+    return new SshSession(await connectPinned(target, timeoutMs));
   }
 
   /** Runs an argument vector (each argument quoted), streaming output line by line. */
@@ -122,24 +82,4 @@ export class SshSession {
   close(): void {
     this.client.end();
   }
-}
-
-/** The SSH target of a registered server, its private key unsealed for this connection only. */
-export function sshTargetOf(
-  server: {
-    host: string;
-    sshPort: number;
-    sshUser: string;
-    credentialCiphertext: string;
-    hostKeyFingerprint: string;
-  },
-  unseal: (ciphertext: string) => string,
-): SshTarget {
-  return {
-    host: server.host,
-    port: server.sshPort,
-    username: server.sshUser,
-    privateKey: unseal(server.credentialCiphertext),
-    hostKeyFingerprint: server.hostKeyFingerprint,
-  };
 }

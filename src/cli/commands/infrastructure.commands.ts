@@ -4,6 +4,14 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { table } from '../output.js';
 import { resolveServer } from './resolve.js';
+import {
+  describeCheck,
+  ownKeyHint,
+  portOption,
+  registerServerConnectionCommands,
+  scanHostKey,
+  type ServerCheck,
+} from './server-connection.commands.js';
 
 interface Inventory {
   servers: {
@@ -12,6 +20,7 @@ interface Inventory {
     host: string;
     status: string;
     hostKeyFingerprint: string;
+    lastCheck: { at: string; ok: boolean; latencyMs: number | null } | null;
     services: {
       id: string;
       name: string;
@@ -23,6 +32,12 @@ interface Inventory {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+type LastCheck = Inventory['servers'][number]['lastCheck'];
+const lastCheckText = (c: LastCheck) =>
+  c
+    ? `${c.ok ? `ok ${c.latencyMs} ms` : 'failed'} at ${c.at.slice(0, 16).replace('T', ' ')}`
+    : null;
 
 export function registerInfrastructureCommands(program: Command): void {
   program
@@ -57,8 +72,15 @@ export function registerInfrastructureCommands(program: Command): void {
       const rows = inv.servers.map(({ services: _s, ...s }) => s);
       run.out.ok(rows, () =>
         table(
-          ['id', 'name', 'host', 'status', 'host key'],
-          rows.map((s) => [s.id, s.name, s.host, s.status, s.hostKeyFingerprint]),
+          ['id', 'name', 'host', 'status', 'host key', 'last check'],
+          rows.map((s) => [
+            s.id,
+            s.name,
+            s.host,
+            s.status,
+            s.hostKeyFingerprint,
+            lastCheckText(s.lastCheck),
+          ]),
         ),
       );
     }),
@@ -68,9 +90,9 @@ export function registerInfrastructureCommands(program: Command): void {
     .requiredOption('--host <host>', 'hostname or IP address')
     .requiredOption('--user <user>', 'SSH user')
     .requiredOption('--key-file <file>', 'PEM private key for that user (stored encrypted)')
-    .requiredOption(
+    .option(
       '--fingerprint <SHA256:...>',
-      "the server's host key fingerprint (ssh-keygen -lf)",
+      "the server's host key fingerprint (ssh-keygen -lf); without it Slipway fetches it (keyscan) and asks you to trust it",
     )
     .option('--port <port>', 'SSH port', '22')
     .option('--label <key=value>', 'a label (repeatable)', collect)
@@ -84,28 +106,50 @@ export function registerInfrastructureCommands(program: Command): void {
             host: string;
             user: string;
             keyFile: string;
-            fingerprint: string;
+            fingerprint?: string;
             port: string;
             label?: string[];
             yes?: boolean;
           },
         ) => {
-          await confirm(opts.yes, `Register server ${name}`);
-          const result = await run
-            .client()
-            .mutation<{ serverId: string; status: string }>('registerServer', {
+          const port = portOption(opts.port);
+          const client = run.client();
+          const privateKey = readFileSync(opts.keyFile, 'utf8');
+          // Trust on first use, but never silently: the key fetched is shown before it is pinned,
+          // and stays pending until approved with its fingerprint repeated.
+          const scan = opts.fingerprint ? null : await scanHostKey(client, opts.host, port);
+          const fingerprint = opts.fingerprint ?? scan!.fingerprint;
+          if (scan) {
+            run.out.progress(`${opts.host}:${port} presents ${scan.keyType ?? 'a'} host key`);
+            run.out.progress(`  ${fingerprint}`);
+            run.out.progress(`Compare it with the server's own (${ownKeyHint(scan.keyType)}).`);
+          }
+          await confirm(
+            opts.yes,
+            scan
+              ? `Trust host key ${fingerprint} and register server ${name}`
+              : `Register server ${name}`,
+          );
+          const result = await client.mutation<{ serverId: string; status: string }>(
+            'registerServer',
+            {
               name,
               host: opts.host,
-              sshPort: Number(opts.port),
+              sshPort: port,
               sshUser: opts.user,
-              privateKey: readFileSync(opts.keyFile, 'utf8'),
-              hostKeyFingerprint: opts.fingerprint,
+              privateKey,
+              hostKeyFingerprint: fingerprint,
               labels: opts.label,
-            });
+            },
+          );
+          const approve = `slipway servers approve-host-key ${name} ${fingerprint} --yes`;
           run.out.ok(
-            result,
+            { ...result, hostKeyFingerprint: fingerprint, scanned: !!scan, next: approve },
             () =>
-              `Server ${name} registered (${result.serverId}); approve its host key: slipway servers approve-host-key ${result.serverId} ${opts.fingerprint} --yes`,
+              [
+                `Server ${name} registered (${result.serverId}), host key ${fingerprint} pinned${scan ? ` as ${opts.host}:${port} presented it` : ''}.`,
+                `Approve it once you have compared it: ${approve}`,
+              ].join('\n'),
           );
         },
       ),
@@ -118,8 +162,23 @@ export function registerInfrastructureCommands(program: Command): void {
         const client = run.client();
         const serverId = await resolveServer(client, server);
         await confirm(opts.yes, `Approve host key ${fingerprint} for ${server}`);
-        const result = await client.mutation('approveServerHostKey', { serverId, fingerprint });
-        run.out.ok(result, () => `Host key approved; ${server} is ready`);
+        const result = await client.mutation<{ connection: ServerCheck | null }>(
+          'approveServerHostKey',
+          { serverId, fingerprint },
+        );
+        const { connection } = result;
+        run.out.ok(result, () =>
+          [
+            `Host key approved; ${server} is ready.`,
+            !connection
+              ? 'Connection not checked: server checks are off on this Slipway.'
+              : connection.ok
+                ? `Connection check: ${describeCheck(connection)}`
+                : `Connection check failed (the approval stands): ${describeCheck(connection)}\nWhen it is fixed: slipway servers check ${server}`,
+          ].join('\n'),
+        );
       }),
     );
+
+  registerServerConnectionCommands(servers);
 }

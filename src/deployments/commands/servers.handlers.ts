@@ -19,6 +19,7 @@ import { Omittable } from '../../common/omittable.js';
 import { Host, HostKeyFingerprint, SlugName } from '../deployment-fields.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
+import { ServerChecks, type ServerCheckAnswer } from './server-connection.js';
 
 export class RegisterServerInput {
   @SlugName()
@@ -110,15 +111,23 @@ export class ApproveServerHostKeyInput {
   fingerprint!: string;
 }
 
+/**
+ * Approving is the trust decision (the fingerprint must be the pinned one); the connection check
+ * that follows is reported, not a condition: a server may be approved before it is reachable.
+ */
 @Injectable()
 export class ApproveServerHostKeyHandler {
-  constructor(private readonly servers: ServerStreams) {}
+  constructor(
+    private readonly servers: ServerStreams,
+    private readonly checks: ServerChecks,
+  ) {}
 
   async execute(
     input: ApproveServerHostKeyInput,
     ctx: RequestContext,
-  ): Promise<{ serverId: string; status: 'ready' }> {
+  ): Promise<{ serverId: string; status: 'ready'; connection: ServerCheckAnswer | null }> {
     await this.servers.change({ kind: 'approveHostKey', ...input }, ctx);
-    return { serverId: input.serverId, status: 'ready' as const };
+    const connection = await this.checks.afterApproval(input.serverId, ctx);
+    return { serverId: input.serverId, status: 'ready' as const, connection };
   }
 }

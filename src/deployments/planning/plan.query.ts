@@ -65,7 +65,7 @@ export class PlanHandler {
       case 'deploy':
         return this.planner.deploymentPlan(r.serviceId, r.imageTag, ctx);
       case 'compose':
-        return this.planner.composeDeploymentPlan(r.serverId, r.compose);
+        return this.planner.composeDeploymentPlan(r.serverId, r.compose, ctx);
       case 'rollback':
         return this.planner.rollbackPlan(r.serviceId, r.targetDeploymentId, ctx);
       case 'restore':

@@ -12,6 +12,8 @@ import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { validateCompose } from '../compose.js';
 import { parseImageReference, repositoryOf, formatImageReference } from '../image-reference.js';
+import { reportFor } from '../reach/connection-report.js';
+import { ServerReach } from '../reach/server-reach.js';
 import { fail, ok, plan, RETENTION_DAYS, shellArg, warn, type Plan } from './plan.js';
 import {
   approvalCheck,
@@ -20,6 +22,7 @@ import {
   envChecks,
   imageChecks,
   queueCheck,
+  reachabilityCheck,
   serverChecks,
 } from './preflight-checks.js';
 
@@ -31,12 +34,16 @@ const DEPLOY_STEPS = [
   'record the running image digest',
 ];
 
-/** The planning lane: previews from the read models only; nothing is appended. */
+/**
+ * The planning lane: previews from the read models only; nothing is appended. The one look
+ * outside them is `server-reachable`: a key exchange with the server (no login, nothing run).
+ */
 @Injectable()
 export class Planner {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly policy: ComposePolicyGuard,
+    private readonly reach: ServerReach,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -56,6 +63,13 @@ export class Planner {
     return server ? [composePolicyCheck(this.policy.refusals(compose, server), server)] : [];
   }
 
+  /** Does SSH answer with the pinned host key (unless server checks are off)? */
+  private async reachability(server: ServerDoc | null, ctx: RequestContext) {
+    if (!server) return [];
+    if (!this.reach.enabled) return [reachabilityCheck(null)];
+    return [reachabilityCheck(reportFor(await this.reach.check(server, 'handshake'), ctx))];
+  }
+
   async deploymentPlan(serviceId: string, imageTag: string, ctx: RequestContext): Promise<Plan> {
     const service = await this.lookup.service(serviceId);
     const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
@@ -65,6 +79,7 @@ export class Planner {
     const checks = [
       ok('service-exists', `${service.name} (${service.environment})`),
       ...serverChecks(server),
+      ...(await this.reachability(server, ctx)),
       ...imageChecks(imageRef, service),
       ...composeChecks(service.compose, service.imageRepository),
       ...this.policyChecks(service.compose, server),
@@ -80,7 +95,11 @@ export class Planner {
     );
   }
 
-  async composeDeploymentPlan(serverId: string, compose: string): Promise<Plan> {
+  async composeDeploymentPlan(
+    serverId: string,
+    compose: string,
+    ctx: RequestContext,
+  ): Promise<Plan> {
     const summary = validateCompose(compose);
     // Over the limits it was never parsed: that is bad input, not a failed check of a plan.
     if (!summary.ok && summary.overLimits) {
@@ -89,6 +108,7 @@ export class Planner {
     const server = await this.serverOrNull(serverId);
     const checks = [
       ...serverChecks(server),
+      ...(await this.reachability(server, ctx)),
       ...composeChecks(summary, null),
       ...this.policyChecks(compose, server),
     ];
@@ -153,6 +173,7 @@ export class Planner {
     const ageDays =
       (this.clock.now().getTime() - Date.parse(target.finishedAt ?? target.createdAt)) / 86_400_000;
     checks.push(
+      ...(await this.reachability(server, ctx)),
       target.serviceId !== service.id
         ? fail('rollback-target', 'the target belongs to another service')
         : ok('rollback-target', `${target.id} (${target.imageRef})`),

@@ -2,6 +2,7 @@ import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ComposeViolation } from '../compose-policy/compose-capabilities.js';
+import type { ConnectionReport } from '../reach/connection-report.js';
 import { capabilitiesOf } from '../compose-policy/compose-policy.guard.js';
 import { validateCompose, type ComposeResult } from '../compose.js';
 import type { RecordedEnvVar } from '../../events/deployments.events.js';
@@ -19,6 +20,29 @@ export function serverChecks(server: ServerDoc | null): PreflightCheck[] {
           `approve ${server.hostKeyFingerprint} first (slipway servers approve-host-key)`,
         ),
   ];
+}
+
+/**
+ * `server-reachable`: the plan's key exchange with the server (no login, nothing run), or a
+ * warning that server checks are off (`report` null). A failure fails the plan: the deployment
+ * would fail at `connect`.
+ */
+export function reachabilityCheck(report: ConnectionReport | null): PreflightCheck {
+  if (!report)
+    return warn(
+      'server-reachable',
+      'not checked: server checks are off (SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS=0)',
+    );
+  if (report.ok)
+    return ok(
+      'server-reachable',
+      `SSH answered at ${report.address} in ${report.latencyMs} ms with the pinned host key (key exchange only; slipway servers check also logs in)`,
+    );
+  const error = report.error!;
+  return fail(
+    'server-reachable',
+    error.class === 'connect-failed' ? error.message : `${error.class}: ${error.message}`,
+  );
 }
 
 export function imageChecks(imageRef: string, service: ServiceDoc): PreflightCheck[] {
