@@ -9,6 +9,7 @@ import {
 } from './commands/deploy.handlers.js';
 import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
 import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
 import { DeploymentLogStore } from './deployment-log-store.js';
@@ -48,6 +49,7 @@ import {
     Planner,
     RegisterServerHandler,
     ApproveServerHostKeyHandler,
+    ServiceSettingsChecks,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,
