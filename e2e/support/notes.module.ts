@@ -104,10 +104,8 @@ class NotesProcedures {
     private readonly getNoteHandler: GetNoteHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.command({
     name: 'addNote',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ['owner', 'admin', 'operator', 'agent'],
     scopes: ['deploy:start'],
     input: AddNoteInput,
@@ -117,10 +115,8 @@ class NotesProcedures {
     return this.addNoteHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.read({
     name: 'getNote',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
     scopes: ['deploy:read'],
     input: GetNoteInput,
@@ -131,10 +127,8 @@ class NotesProcedures {
     return { note, readAt: new Date('2026-01-02T03:04:05.000Z') };
   }
 
-  @Procedure({
+  @Procedure.read({
     name: 'explode',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ['owner'],
     scopes: [],
     description: 'Test-only: fails with an unexpected exception.',

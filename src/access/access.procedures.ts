@@ -32,10 +32,8 @@ export class AccessProcedures {
     private readonly rotateTokenHandler: RotateTokenHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.read({
     name: 'viewer',
-    lane: 'read',
-    auth: 'authenticated',
     roles: EVERYONE,
     scopes: [],
     mfaExempt: true,
@@ -46,10 +44,8 @@ export class AccessProcedures {
     return describeCaller(ctx);
   }
 
-  @Procedure({
+  @Procedure.read({
     name: 'agents',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['members:read'],
     input: PageInput,
@@ -59,10 +55,8 @@ export class AccessProcedures {
     return this.listPrincipalsHandler.execute('agent', input.limit ?? 50, input.cursor);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'createAgent',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['members:manage'],
     input: CreateAgentInput,
@@ -72,10 +66,8 @@ export class AccessProcedures {
     return this.createAgentHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'generateAgentToken',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['tokens:manage'],
     input: GenerateAgentTokenInput,
@@ -86,10 +78,8 @@ export class AccessProcedures {
     return this.generateAgentTokenHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'createToken',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['tokens:manage'],
     input: CreateTokenInput,
@@ -100,10 +90,8 @@ export class AccessProcedures {
     return this.createTokenHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.read({
     name: 'tokens',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['tokens:read'],
     input: TokensInput,
@@ -113,10 +101,8 @@ export class AccessProcedures {
     return this.listTokensHandler.execute(input.principalId, input.limit ?? 50, input.cursor);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'revokeToken',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['tokens:manage'],
     input: TokenIdInput,
@@ -127,10 +113,8 @@ export class AccessProcedures {
     return this.revokeTokenHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'rotateToken',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['tokens:manage'],
     input: RotateTokenInput,
@@ -141,10 +125,8 @@ export class AccessProcedures {
     return this.rotateTokenHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'invalidatePrincipal',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['members:manage'],
     input: InvalidatePrincipalInput,

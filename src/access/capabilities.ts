@@ -3,6 +3,16 @@ import { ALL_SCOPES, scopesOfLane, type Scope } from '../kernel/scopes.js';
 
 const READ_WITHOUT_AUDIT = scopesOfLane('read').filter((s) => s !== 'audit:read');
 
+/** The commands of deployment work, granted to operators and full agents alike. */
+const DEPLOYMENT_WORK: readonly Scope[] = [
+  'deploy:start',
+  'deploy:cancel',
+  'server:write',
+  'service:write',
+  'backup:write',
+  'approvals:request',
+];
+
 /**
  * What each human role may do, written once. Owner: everything. Admin: everything too; the
  * one thing it lacks, changing ownership, is a rule of `changeUserRole`. Operator: read,
@@ -15,12 +25,7 @@ export const ROLE_CAPABILITIES: Record<Exclude<Role, 'agent'>, readonly Scope[]>
   operator: [
     ...scopesOfLane('read').filter((s) => s !== 'audit:read' && s !== 'tokens:read'),
     ...scopesOfLane('planning'),
-    'deploy:start',
-    'deploy:cancel',
-    'server:write',
-    'service:write',
-    'backup:write',
-    'approvals:request',
+    ...DEPLOYMENT_WORK,
     'approvals:decide',
   ],
   viewer: READ_WITHOUT_AUDIT.filter((s) => s !== 'tokens:read'),
@@ -44,17 +49,7 @@ const AGENT_READ: Scope[] = ['deploy:read', 'server:read', 'service:read', 'appr
 export const AGENT_PRESETS = {
   'agent:read-only': AGENT_READ,
   'agent:minimal-write': [...AGENT_READ, 'deploy:plan', 'deploy:start', 'approvals:request'],
-  'agent:full': [
-    ...AGENT_READ,
-    'members:read',
-    'deploy:plan',
-    'deploy:start',
-    'deploy:cancel',
-    'server:write',
-    'service:write',
-    'backup:write',
-    'approvals:request',
-  ],
+  'agent:full': [...AGENT_READ, 'members:read', 'deploy:plan', ...DEPLOYMENT_WORK],
 } as const satisfies Record<string, readonly Scope[]>;
 
 export type AgentPreset = keyof typeof AGENT_PRESETS;

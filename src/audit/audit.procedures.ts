@@ -27,10 +27,8 @@ export class AuditProcedures {
     private readonly verifyAuditTrailHandler: VerifyAuditTrailHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.read({
     name: 'verifyAuditTrail',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['audit:read'],
     input: VerifyAuditTrailInput,
@@ -41,10 +39,8 @@ export class AuditProcedures {
     return this.verifyAuditTrailHandler.execute(input ?? {});
   }
 
-  @Procedure({
+  @Procedure.read({
     name: 'auditTrail',
-    lane: 'read',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['audit:read'],
     input: AuditTrailInput,
@@ -55,10 +51,8 @@ export class AuditProcedures {
     return this.auditTrailHandler.execute(input ?? {});
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'eraseSubjectData',
-    lane: 'command',
-    auth: 'authenticated',
     roles: OWNERS,
     scopes: ['privacy:erase'],
     input: EraseSubjectDataInput,
@@ -69,10 +63,8 @@ export class AuditProcedures {
     return this.eraseSubjectDataHandler.execute(input.userId, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'sealAuditCheckpoint',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['audit:seal'],
     description:

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
-import { Procedure, type ProcedureOptions } from '../kernel/procedure.js';
+import { Procedure } from '../kernel/procedure.js';
 import {
   BackupRestorePlanInput,
   ComposeDeploymentPlanInput,
@@ -24,35 +24,6 @@ import {
   InfrastructureInventoryHandler,
 } from './queries/inventory-queries.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
-import type { Scope } from '../kernel/scopes.js';
-
-const read = (
-  name: string,
-  scope: Scope,
-  input: ProcedureOptions['input'],
-  description: string,
-): ProcedureOptions => ({
-  name,
-  lane: 'read',
-  auth: 'authenticated',
-  roles: EVERYONE,
-  scopes: [scope],
-  input,
-  description,
-});
-const planning = (
-  name: string,
-  input: ProcedureOptions['input'],
-  description: string,
-): ProcedureOptions => ({
-  name,
-  lane: 'planning',
-  auth: 'authenticated',
-  roles: DEPLOYERS,
-  scopes: ['deploy:plan'],
-  input,
-  description,
-});
 
 @Injectable()
 export class DeploymentQueryProcedures {
@@ -66,129 +37,126 @@ export class DeploymentQueryProcedures {
     private readonly recentDeploymentsHandler: RecentDeploymentsHandler,
   ) {}
 
-  @Procedure(
-    read(
-      'recentDeployments',
-      'deploy:read',
-      RecentDeploymentsInput,
-      'Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}.',
-    ),
-  )
+  @Procedure.read({
+    name: 'recentDeployments',
+    roles: EVERYONE,
+    scopes: ['deploy:read'],
+    input: RecentDeploymentsInput,
+    description: 'Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}.',
+  })
   recentDeployments(input: RecentDeploymentsInput) {
     return this.recentDeploymentsHandler.execute(input);
   }
 
-  @Procedure(
-    read(
-      'deploymentDetails',
-      'deploy:read',
-      DeploymentIdInput,
+  @Procedure.read({
+    name: 'deploymentDetails',
+    roles: EVERYONE,
+    scopes: ['deploy:read'],
+    input: DeploymentIdInput,
+    description:
       'One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position.',
-    ),
-  )
+  })
   deploymentDetails(input: DeploymentIdInput, ctx: RequestContext) {
     return this.deploymentDetailsHandler.execute(input.deploymentId, ctx);
   }
 
-  @Procedure(
-    read(
-      'deploymentLogs',
-      'deploy:read',
-      DeploymentLogsInput,
-      'Output lines the runner recorded, after a line number, in order.',
-    ),
-  )
+  @Procedure.read({
+    name: 'deploymentLogs',
+    roles: EVERYONE,
+    scopes: ['deploy:read'],
+    input: DeploymentLogsInput,
+    description: 'Output lines the runner recorded, after a line number, in order.',
+  })
   deploymentLogs(input: DeploymentLogsInput) {
     return this.deploymentLogsHandler.execute(input);
   }
 
-  @Procedure(
-    read(
-      'infrastructureInventory',
-      'server:read',
-      undefined,
-      'Servers and their services, each with its latest deployment and health.',
-    ),
-  )
+  @Procedure.read({
+    name: 'infrastructureInventory',
+    roles: EVERYONE,
+    scopes: ['server:read'],
+    description: 'Servers and their services, each with its latest deployment and health.',
+  })
   infrastructureInventory() {
     return this.infrastructureInventoryHandler.execute();
   }
 
-  @Procedure(
-    read(
-      'approvalQueue',
-      'approval:read',
-      ApprovalQueueInput,
+  @Procedure.read({
+    name: 'approvalQueue',
+    roles: EVERYONE,
+    scopes: ['approval:read'],
+    input: ApprovalQueueInput,
+    description:
       'Approval requests by status (pending, approved, rejected, expired), oldest first.',
-    ),
-  )
+  })
   approvalQueue(input: ApprovalQueueInput) {
     return this.approvalQueueHandler.execute(input.status, input.limit ?? 50);
   }
 
-  @Procedure(
-    read(
-      'backups',
-      'service:read',
-      BackupsInput,
-      'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
-    ),
-  )
+  @Procedure.read({
+    name: 'backups',
+    roles: EVERYONE,
+    scopes: ['service:read'],
+    input: BackupsInput,
+    description: 'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
+  })
   backups(input: BackupsInput) {
     return this.backupsHandler.execute(input);
   }
 
-  @Procedure(
-    planning(
-      'deploymentPlan',
-      DeploymentPlanInput,
-      'Preflight checks and steps for deploying an image to a service; no side effects.',
-    ),
-  )
+  @Procedure.planning({
+    name: 'deploymentPlan',
+    roles: DEPLOYERS,
+    scopes: ['deploy:plan'],
+    input: DeploymentPlanInput,
+    description: 'Preflight checks and steps for deploying an image to a service; no side effects.',
+  })
   deploymentPlan(input: DeploymentPlanInput, ctx: RequestContext) {
     return this.planHandler.execute({ kind: 'deploy', ...input }, ctx);
   }
 
-  @Procedure(
-    planning(
-      'composeDeploymentPlan',
-      ComposeDeploymentPlanInput,
-      'Preflight checks for running a compose definition on a server; no side effects.',
-    ),
-  )
+  @Procedure.planning({
+    name: 'composeDeploymentPlan',
+    roles: DEPLOYERS,
+    scopes: ['deploy:plan'],
+    input: ComposeDeploymentPlanInput,
+    description: 'Preflight checks for running a compose definition on a server; no side effects.',
+  })
   composeDeploymentPlan(input: ComposeDeploymentPlanInput, ctx: RequestContext) {
     return this.planHandler.execute({ kind: 'compose', ...input }, ctx);
   }
 
-  @Procedure(
-    planning(
-      'rollbackPlan',
-      RollbackPlanInput,
+  @Procedure.planning({
+    name: 'rollbackPlan',
+    roles: DEPLOYERS,
+    scopes: ['deploy:plan'],
+    input: RollbackPlanInput,
+    description:
       'Preflight checks for rolling back (default target: the previous succeeded deployment).',
-    ),
-  )
+  })
   rollbackPlan(input: RollbackPlanInput, ctx: RequestContext) {
     return this.planHandler.execute({ kind: 'rollback', ...input }, ctx);
   }
 
-  @Procedure(
-    planning(
-      'backupRestorePlan',
-      BackupRestorePlanInput,
-      'Preflight checks and steps for restoring a recorded backup.',
-    ),
-  )
+  @Procedure.planning({
+    name: 'backupRestorePlan',
+    roles: DEPLOYERS,
+    scopes: ['deploy:plan'],
+    input: BackupRestorePlanInput,
+    description: 'Preflight checks and steps for restoring a recorded backup.',
+  })
   backupRestorePlan(input: BackupRestorePlanInput, ctx: RequestContext) {
     return this.planHandler.execute({ kind: 'restore', ...input }, ctx);
   }
 
-  @Procedure(
-    planning(
-      'configDiff',
-      ConfigDiffInput,
+  @Procedure.planning({
+    name: 'configDiff',
+    roles: DEPLOYERS,
+    scopes: ['deploy:plan'],
+    input: ConfigDiffInput,
+    description:
       'Field-by-field difference of two deployments’ frozen snapshots (secret values never shown).',
-    ),
-  )
+  })
   configDiff(input: ConfigDiffInput, ctx: RequestContext) {
     return this.planHandler.execute({ kind: 'diff', ...input }, ctx);
   }

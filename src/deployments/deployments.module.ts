@@ -14,6 +14,7 @@ import {
   ServerChecks,
 } from './commands/server-connection.js';
 import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
 import { DeploymentLogStore } from './deployment-log-store.js';
@@ -59,6 +60,7 @@ import {
     ServerChecks,
     ScanServerHostKeyHandler,
     CheckServerHandler,
+    ServiceSettingsChecks,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,

@@ -21,10 +21,8 @@ export class ServerConnectionProcedures {
     private readonly checkServerHandler: CheckServerHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.command({
     name: 'scanServerHostKey',
-    lane: 'command',
-    auth: 'authenticated',
     roles: DEPLOYERS,
     scopes: ['server:write'],
     input: ScanServerHostKeyInput,
@@ -35,10 +33,8 @@ export class ServerConnectionProcedures {
     return this.scanServerHostKeyHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'checkServer',
-    lane: 'command',
-    auth: 'authenticated',
     roles: DEPLOYERS,
     scopes: ['server:write'],
     input: CheckServerInput,

@@ -15,10 +15,8 @@ export class IdentityProcedures {
     private readonly listPrincipalsHandler: ListPrincipalsHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.read({
     name: 'members',
-    lane: 'read',
-    auth: 'authenticated',
     roles: HUMANS,
     scopes: ['members:read'],
     input: PageInput,
@@ -28,10 +26,8 @@ export class IdentityProcedures {
     return this.listPrincipalsHandler.execute('user', input.limit ?? 50, input.cursor);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'changeUserRole',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['members:manage'],
     input: ChangeUserRoleInput,
@@ -42,10 +38,8 @@ export class IdentityProcedures {
     return this.changeUserRoleHandler.execute(input, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'deactivateUser',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['members:manage'],
     input: DeactivateUserInput,

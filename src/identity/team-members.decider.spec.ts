@@ -33,6 +33,12 @@ const signUp = (email: string) => ({
   sealedName: sealed('N'),
   passwordHash: 'h',
 });
+const changeRole = (by: Caller, userId: string, role: HumanRole) => ({
+  kind: 'changeRole' as const,
+  actor: by,
+  userId,
+  role,
+});
 
 describe('team members decider', () => {
   it('makes the first sign-up owner and later ones viewer', () => {
@@ -65,37 +71,22 @@ describe('team members decider', () => {
 
   it('lets an owner promote a viewer to admin', () => {
     const given = [signedUp('o', 'owner'), signedUp('v', 'viewer')];
-    expect(
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: actor('o', 'owner'),
-        userId: 'v',
-        role: 'admin',
-      }),
-    ).toEqual([UserRoleChanged({ userId: 'v', from: 'viewer', to: 'admin' })]);
+    expect(decideFrom(decider, given, changeRole(actor('o', 'owner'), 'v', 'admin'))).toEqual([
+      UserRoleChanged({ userId: 'v', from: 'viewer', to: 'admin' }),
+    ]);
   });
 
   it('refuses to grant a role above the granter’s own', () => {
     const given = [signedUp('o', 'owner'), signedUp('a', 'admin'), signedUp('v', 'viewer')];
-    expect(() =>
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: actor('a', 'admin'),
-        userId: 'v',
-        role: 'owner',
-      }),
-    ).toThrow(/above your own/);
+    expect(() => decideFrom(decider, given, changeRole(actor('a', 'admin'), 'v', 'owner'))).toThrow(
+      /above your own/,
+    );
   });
 
   it('refuses an admin changing an owner', () => {
     const given = [signedUp('o', 'owner'), signedUp('o2', 'owner'), signedUp('a', 'admin')];
     expect(() =>
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: actor('a', 'admin'),
-        userId: 'o2',
-        role: 'viewer',
-      }),
+      decideFrom(decider, given, changeRole(actor('a', 'admin'), 'o2', 'viewer')),
     ).toThrow(/change the role of an owner: owner ranks above admin/);
     expect(() =>
       decideFrom(decider, given, { kind: 'deactivate', actor: actor('a', 'admin'), userId: 'o2' }),
@@ -118,7 +109,7 @@ describe('team members decider', () => {
     const narrow = actor('o', 'owner', ['members:manage']);
     let refusal: unknown;
     try {
-      decideFrom(decider, given, { kind: 'changeRole', actor: narrow, userId: 'v', role: 'admin' });
+      decideFrom(decider, given, changeRole(narrow, 'v', 'admin'));
     } catch (error) {
       refusal = error;
     }
@@ -130,26 +121,16 @@ describe('team members decider', () => {
         refusedScopes: expect.arrayContaining(['audit:read', 'security:manage']),
       },
     });
-    expect(() =>
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: narrow,
-        userId: 'zz',
-        role: 'admin',
-      }),
-    ).toThrow(/would exceed your access/);
+    expect(() => decideFrom(decider, given, changeRole(narrow, 'zz', 'admin'))).toThrow(
+      /would exceed your access/,
+    );
   });
 
   it('refuses to demote or deactivate the last owner, allows it when another owner remains', () => {
     const one = [signedUp('o', 'owner')];
-    expect(() =>
-      decideFrom(decider, one, {
-        kind: 'changeRole',
-        actor: actor('o', 'owner'),
-        userId: 'o',
-        role: 'admin',
-      }),
-    ).toThrow(/last owner/);
+    expect(() => decideFrom(decider, one, changeRole(actor('o', 'owner'), 'o', 'admin'))).toThrow(
+      /last owner/,
+    );
     expect(() =>
       decideFrom(decider, one, { kind: 'deactivate', actor: actor('o', 'owner'), userId: 'o' }),
     ).toThrow(/last owner/);
@@ -169,12 +150,7 @@ describe('team members decider', () => {
       decideFrom(decider, given, { kind: 'deactivate', actor: actor('o', 'owner'), userId: 'v' }),
     ).toEqual([]);
     expect(() =>
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: actor('o', 'owner'),
-        userId: 'v',
-        role: 'operator',
-      }),
+      decideFrom(decider, given, changeRole(actor('o', 'owner'), 'v', 'operator')),
     ).toThrow(/deactivated/);
   });
 
@@ -204,14 +180,9 @@ describe('team members decider: members who signed up on their own email stream'
 
   it('counts a joined member promoted to owner, so the founder may then step down', () => {
     const given = [founder, UserRoleChanged({ userId: 'j', from: 'viewer', to: 'owner' })];
-    expect(
-      decideFrom(decider, given, {
-        kind: 'changeRole',
-        actor: actor('j', 'owner'),
-        userId: 'o',
-        role: 'admin',
-      }),
-    ).toEqual([UserRoleChanged({ userId: 'o', from: 'owner', to: 'admin' })]);
+    expect(decideFrom(decider, given, changeRole(actor('j', 'owner'), 'o', 'admin'))).toEqual([
+      UserRoleChanged({ userId: 'o', from: 'owner', to: 'admin' }),
+    ]);
   });
 
   it('remembers a joined member’s deactivation', () => {

@@ -32,8 +32,24 @@ export interface ProcedureOptions {
   mfaExempt?: boolean;
 }
 
-/** Marks a provider method as a procedure: `(input, ctx: RequestContext) => result`. */
-export const Procedure = DiscoveryService.createDecorator<ProcedureOptions>();
+/** What a procedure that needs credentials declares; its lane is named by the decorator. */
+export type AuthenticatedProcedureOptions = Omit<ProcedureOptions, 'lane' | 'auth'>;
+
+const declareProcedure = DiscoveryService.createDecorator<ProcedureOptions>();
+
+const inLane = (lane: Lane) => (options: AuthenticatedProcedureOptions) =>
+  declareProcedure({ ...options, lane, auth: 'authenticated' });
+
+/**
+ * Marks a provider method as a procedure: `(input, ctx: RequestContext) => result`. Every
+ * procedure but `health` needs credentials and is declared in its lane:
+ * `@Procedure.read({...})`, `@Procedure.planning({...})` or `@Procedure.command({...})`.
+ */
+export const Procedure = Object.assign(declareProcedure, {
+  read: inLane('read'),
+  planning: inLane('planning'),
+  command: inLane('command'),
+});
 
 export type HttpMethod = 'GET' | 'POST';
 

@@ -23,10 +23,8 @@ export class TriggerBackupHandler {
 export class BackupProcedures {
   constructor(private readonly triggerBackupHandler: TriggerBackupHandler) {}
 
-  @Procedure({
+  @Procedure.command({
     name: 'triggerBackup',
-    lane: 'command',
-    auth: 'authenticated',
     roles: DEPLOYERS,
     scopes: ['backup:write'],
     input: TriggerBackupInput,

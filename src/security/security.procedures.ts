@@ -25,10 +25,8 @@ export class SecurityProcedures {
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
-  @Procedure({
+  @Procedure.read({
     name: 'accountSecurityStatus',
-    lane: 'read',
-    auth: 'authenticated',
     roles: EVERYONE,
     scopes: [],
     mfaExempt: true,
@@ -57,10 +55,8 @@ export class SecurityProcedures {
     };
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'updateAccountSecurityPolicy',
-    lane: 'command',
-    auth: 'authenticated',
     roles: ADMINS,
     scopes: ['security:manage'],
     input: UpdateAccountSecurityPolicyInput,

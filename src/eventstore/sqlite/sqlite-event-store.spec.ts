@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { fileStoreHarness } from '../../common/testing/store-harness.js';
 import { describeEventStoreContract } from '../testing/event-store.contract-suite.js';
 import { testEvent } from '../testing/test-events.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
@@ -12,22 +13,9 @@ function tempFile(): { file: string; dir: string } {
   return { dir, file: join(dir, 'events.sqlite') };
 }
 
-describeEventStoreContract('sqlite', async () => {
-  const { dir, file } = tempFile();
-  let store = new SqliteEventStore(file, { pollIntervalMs: 20 });
-  return {
-    store,
-    reopen: async () => {
-      await store.close();
-      store = new SqliteEventStore(file, { pollIntervalMs: 20 });
-      return store;
-    },
-    dispose: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+describeEventStoreContract('sqlite', async () =>
+  fileStoreHarness('events.sqlite', (file) => new SqliteEventStore(file, { pollIntervalMs: 20 })),
+);
 
 describe('SqliteEventStore specifics', () => {
   it('runs with WAL and synchronous=FULL', async () => {

@@ -3,13 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { EventStore, RecordedEvent } from '../event-store.port.js';
 import { WrongExpectedRevisionError } from '../wrong-expected-revision.error.js';
 import { testEvent, testMetadata } from './test-events.js';
-
-export interface EventStoreHarness {
-  store: EventStore;
-  /** Closes the store and opens the same storage again. */
-  reopen(): Promise<EventStore>;
-  dispose(): Promise<void>;
-}
+import type { StoreHarness } from '../../common/testing/store-harness.js';
 
 /**
  * The behaviour every EventStore adapter must have. Each adapter's spec calls this with a
@@ -17,10 +11,10 @@ export interface EventStoreHarness {
  */
 export function describeEventStoreContract(
   adapterName: string,
-  createHarness: () => Promise<EventStoreHarness>,
+  createHarness: () => Promise<StoreHarness<EventStore>>,
 ): void {
   describe(`EventStore contract: ${adapterName}`, () => {
-    let harness: EventStoreHarness;
+    let harness: StoreHarness<EventStore>;
     let store: EventStore;
 
     beforeEach(async () => {

@@ -3,12 +3,19 @@ import type { RequestContext } from '../../kernel/request-context.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { invalidCode, mfaDecider, type MfaState } from './mfa.decider.js';
+import { invalidCode, mfaDecider, type MfaCommand, type MfaState } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
-import { canonicalRecoveryCode } from './recovery-codes.js';
+import { canonicalRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
 
-/** Verifies a TOTP or recovery code of an enrolled user and records its use (once only). */
+/** A command that records a new set of recovery codes (enrolment confirmed, codes rotated). */
+type IssuingCommand = Extract<MfaCommand, { recoveryCodeDigests: string[] }>;
+type WithoutDigests<C> = C extends unknown ? Omit<C, 'recoveryCodeDigests'> : never;
+
+/**
+ * Verifies a TOTP or recovery code of an enrolled user and records its use (once only); issues
+ * new sets of recovery codes.
+ */
 @Injectable()
 export class MfaCodes {
   constructor(
@@ -54,7 +61,22 @@ export class MfaCodes {
     );
   }
 
-  recoveryDigests(codes: string[]): string[] {
-    return codes.map((c) => this.box.digest(canonicalRecoveryCode(c)));
+  /**
+   * Runs `command` with a new set of recovery codes: only their digests are recorded; the codes
+   * are returned, to be shown this once.
+   */
+  async issueRecoveryCodes(
+    command: WithoutDigests<IssuingCommand>,
+    ctx: RequestContext,
+  ): Promise<{ recoveryCodes: string[] }> {
+    const recoveryCodes = newRecoveryCodes();
+    const recoveryCodeDigests = recoveryCodes.map((c) => this.box.digest(canonicalRecoveryCode(c)));
+    await this.runner.run(
+      mfaStream(command.userId),
+      mfaDecider,
+      { ...command, recoveryCodeDigests },
+      ctx,
+    );
+    return { recoveryCodes };
   }
 }

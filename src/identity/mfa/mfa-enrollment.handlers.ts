@@ -8,7 +8,6 @@ import { MfaCodes } from './mfa-codes.js';
 import { MfaGuardRails } from './mfa-guard-rails.js';
 import { mfaDecider } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
-import { newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
 
 export class StartMfaEnrollmentInput {
@@ -52,7 +51,6 @@ export class StartMfaEnrollmentHandler {
 export class ConfirmMfaEnrollmentHandler {
   constructor(
     private readonly rails: MfaGuardRails,
-    private readonly runner: DeciderRunner,
     private readonly codes: MfaCodes,
   ) {}
 
@@ -61,19 +59,9 @@ export class ConfirmMfaEnrollmentHandler {
     const state = await this.codes.state(userId);
     const pending = state.pendingSecret;
     const timeStep = await this.codes.totpStep(state, code, pending);
-    const recoveryCodes = newRecoveryCodes();
-    await this.runner.run(
-      mfaStream(userId),
-      mfaDecider,
-      {
-        kind: 'confirm',
-        userId,
-        secretCiphertext: pending ?? '',
-        timeStep,
-        recoveryCodeDigests: this.codes.recoveryDigests(recoveryCodes),
-      },
+    return this.codes.issueRecoveryCodes(
+      { kind: 'confirm', userId, secretCiphertext: pending ?? '', timeStep },
       ctx,
     );
-    return { recoveryCodes };
   }
 }

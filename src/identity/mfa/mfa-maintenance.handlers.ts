@@ -6,7 +6,6 @@ import { MfaCodes } from './mfa-codes.js';
 import { MfaGuardRails } from './mfa-guard-rails.js';
 import { mfaDecider } from './mfa.decider.js';
 import { mfaStream } from '../../events/mfa.events.js';
-import { newRecoveryCodes } from './recovery-codes.js';
 import { MfaCodeInput } from './mfa-code.input.js';
 
 /** A fresh set of ten codes; every code of the old set stops working. */
@@ -14,22 +13,13 @@ import { MfaCodeInput } from './mfa-code.input.js';
 export class RotateRecoveryCodesHandler {
   constructor(
     private readonly rails: MfaGuardRails,
-    private readonly runner: DeciderRunner,
     private readonly codes: MfaCodes,
   ) {}
 
   async execute(code: string, ctx: RequestContext): Promise<{ recoveryCodes: string[] }> {
     const userId = this.rails.sessionUser(ctx);
     const timeStep = await this.codes.totpStep(await this.codes.state(userId), code);
-    const recoveryCodes = newRecoveryCodes();
-    const recoveryCodeDigests = this.codes.recoveryDigests(recoveryCodes);
-    await this.runner.run(
-      mfaStream(userId),
-      mfaDecider,
-      { kind: 'rotate', userId, timeStep, recoveryCodeDigests },
-      ctx,
-    );
-    return { recoveryCodes };
+    return this.codes.issueRecoveryCodes({ kind: 'rotate', userId, timeStep }, ctx);
   }
 }
 

@@ -48,6 +48,18 @@ function fresh(state: MfaState, timeStep: number): void {
   if (timeStep <= state.lastStep) throw invalidCode();
 }
 
+/** An enrolled user's fresh code, accepted for `purpose`: the first event of what it allows. */
+function codeAccepted(
+  state: MfaState,
+  userId: string,
+  timeStep: number,
+  purpose: Parameters<typeof TotpCodeAccepted>[0]['purpose'],
+) {
+  requireEnrolled(state);
+  fresh(state, timeStep);
+  return TotpCodeAccepted({ userId, timeStep, purpose });
+}
+
 /** TOTP enrolment, use and recovery codes of one user; replay and reuse refused atomically. */
 export const mfaDecider: Decider<MfaState, MfaCommand> = {
   initialState: () => ({
@@ -109,27 +121,18 @@ export const mfaDecider: Decider<MfaState, MfaCommand> = {
           MfaEnrolled({ userId, recoveryCodeDigests: command.recoveryCodeDigests }),
         ];
       case 'acceptTotp':
-        requireEnrolled(state);
-        fresh(state, command.timeStep);
-        return [TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: command.purpose })];
+        return [codeAccepted(state, userId, command.timeStep, command.purpose)];
       case 'useRecoveryCode':
         requireEnrolled(state);
         if (!state.unusedCodes.includes(command.codeDigest)) throw invalidCode();
         return [RecoveryCodeUsed({ userId, codeDigest: command.codeDigest })];
       case 'rotate':
-        requireEnrolled(state);
-        fresh(state, command.timeStep);
         return [
-          TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: 'rotate' }),
+          codeAccepted(state, userId, command.timeStep, 'rotate'),
           RecoveryCodesRotated({ userId, recoveryCodeDigests: command.recoveryCodeDigests }),
         ];
       case 'disable':
-        requireEnrolled(state);
-        fresh(state, command.timeStep);
-        return [
-          TotpCodeAccepted({ userId, timeStep: command.timeStep, purpose: 'disable' }),
-          MfaDisabled({ userId }),
-        ];
+        return [codeAccepted(state, userId, command.timeStep, 'disable'), MfaDisabled({ userId })];
     }
   },
 };

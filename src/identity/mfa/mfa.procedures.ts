@@ -24,10 +24,8 @@ export class MfaProcedures {
     private readonly startMfaEnrollmentHandler: StartMfaEnrollmentHandler,
   ) {}
 
-  @Procedure({
+  @Procedure.command({
     name: 'startMfaEnrollment',
-    lane: 'command',
-    auth: 'authenticated',
     roles: HUMANS,
     scopes: [],
     input: StartMfaEnrollmentInput,
@@ -39,10 +37,8 @@ export class MfaProcedures {
     return this.startMfaEnrollmentHandler.execute(input.password, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'confirmMfaEnrollment',
-    lane: 'command',
-    auth: 'authenticated',
     roles: HUMANS,
     scopes: [],
     input: MfaCodeInput,
@@ -54,10 +50,8 @@ export class MfaProcedures {
     return this.confirmMfaEnrollmentHandler.execute(input.code, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'rotateRecoveryCodes',
-    lane: 'command',
-    auth: 'authenticated',
     roles: HUMANS,
     scopes: [],
     input: MfaCodeInput,
@@ -67,10 +61,8 @@ export class MfaProcedures {
     return this.rotateRecoveryCodesHandler.execute(input.code, ctx);
   }
 
-  @Procedure({
+  @Procedure.command({
     name: 'disableMfa',
-    lane: 'command',
-    auth: 'authenticated',
     roles: HUMANS,
     scopes: [],
     input: DisableMfaInput,

@@ -3,26 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { fileStoreHarness } from '../../common/testing/store-harness.js';
 import { describeReadStoreContract } from '../testing/read-store.contract-suite.js';
 import { SqliteReadStore } from './sqlite-read-store.js';
 
-describeReadStoreContract('sqlite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'slipway-rs-'));
-  const file = join(dir, 'read.sqlite');
-  let store = new SqliteReadStore(file);
-  return {
-    store,
-    reopen: async () => {
-      await store.close();
-      store = new SqliteReadStore(file);
-      return store;
-    },
-    dispose: async () => {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+describeReadStoreContract('sqlite', async () =>
+  fileStoreHarness('read.sqlite', (file) => new SqliteReadStore(file)),
+);
 
 describe('SqliteReadStore specifics', () => {
   it('uses the declared expression index for a filtered, sorted query', async () => {

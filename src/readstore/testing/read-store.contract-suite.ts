@@ -1,12 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { InvalidQueryError } from '../invalid-query.error.js';
 import type { Doc, ReadStore, SortSpec } from '../read-store.port.js';
-
-export interface ReadStoreHarness {
-  store: ReadStore;
-  reopen(): Promise<ReadStore>;
-  dispose(): Promise<void>;
-}
+import type { StoreHarness } from '../../common/testing/store-harness.js';
 
 interface Item extends Doc {
   team: string | null;
@@ -55,10 +50,10 @@ function referenceSort(docs: Item[], sort: SortSpec): Item[] {
 
 export function describeReadStoreContract(
   adapterName: string,
-  createHarness: () => Promise<ReadStoreHarness>,
+  createHarness: () => Promise<StoreHarness<ReadStore>>,
 ): void {
   describe(`ReadStore contract: ${adapterName}`, () => {
-    let harness: ReadStoreHarness;
+    let harness: StoreHarness<ReadStore>;
     let store: ReadStore;
     const all = items(60);
 

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** What a store adapter's contract suite runs against: a fresh, empty store. */
+export interface StoreHarness<S> {
+  store: S;
+  /** Closes the store and opens the same storage again. */
+  reopen(): Promise<S>;
+  dispose(): Promise<void>;
+}
+
+/** A store kept in `fileName` of a new temporary directory; `dispose` removes the directory. */
+export function fileStoreHarness<S extends { close(): Promise<void> }>(
+  fileName: string,
+  open: (file: string) => S,
+): StoreHarness<S> {
+  const dir = mkdtempSync(join(tmpdir(), 'slipway-store-'));
+  const file = join(dir, fileName);
+  let store = open(file);
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = open(file);
+      return store;
+    },
+    dispose: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
