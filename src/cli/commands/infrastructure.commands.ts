@@ -12,24 +12,7 @@ import {
   scanHostKey,
   type ServerCheck,
 } from './server-connection.commands.js';
-
-interface Inventory {
-  servers: {
-    id: string;
-    name: string;
-    host: string;
-    status: string;
-    hostKeyFingerprint: string;
-    lastCheck: { at: string; ok: boolean; latencyMs: number | null } | null;
-    services: {
-      id: string;
-      name: string;
-      environment: string;
-      currentImage: string | null;
-      health: string;
-    }[];
-  }[];
-}
+import type { Inventory } from './inventory.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

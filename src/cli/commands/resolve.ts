@@ -1,15 +1,8 @@
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
+import type { Inventory } from './inventory.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface Inventory {
-  servers: {
-    id: string;
-    name: string;
-    services: { id: string; name: string; environment: string; imageRepository: string }[];
-  }[];
-}
 
 /** A service by id, `name` (when only one environment has it) or `name@environment`. */
 export async function resolveService(client: ApiClient, ref: string): Promise<string> {

@@ -1,52 +1,15 @@
 import type { Command } from 'commander';
+import type { ServerCheckAnswer } from '../../deployments/commands/server-connection.js';
+import type { HostKeyScan } from '../../deployments/reach/server-reach.js';
 import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { resolveServer } from './resolve.js';
-
-interface Failure {
-  class: string;
-  message: string;
-}
-
-export interface HostKeyScan {
-  host: string;
-  port: number;
-  address: string | null;
-  ok: boolean;
-  fingerprint: string | null;
-  keyType: string | null;
-  latencyMs: number | null;
-  error: Failure | null;
-}
+import type { Inventory } from './inventory.js';
 
 /** What `checkServer` answers, and `approveServerHostKey` as its `connection`. */
-export interface ServerCheck {
-  serverId: string;
-  name: string;
-  target: string;
-  hostKeyFingerprint: string;
-  ok: boolean;
-  mode: 'login' | 'handshake';
-  address: string | null;
-  reachable: boolean | null;
-  hostKeyMatches: boolean | null;
-  authenticated: boolean | null;
-  latencyMs: number | null;
-  error: Failure | null;
-}
-
-interface Inventory {
-  servers: {
-    id: string;
-    name: string;
-    host: string;
-    sshPort: number;
-    status: string;
-    hostKeyFingerprint: string;
-  }[];
-}
+export type ServerCheck = ServerCheckAnswer;
 
 /** `--port` as a number, refused here rather than sent as something else. */
 export function portOption(value: string): number {

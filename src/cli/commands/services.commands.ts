@@ -5,19 +5,7 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { table } from '../output.js';
 import { resolveServer, resolveService } from './resolve.js';
-
-interface Inventory {
-  servers: {
-    name: string;
-    services: {
-      id: string;
-      name: string;
-      environment: string;
-      currentImage: string | null;
-      health: string;
-    }[];
-  }[];
-}
+import type { Inventory } from './inventory.js';
 
 interface EnvVar {
   name: string;
