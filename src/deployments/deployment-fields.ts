@@ -3,14 +3,18 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
+  IsInt,
   IsString,
   IsUrl,
   Matches,
+  Max,
   MaxLength,
+  Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
 import { field } from '../common/field-rules.js';
+import { Omittable } from '../common/omittable.js';
 import { COMPOSE_LIMITS } from './compose-limits.js';
 
 /**
@@ -42,6 +46,9 @@ export const EnvironmentName = () =>
 
 export const Host = () =>
   field(Matches(HOST, { message: 'host must be a hostname or an IP address' }));
+
+/** An SSH port, which may be left out (22). */
+export const SshPortNumber = () => field(Omittable(), IsInt(), Min(1), Max(65535));
 
 export const HostKeyFingerprint = () =>
   field(

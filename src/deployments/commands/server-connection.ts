@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsUUID } from 'class-validator';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { badRequest, conflict } from '../../common/app-error.js';
-import { Omittable } from '../../common/omittable.js';
 import { hostKeyScanStream, ServerHostKeyScanned } from '../../events/deployments.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { Host } from '../deployment-fields.js';
+import { Host, SshPortNumber } from '../deployment-fields.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { AddressRefusedError } from '../reach/address-gate.js';
 import { seesConnectionDetails } from '../reach/connection-failures.js';
@@ -18,10 +17,7 @@ export class ScanServerHostKeyInput {
   @Host()
   host!: string;
 
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @SshPortNumber()
   port?: number;
 }
 

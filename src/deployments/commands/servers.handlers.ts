@@ -1,22 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { Omittable } from '../../common/omittable.js';
-import { Host, HostKeyFingerprint, SlugName } from '../deployment-fields.js';
+import { Host, HostKeyFingerprint, SlugName, SshPortNumber } from '../deployment-fields.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
 import { ServerChecks, type ServerCheckAnswer } from './server-connection.js';
@@ -28,10 +18,7 @@ export class RegisterServerInput {
   @Host()
   host!: string;
 
-  @Omittable()
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @SshPortNumber()
   sshPort?: number;
 
   @Matches(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'sshUser must be a POSIX user name' })
