@@ -9,16 +9,13 @@ import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { BackupRecorded, serviceBackupsStream } from '../events/deployments.events.js';
-import { SECRET_BOX } from '../secrets/secret-box.provider.js';
-import type { SecretBox } from '../secrets/secret-box.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { AddressGate } from '../deployments/reach/address-gate.js';
 import {
   GENERIC_FAILURES,
   seesConnectionDetails,
 } from '../deployments/reach/connection-failures.js';
-import { pinnedSshTarget } from '../deployments/reach/pinned-target.js';
-import { SshSession } from './ssh-session.js';
+import { ServerSessions } from './server-sessions.js';
+import type { SshSession } from './ssh-session.js';
 
 export interface TakenBackup {
   backupId: string;
@@ -38,8 +35,7 @@ export class BackupTaker {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
-    private readonly gate: AddressGate,
-    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly sessions: ServerSessions,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -98,9 +94,7 @@ export class BackupTaker {
   /** One answer for every connection failure, unless the caller is an owner or admin. */
   private async connect(server: ServerDoc, ctx: RequestContext): Promise<SshSession> {
     try {
-      return await SshSession.connect(
-        await pinnedSshTarget(this.gate, server, (c) => this.box.open(c)),
-      );
+      return await this.sessions.open(server);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       throw conflict(

@@ -18,8 +18,8 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
-import { pinnedSshTarget } from '../deployments/reach/pinned-target.js';
-import { SshSession } from './ssh-session.js';
+import { ServerSessions } from './server-sessions.js';
+import type { SshSession } from './ssh-session.js';
 
 const logger = new Logger('Runner');
 
@@ -49,6 +49,7 @@ export class DeploymentExecutor {
     private readonly lookup: DeploymentLookup,
     private readonly logs: DeploymentLogStore,
     private readonly gate: AddressGate,
+    private readonly sessions: ServerSessions,
     private readonly policy: ComposePolicyGuard,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -70,9 +71,7 @@ export class DeploymentExecutor {
       await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
-      session = await SshSession.connect(
-        await pinnedSshTarget(this.gate, server, (c) => this.box.open(c)),
-      );
+      session = await this.sessions.open(server);
       log.write(
         step,
         'stdout',

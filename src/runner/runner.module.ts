@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
 import { BackupTaker } from './backup-taker.js';
+import { ServerSessions } from './server-sessions.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
 
@@ -11,6 +12,7 @@ import { DeploymentRunner } from './deployment-runner.js';
     DeploymentExecutor,
     DeploymentRunner,
     BackupTaker,
+    ServerSessions,
     TriggerBackupHandler,
     BackupProcedures,
   ],
