@@ -44,9 +44,10 @@ export class CredentialsStore {
     return { name: key, context: data.contexts[key] };
   }
 
-  save(name: string, context: StoredContext): void {
+  /** Stores a credential for `url` under `name`, which becomes the current context. */
+  save(name: string, url: string, credential: string): void {
     const data = this.read();
-    data.contexts[name] = context;
+    data.contexts[name] = { url, credential, savedAt: new Date().toISOString() };
     data.current = name;
     this.write(data);
   }

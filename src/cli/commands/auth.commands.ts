@@ -91,11 +91,7 @@ export function registerAuthCommands(program: Command): void {
             credential = session;
           }
           const viewer = await whoami(new ApiClient({ url: opts.url, credential }));
-          run.store.save(opts.name, {
-            url: opts.url,
-            credential,
-            savedAt: new Date().toISOString(),
-          });
+          run.store.save(opts.name, opts.url, credential);
           run.out.ok(
             {
               context: opts.name,

@@ -39,14 +39,36 @@ async function follow(run: Run, client: ApiClient, deploymentId: string): Promis
   }
 }
 
-function answerOf(
-  run: Run,
-  result: { status: string; deploymentId?: string; approvalId?: string },
-): void {
-  run.out.ok(result, () =>
-    result.status === 'pending_approval'
-      ? `Approval required: request ${result.approvalId} waits for someone with approvals:decide`
-      : `Deployment ${result.deploymentId} ${result.status}`,
+interface Queued {
+  status: string;
+  deploymentId?: string;
+  approvalId?: string;
+}
+
+/**
+ * What a deploy or rollback answered; with --wait, the deployment followed to its end (an
+ * error unless it succeeded). A pending approval is answered at once either way.
+ */
+async function answerOrFollow(run: Run, client: ApiClient, result: Queued, wait?: boolean) {
+  if (!wait || !result.deploymentId) {
+    return run.out.ok(result, () =>
+      result.status === 'pending_approval'
+        ? `Approval required: request ${result.approvalId} waits for someone with approvals:decide`
+        : `Deployment ${result.deploymentId} ${result.status}`,
+    );
+  }
+  const final = await follow(run, client, result.deploymentId);
+  if (final.status !== 'succeeded') {
+    throw new CliError(
+      final.status === 'cancelled' ? 'DEPLOYMENT_CANCELLED' : 'DEPLOYMENT_FAILED',
+      `Deployment ${final.id} ${final.status}${final.failureReason ? `: ${final.failureReason}` : ''}`,
+      { deployment: final },
+    );
+  }
+  run.out.ok(
+    final,
+    () =>
+      `Deployment ${final.id} succeeded: ${final.imageRef} runs on ${final.serviceName}@${final.environment}`,
   );
 }
 
@@ -148,25 +170,12 @@ export function registerDeploymentCommands(program: Command): void {
           const headers: Record<string, string> = opts.idempotencyKey
             ? { 'Idempotency-Key': opts.idempotencyKey }
             : {};
-          const result = await client.mutation<{
-            status: string;
-            deploymentId?: string;
-            approvalId?: string;
-          }>('triggerDeploy', { serviceId, imageTag: imageRef, reason: opts.reason }, headers);
-          if (!opts.wait || !result.deploymentId) return answerOf(run, result);
-          const final = await follow(run, client, result.deploymentId);
-          if (final.status !== 'succeeded') {
-            throw new CliError(
-              final.status === 'cancelled' ? 'DEPLOYMENT_CANCELLED' : 'DEPLOYMENT_FAILED',
-              `Deployment ${final.id} ${final.status}${final.failureReason ? `: ${final.failureReason}` : ''}`,
-              { deployment: final },
-            );
-          }
-          run.out.ok(
-            final,
-            () =>
-              `Deployment ${final.id} succeeded: ${final.imageRef} runs on ${final.serviceName}@${final.environment}`,
+          const result = await client.mutation<Queued>(
+            'triggerDeploy',
+            { serviceId, imageTag: imageRef, reason: opts.reason },
+            headers,
           );
+          await answerOrFollow(run, client, result, opts.wait);
         },
       ),
     );
@@ -174,6 +183,7 @@ export function registerDeploymentCommands(program: Command): void {
   program
     .command('rollback <service> <targetDeploymentId>')
     .description("queue a deployment that replays a succeeded deployment's frozen snapshot")
+    .option('--wait', 'follow the rollback and its logs until it ends; non-zero unless it succeeds')
     .option('--reason <text>', 'used if the service requires approval')
     .option('--yes', 'do not ask for confirmation')
     .action(
@@ -182,19 +192,17 @@ export function registerDeploymentCommands(program: Command): void {
           run,
           service: string,
           targetDeploymentId: string,
-          opts: { reason?: string; yes?: boolean },
+          opts: { wait?: boolean; reason?: string; yes?: boolean },
         ) => {
           const client = run.client();
           const serviceId = await resolveService(client, service);
           await confirm(opts.yes, `Roll ${service} back to ${targetDeploymentId}`);
-          answerOf(
-            run,
-            await client.mutation('executeRollback', {
-              serviceId,
-              targetDeploymentId,
-              reason: opts.reason,
-            }),
-          );
+          const result = await client.mutation<Queued>('executeRollback', {
+            serviceId,
+            targetDeploymentId,
+            reason: opts.reason,
+          });
+          await answerOrFollow(run, client, result, opts.wait);
         },
       ),
     );

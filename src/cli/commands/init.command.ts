@@ -41,15 +41,11 @@ export function registerInitCommand(program: Command): void {
             { email, name, password },
           );
           if (!session) throw new CliError('BAD_RESPONSE', 'The server set no session');
-          run.store.save(opts.context, {
-            url: opts.url,
-            credential: session,
-            savedAt: new Date().toISOString(),
-          });
+          run.store.save(opts.context, opts.url, session);
           const owner = body.user.role === 'owner';
           run.out.ok({ context: opts.context, url: opts.url, user: body.user }, () =>
             owner
-              ? `Owner ${email} created on ${opts.url} and logged in (context "${opts.context}"). Next: slipway servers register --help`
+              ? `Owner ${email} created on ${opts.url} and logged in (context "${opts.context}"). Next: slipway servers keyscan HOST, then slipway servers register (see --help)`
               : `This service already has an owner: ${email} joined as ${body.user.role} and is logged in (context "${opts.context}"); an owner or admin can change the role`,
           );
         },
