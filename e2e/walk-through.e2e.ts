@@ -130,4 +130,25 @@ describe('README: first deploy in five minutes, line by line', () => {
     expect(last).toMatch(/api@production.*ghcr\.io\/acme\/api:1\.0\.0.*succeeded/);
     expect(sshd.dockerCalls().some((call) => call.includes('up'))).toBe(true);
   });
+  // After the walk-through: the service it deployed, backed up through the CLI.
+  it('takes a backup of the deployed service over SSH, then lists it and plans its restore', async () => {
+    const env = {
+      PATH: `${join(home, 'bin')}:${process.env.PATH}`,
+      XDG_CONFIG_HOME: join(home, 'config'),
+    };
+    const update = await sh(
+      "slipway services update api --backup-command 'docker exec db pg_dump app' --yes",
+      work,
+      env,
+    );
+    expect(update.stdout.trim()).toBe('Service api updated (backupCommand)');
+    const taken = await sh('slipway backups trigger api --yes --json', work, env);
+    const backup = JSON.parse(taken.stdout).data as { backupId: string; location: string };
+    expect(readFileSync(backup.location).subarray(0, 5).toString()).toBe('PGDMP');
+    const list = await sh('slipway backups list --service api', work, env);
+    expect(list.stdout).toContain(backup.backupId);
+    const plan = await sh(`slipway backups restore-plan ${backup.backupId}`, work, env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^Run: slipway approvals request --action restore /m);
+  });
 });
