@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { setTimeout } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -79,6 +80,27 @@ describe('ProjectionRunner', () => {
     expect(strip(built)).toEqual(
       Object.values(folded.counters).sort((a, b) => (a.id < b.id ? -1 : 1)),
     );
+  });
+
+  it('tells the store while it is far behind, and returns the borrowed log once caught up', async () => {
+    const hints: boolean[] = [];
+    const sqlite = store as SqliteReadStore;
+    const hint = sqlite.catchingUp.bind(sqlite);
+    sqlite.catchingUp = async (behind) => {
+      hints.push(behind);
+      await hint(behind);
+    };
+    const last = await appendMany(60);
+    await runner([counterProjection()], { batchSize: 10 }).start();
+    for (let i = 0; i < 200 && hints.at(-1) !== false; i++) await setTimeout(10);
+    expect(hints).toEqual([true, false]);
+    const folded = projectInMemory(counterProjection(), await events.readAll(0n, 10_000));
+    expect(strip(await docs())).toEqual(
+      Object.values(folded.counters).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
+    expect(await events.headPosition()).toBe(last);
+    // Caught up: the write-ahead log was checkpointed into the database and truncated.
+    expect(statSync(join(dir, 'read.sqlite-wal')).size).toBe(0);
   });
 
   it('answers a read right after the write once waitFor resolves', async () => {

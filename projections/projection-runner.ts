@@ -2,6 +2,7 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
+import { PositionWaiters } from './position-waiters.js';
 import { applyIn, saveCheckpoint } from './apply-events.js';
 import {
   CHECKPOINT_COLLECTION,
@@ -39,14 +40,6 @@ interface State {
   unsaved: boolean;
 }
 
-interface Waiter {
-  position: number;
-  names: Set<string> | null;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  timer: NodeJS.Timeout;
-}
-
 /**
  * Applies events in global order to every projection. Each batch commits the projections'
  * documents together with their checkpoints, so a crash can never apply an event twice or
@@ -54,12 +47,12 @@ interface Waiter {
  */
 export class ProjectionRunner {
   private readonly states = new Map<string, State>();
-  private readonly waiters = new Set<Waiter>();
+  private readonly waiters: PositionWaiters;
   /** Event type → names of the projections that handle it (their own or under `*`). */
   private readonly affected = new Map<string, string[]>();
   private readonly batchSize: number;
+  private behind = false;
   private readonly pollIntervalMs: number;
-  private readonly waitTimeoutMs: number;
   private readonly retryDelayMs: number;
   private stopped = true;
   private readonly wakeSignal = new WakeSignal();
@@ -73,7 +66,11 @@ export class ProjectionRunner {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.waitTimeoutMs = options.waitTimeoutMs ?? 10_000;
+    this.waiters = new PositionWaiters(
+      (position, names) => this.reached(position, names),
+      options.waitTimeoutMs ?? 10_000,
+      () => this.status(),
+    );
     this.retryDelayMs = options.retryDelayMs ?? 250;
     const owners = new Map<string, string>();
     for (const projection of projections) {
@@ -123,11 +120,8 @@ export class ProjectionRunner {
     this.poke();
     await this.loop;
     await this.saveSkippedCheckpoints();
-    for (const waiter of this.waiters) {
-      clearTimeout(waiter.timer);
-      waiter.reject(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
-    }
-    this.waiters.clear();
+    await this.catchingUp(false);
+    this.waiters.refuseAll(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   }
 
   /**
@@ -135,29 +129,9 @@ export class ProjectionRunner {
    * `position`: what a command awaits so that its caller reads its own write.
    */
   waitFor(position: bigint, names?: string[]): Promise<void> {
-    const target = Number(position);
-    const selected = names ? new Set(names) : null;
-    if (this.reached(target, selected)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        position: target,
-        names: selected,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          this.waiters.delete(waiter);
-          reject(
-            new AppError(
-              'SERVICE_UNAVAILABLE',
-              'The change was recorded but the read models have not caught up yet',
-              { position: target, projections: this.status() },
-            ),
-          );
-        }, this.waitTimeoutMs),
-      };
-      this.waiters.add(waiter);
-      this.poke();
-    });
+    const waiting = this.waiters.wait(Number(position), names ? new Set(names) : null);
+    this.poke();
+    return waiting;
   }
 
   /** Once the projections that events of these types change have applied `position`. */
@@ -211,16 +185,6 @@ export class ProjectionRunner {
     return true;
   }
 
-  private settleWaiters(): void {
-    for (const waiter of this.waiters) {
-      if (this.reached(waiter.position, waiter.names)) {
-        clearTimeout(waiter.timer);
-        this.waiters.delete(waiter);
-        waiter.resolve();
-      }
-    }
-  }
-
   private async run(): Promise<void> {
     while (!this.stopped) {
       this.wakeSignal.reset();
@@ -230,10 +194,19 @@ export class ProjectionRunner {
       } catch (error) {
         this.options.onError?.('(runner)', error);
       }
-      this.settleWaiters();
+      this.waiters.settle();
       if (!progressed) await this.saveSkippedCheckpoints();
+      if (!progressed)
+        await this.catchingUp(false).catch((e) => this.options.onError?.('(runner)', e));
       if (!progressed && !this.stopped) await this.wakeSignal.wait(this.idleDelay());
     }
+  }
+
+  /** Tells the store when the runner starts or stops being far behind (see ReadStore). */
+  private async catchingUp(behind: boolean): Promise<void> {
+    if (behind === this.behind || !this.store.catchingUp) return;
+    this.behind = behind;
+    await this.store.catchingUp(behind);
   }
 
   /** Applies one batch; true when some projection moved forward. */
@@ -243,6 +216,8 @@ export class ProjectionRunner {
     if (ready.length === 0) return false;
     const from = Math.min(...ready.map((s) => s.position)) + 1;
     const batch = await this.events.readAll(BigInt(from), this.batchSize);
+    // A full batch: more are waiting behind it (the idle loop says when there are none).
+    if (batch.length === this.batchSize) await this.catchingUp(true);
     if (batch.length === 0) return false;
     let progressed = false;
     const work: { state: State; pending: RecordedEvent[] }[] = [];

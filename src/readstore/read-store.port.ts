@@ -73,6 +73,12 @@ export interface ReadStore extends ReadStoreSession {
   transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R>;
   isReady(): Promise<boolean>;
   close(): Promise<void>;
+  /**
+   * A hint from the projection runner: many events are still to apply (a rebuild from position
+   * 0, a long outage), or no longer. A store may trade disk space for write speed meanwhile;
+   * what is committed stays committed either way.
+   */
+  catchingUp?(behind: boolean): Promise<void>;
 }
 
 export const READ_STORE = Symbol('READ_STORE');

@@ -97,6 +97,19 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
+  /**
+   * While far behind, the write-ahead log is checkpointed every 64,000 pages instead of every
+   * 1,000: a page written again and again (index pages, above all) is copied into the database
+   * and synced once per checkpoint, not once per few batches. Once caught up, the usual interval
+   * returns and the log is checkpointed and truncated, so its size is only borrowed.
+   */
+  catchingUp(behind: boolean): Promise<void> {
+    return this.queue.run(async () => {
+      this.writer.pragma(`wal_autocheckpoint = ${behind ? 64_000 : 1_000}`);
+      if (!behind) this.writer.pragma('wal_checkpoint(TRUNCATE)');
+    });
+  }
+
   isReady(): Promise<boolean> {
     try {
       cached(this.reader, 'SELECT 1').get();
