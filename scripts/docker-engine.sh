@@ -186,6 +186,8 @@ build_images() {
     DOCKER_BUILDKIT=0 "$DOCKER" build -q -f "$ROOT/e2e/fixtures/docker-images/$kind.Dockerfile" \
       -t "$registry/acme/api:$tag" "$ctx" >/dev/null
     "$DOCKER" push -q "$registry/acme/api:$tag" >/dev/null
+    # Only the registry keeps it: a deployment's pull fetches it for real.
+    "$DOCKER" image rm "$registry/acme/api:$tag" >/dev/null
   done
   rm -rf "$ctx"
 }
