@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { data } from './support/deployments.js';
@@ -189,5 +192,23 @@ describe('the runner deploys to a real Docker engine', () => {
     expect((await finished(rollback)).status).toBe('succeeded');
     expect(await served('/version')).toBe('200 1.0.0');
     expect(containers()).toEqual([`${PROJECT}-api-1 ${image('1.0.0')} running`]);
+  });
+
+  it('takes a backup with a command run in the real container: its tar stream stored and summed', async () => {
+    data(
+      await call(t.url, 'POST', 'updateService', owner, {
+        serviceId,
+        backupCommand: `docker exec ${PROJECT}-api-1 tar -c -C /www .`,
+      }),
+    );
+    const taken = data<{ location: string; checksum: string; sizeBytes: number }>(
+      await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
+    );
+    const bytes = readFileSync(taken.location);
+    expect(taken.sizeBytes).toBe(bytes.length);
+    expect(taken.checksum).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    expect(execFileSync('tar', ['-xOf', taken.location, './version'], { encoding: 'utf8' })).toBe(
+      '1.0.0\n',
+    );
   });
 });
