@@ -40,7 +40,7 @@ describe('the runner deploys to a real Docker engine', () => {
   let image: (tag: string) => string;
 
   async function waitForStatus(deploymentId: string, statuses: string[]): Promise<Details> {
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + 45_000;
     while (Date.now() < deadline) {
       t.app.get(DeploymentRunner).poke();
       const d = data<Details>(

@@ -29,9 +29,9 @@ export const SCRIPT = join(
 export const RUN_ID_VARIABLE = 'SLIPWAY_DOCKER_RUN';
 
 /**
- * Starts the engine and registry unless they run already, builds and pushes the images (cached:
- * about 2 s when nothing changed) and reads the env file. An engine this run started is stopped
- * by pid in the global teardown; one started by hand is left running.
+ * Starts the engine and registry unless they run already, builds and pushes the images (a few
+ * seconds) and reads the env file. An engine this run started is stopped by pid in the global
+ * teardown; one started by hand is left running.
  */
 export function dockerEngine(): DockerEngine {
   const owner = process.env[RUN_ID_VARIABLE];
