@@ -24,4 +24,7 @@ export default {
     ],
   },
   testTimeout: 60000,
+  // The real Docker engine: started by the first suite that needs it, stopped by pid at the end.
+  globalSetup: '<rootDir>/e2e/support/docker-engine.global-setup.mjs',
+  globalTeardown: '<rootDir>/e2e/support/docker-engine.global-teardown.mjs',
 };

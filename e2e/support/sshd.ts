@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DeploymentRunner } from '../../src/runner/deployment-runner.js';
+import type { DockerEngine } from './docker-engine.js';
 import { call } from './identity.js';
 import type { TestApp } from './test-app.js';
 
@@ -28,6 +29,7 @@ export interface TestSshd {
   dir: string;
   /** Where deployments write their files (the "server's" disk). */
   remoteDir: string;
+  /** The fake docker's behaviour (not with a real engine). */
   setMode(mode: DockerMode): void;
   /** Every docker invocation: its argument vector. */
   dockerCalls(): string[][];
@@ -68,7 +70,19 @@ esac
 `;
 }
 
-function freePort(): Promise<number> {
+/**
+ * With a real engine: Debian's docker client, recording its arguments the same way, then doing
+ * the real thing.
+ */
+function recordingDocker(dir: string): string {
+  return `#!/bin/sh
+for a in "$@"; do printf '%s\\0' "$a"; done >> "${dir}/docker-calls"
+printf '\\n' >> "${dir}/docker-calls"
+exec /usr/bin/docker "$@"
+`;
+}
+
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };
@@ -77,8 +91,12 @@ function freePort(): Promise<number> {
   });
 }
 
-/** A real OpenSSH server on a free loopback port, with generated keys and a fake docker. */
-export async function startSshd(): Promise<TestSshd> {
+/**
+ * A real OpenSSH server on a free loopback port, with generated keys. Its user's docker is a fake
+ * that prints what docker would, or, given an engine, the real client talking to that engine.
+ */
+export async function startSshd(options: { engine?: DockerEngine } = {}): Promise<TestSshd> {
+  const { engine } = options;
   if (!existsSync(SSHD))
     throw new Error(`${SSHD} not found: install openssh-server (the CI script does)`);
   const dir = mkdtempSync(join(tmpdir(), 'slipway-sshd-'));
@@ -88,7 +106,9 @@ export async function startSshd(): Promise<TestSshd> {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'client')]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client.pub')));
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin', 'docker'), fakeDocker(dir), { mode: 0o755 });
+  writeFileSync(join(dir, 'bin', 'docker'), engine ? recordingDocker(dir) : fakeDocker(dir), {
+    mode: 0o755,
+  });
   const remoteDir = join(dir, 'srv');
   mkdirSync(remoteDir);
   const port = await freePort();
@@ -107,7 +127,11 @@ export async function startSshd(): Promise<TestSshd> {
       'UsePAM no',
       'StrictModes no',
       `AllowUsers ${user}`,
-      `SetEnv PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
+      [
+        'SetEnv',
+        `PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
+        ...(engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : []),
+      ].join(' '),
       'LogLevel ERROR',
       '',
     ].join('\n'),
@@ -129,7 +153,10 @@ export async function startSshd(): Promise<TestSshd> {
     fingerprint,
     dir,
     remoteDir,
-    setMode: (mode) => writeFileSync(join(dir, 'docker-mode'), mode),
+    setMode: (mode) => {
+      if (engine) throw new Error('a real engine has no modes: deploy an image that behaves so');
+      writeFileSync(join(dir, 'docker-mode'), mode);
+    },
     dockerCalls: () => {
       const file = join(dir, 'docker-calls');
       if (!existsSync(file)) return [];

@@ -85,7 +85,7 @@ export class DeploymentExecutor {
       const healthUrl = deployment.snapshot.healthCheckUrl;
       step = healthUrl ? 'http-probe' : step;
       const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
-      const steps = deploymentSteps(deployment, this.config.runner.remoteDir, this.box, probe);
+      const steps = deploymentSteps(deployment, this.config.runner, this.box, probe);
       for (const remote of steps) {
         if (await this.cancelled(id, control))
           return await this.finishCancelled(id, control, log, ctx);

@@ -42,15 +42,33 @@ function composeHealth(stdout: string[]): string | null {
 }
 
 /**
+ * Runs the command given after the limit (`docker compose ps`) until no container's health check
+ * is still starting, or the limit in seconds has passed, then prints its last output. `up -d`
+ * returns as soon as the containers are started: a health check reports `starting` until its
+ * first success (or its start period and retries run out), and a container that exits at start
+ * may still be running. A line on stderr each second is the watchdog's sign of progress.
+ */
+const WAIT_FOR_HEALTH = `limit=$1; shift; waited=0
+while out=$("$@") || exit; do
+  case $out in *'"Health":"starting"'*) ;; *) break ;; esac
+  [ "$waited" -ge "$limit" ] && break
+  sleep 1; waited=$((waited + 1))
+  echo "health checks still starting after $waited s" >&2
+done
+printf '%s\n' "$out"`;
+
+/**
  * The remote work of a compose deployment. Every value travels as its own quoted argument or on
- * stdin; the only shell scripts are constants, which take the directory as `$1`.
+ * stdin; the only shell scripts are constants, which take the directory (or a number) as `$1`.
+ * The health step waits for starting health checks at most the step timeout.
  */
 export function deploymentSteps(
   deployment: DeploymentDoc,
-  remoteDir: string,
+  runner: { remoteDir: string; stepTimeoutSeconds: number },
   box: SecretBox,
   probe: PinnedProbe | null = null,
 ): RemoteStep[] {
+  const { remoteDir } = runner;
   const project = `${deployment.serviceName}-${deployment.environment}`.replace(
     /[^a-z0-9_-]/g,
     '-',
@@ -81,7 +99,22 @@ export function deploymentSteps(
     },
     { name: 'pull', args: [...compose, 'pull'] },
     { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
-    { name: 'health', args: [...compose, 'ps', '--all', '--format', 'json'], check: composeHealth },
+    {
+      name: 'health',
+      args: [
+        'sh',
+        '-c',
+        WAIT_FOR_HEALTH,
+        'slipway',
+        String(runner.stepTimeoutSeconds),
+        ...compose,
+        'ps',
+        '--all',
+        '--format',
+        'json',
+      ],
+      check: composeHealth,
+    },
   ];
   if (probe) {
     // Silent (no -S): curl's error text would tell refused from timed out to every reader of
