@@ -116,11 +116,10 @@ describe('slipway mcp: stdio forwarded to the service with the token', () => {
       expect.arrayContaining(['slipway://deployments/recent', 'slipway://inventory']),
     );
     const recent = await reader.readResource({ uri: 'slipway://deployments/recent' });
-    const items = (JSON.parse(String(recent.contents[0].text)) as { items: { id: string }[] })
-      .items;
+    const items = (JSON.parse(textOf(recent)) as { items: { id: string }[] }).items;
     expect(items.length).toBe(1);
     const logs = await reader.readResource({ uri: `slipway://deployments/${items[0].id}/logs` });
-    expect(String(logs.contents[0].text)).toContain('api started');
+    expect(textOf(logs)).toContain('api started');
 
     expect((await reader.listPrompts()).prompts.map((p) => p.name)).toEqual([
       'investigate-failed-deployment',
@@ -159,6 +158,12 @@ describe('slipway mcp: stdio forwarded to the service with the token', () => {
     }
   });
 });
+
+/** The text of a resource's first content. */
+function textOf(resource: { contents: ({ text: string } | { blob: string })[] }): string {
+  const [first] = resource.contents;
+  return first && 'text' in first ? first.text : '';
+}
 
 /** The deployment the waiting call queued, as the API lists it. */
 async function queuedDeployment(

@@ -13,6 +13,9 @@ import {
   type CallToolRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 
+/** See the service's PROGRESS_SETTLE_MS: the last progress lines must not share a read with the answer. */
+const PROGRESS_SETTLE_MS = 25;
+
 /** A tool that waits for a deployment may take this long; progress keeps it alive. */
 const CALL_TIMEOUT_MS = 16 * 60 * 1000;
 
@@ -43,24 +46,30 @@ export async function runMcpBridge(target: BridgeTarget): Promise<void> {
     },
   );
   local.setRequestHandler(ListToolsRequestSchema, (r) => remote.listTools(r.params));
-  local.setRequestHandler(CallToolRequestSchema, (r, extra) => {
+  local.setRequestHandler(CallToolRequestSchema, async (r, extra) => {
     const token = extra._meta?.progressToken;
     const { _meta: _ignored, ...params } = r.params;
-    return remote.callTool(params as CallToolRequest['params'], undefined, {
+    const sent: Promise<void>[] = [];
+    const result = await remote.callTool(params as CallToolRequest['params'], undefined, {
       signal: extra.signal,
       timeout: CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
       onprogress:
         token === undefined
           ? undefined
-          : (p) =>
-              void extra
-                .sendNotification({
-                  method: 'notifications/progress',
-                  params: { ...p, progressToken: token },
-                })
-                .catch(() => undefined),
+          : (p) => {
+              const notification = extra.sendNotification({
+                method: 'notifications/progress',
+                params: { ...p, progressToken: token },
+              });
+              sent.push(notification.catch(() => undefined));
+            },
     });
+    if (sent.length > 0) {
+      await Promise.all(sent);
+      await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS));
+    }
+    return result;
   });
   local.setRequestHandler(ListResourcesRequestSchema, (r) => remote.listResources(r.params));
   local.setRequestHandler(ListResourceTemplatesRequestSchema, (r) =>

@@ -24,6 +24,12 @@ const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled
 const POLL_MS = 250;
 export const MAX_WAIT_MS = 15 * 60 * 1000;
 const MAX_LINE_CHARS = 2000;
+/**
+ * The SDK's client dispatches a notification a microtask after reading it, and forgets a
+ * request's progress handler as soon as it reads the response: were both read together, the last
+ * lines would be dropped. A short pause before answering keeps them apart.
+ */
+export const PROGRESS_SETTLE_MS = 25;
 
 /**
  * Follows a deployment until it finishes, the caller goes away or `MAX_WAIT_MS` passes, sending
@@ -64,7 +70,10 @@ export class DeploymentWaiter {
       if (FINISHED.has(status)) {
         // The lines written between the last read and the end.
         lines = await drain(lines);
-        await progress?.(lines + 1, `deployment ${status}`);
+        if (progress) {
+          await progress(lines + 1, `deployment ${status}`);
+          await sleep(PROGRESS_SETTLE_MS);
+        }
         return { deploymentId, status, finished: true, logLines: lines };
       }
       if (signal.aborted || this.clock.now().getTime() >= until) {
