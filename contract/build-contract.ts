@@ -1,8 +1,8 @@
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage.js';
 import {
-  targetConstructorToSchema,
-  validationMetadatasToSchemas,
-} from 'class-validator-jsonschema';
+  inputDefinitions,
+  inputSchemaOf,
+  referencedDefinitions,
+} from '../src/kernel/input-schema.js';
 import type { RegisteredProcedure } from '../src/rpc/procedure-registry.js';
 
 export interface ContractProcedure {
@@ -26,22 +26,14 @@ export interface ApiContract {
   definitions: Record<string, unknown>;
 }
 
-const schemaOptions = {
-  refPointerPrefix: '#/definitions/',
-  forbidNonWhitelisted: true,
-  classTransformerMetadataStorage: defaultMetadataStorage,
-};
-
 /** The published contract, derived only from the live registry's declarations. */
 export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
   const referenced = new Set<string>();
   const entries = [...procedures]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((p): ContractProcedure => {
-      const input = p.input
-        ? closeObjects(targetConstructorToSchema(p.input, schemaOptions) as Record<string, unknown>)
-        : null;
-      if (input) collectRefs(input, referenced);
+      const input = p.input ? inputSchemaOf(p.input) : null;
+      if (input) referencedDefinitions(input, referenced);
       return {
         name: p.name,
         path: p.path,
@@ -55,11 +47,7 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
         input,
       };
     });
-  const all = validationMetadatasToSchemas(schemaOptions) as Record<string, unknown>;
-  const definitions: Record<string, unknown> = {};
-  for (const name of [...referenced].sort()) {
-    definitions[name] = closeObjects(all[name] as Record<string, unknown>);
-  }
+  const definitions = inputDefinitions(referenced);
   return {
     product: 'Slipway',
     procedureRoot: '/trpc',
@@ -74,17 +62,4 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
     procedures: entries,
     definitions,
   };
-}
-
-/** Validation refuses unknown fields (forbidNonWhitelisted), so the schemas say so too. */
-function closeObjects(schema: Record<string, unknown>): Record<string, unknown> {
-  return schema.type === 'object' ? { ...schema, additionalProperties: false } : schema;
-}
-
-function collectRefs(schema: unknown, into: Set<string>): void {
-  if (schema === null || typeof schema !== 'object') return;
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === '$ref' && typeof value === 'string') into.add(value.replace('#/definitions/', ''));
-    else collectRefs(value, into);
-  }
 }

@@ -36,6 +36,10 @@ describe('audit_trail projection', () => {
           },
         },
         AccessDenied({ ...refusal, code: 'FORBIDDEN', count: 1 }),
+        {
+          ...CommandRejected({ ...refusal, code: 'BAD_REQUEST', count: 1, channel: 'mcp' }),
+          metadata: { actor: { principalId: 'a1', kind: 'agent', role: 'agent' }, channel: 'mcp' },
+        },
         CommandRejected({ ...refusal, code: 'BAD_REQUEST', count: 41, coalesced: true }),
       )
       .thenMatches({
@@ -51,14 +55,17 @@ describe('audit_trail projection', () => {
             requestId: 'r1',
             count: 1,
             code: null,
+            channel: 'http',
           },
           p2: {
             outcome: 'denied',
             resource: 'procedure:createAgent',
             code: 'FORBIDDEN',
             inputFields: ['name'],
+            channel: 'http',
           },
-          p3: { outcome: 'rejected', code: 'BAD_REQUEST', count: 41 },
+          p3: { outcome: 'rejected', actorKind: 'agent', channel: 'mcp' },
+          p4: { outcome: 'rejected', code: 'BAD_REQUEST', count: 41 },
         },
       });
   });

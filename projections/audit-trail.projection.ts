@@ -10,7 +10,8 @@ export type AuditOutcome = 'succeeded' | 'denied' | 'rejected';
  * procedure or route as `resource`, a `count`, and for refusals the error `code`; every other event is a success whose resource is its stream.
  * `{id: "p<position>", position, eventId, type, stream, revision, at, outcome, resource, code,
  * count, inputFields, actorId, actorKind, actorRole, authMethod, tokenId, clientAddress,
- * requestId, correlationId}`.
+ * requestId, correlationId, channel}`; `channel` is `mcp` for calls made through the MCP server,
+ * else `http` (version 2 added it).
  */
 export interface AuditEntryDoc extends Doc {
   position: number;
@@ -32,6 +33,7 @@ export interface AuditEntryDoc extends Doc {
   clientAddress: unknown;
   requestId: string | null;
   correlationId: string | null;
+  channel: string;
 }
 
 export function auditEntryOf(e: RecordedEvent): AuditEntryDoc {
@@ -59,12 +61,13 @@ export function auditEntryOf(e: RecordedEvent): AuditEntryDoc {
     clientAddress: m.clientAddress,
     requestId: m.requestId,
     correlationId: m.correlationId,
+    channel: m.channel ?? 'http',
   };
 }
 
 export const auditTrailProjection: Projection = {
   name: 'audit_trail',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: 'audit_trail',

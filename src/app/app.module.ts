@@ -16,6 +16,7 @@ import { RunnerModule } from '../runner/runner.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { PrivacyModule } from '../audit/privacy/privacy.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
+import { McpModule } from '../mcp/mcp.module.js';
 import { RpcModule } from '../rpc/rpc.module.js';
 import { StorageModule } from './storage.module.js';
 
@@ -47,6 +48,7 @@ export class AppModule {
         RunnerModule,
         AuditModule,
         RpcModule,
+        McpModule,
         HealthModule,
         ...(options.extraImports ?? []),
       ],

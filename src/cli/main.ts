@@ -8,6 +8,7 @@ import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
+import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerMfaCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
+  registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);
   return program;
 }

@@ -17,6 +17,8 @@ export type RefusalData = {
   coalesced: boolean;
   firstAt: string;
   lastAt: string;
+  /** Present only for calls that came through MCP (absent: `http`). */
+  channel?: 'mcp';
 };
 
 /** Refused before the work: no or bad credentials, forbidden, MFA policy, throttled. */

@@ -3,6 +3,14 @@ export type ActorKind = 'user' | 'agent' | 'system' | 'anonymous';
 
 export type AuthMethod = 'session' | 'token' | 'system' | 'none';
 
+/**
+ * The client-facing channel a call came through: `http` for the procedure-call interface and the
+ * REST routes, `mcp` for the MCP server (Streamable HTTP at /mcp, and `slipway mcp` over stdio,
+ * which forwards there). Recorded on events only when it is not `http`, so events written before
+ * channels existed read as `http` and keep their hashes.
+ */
+export type CallChannel = 'http' | 'mcp';
+
 export interface EventActor {
   principalId: string | null;
   kind: ActorKind;
@@ -22,6 +30,8 @@ export interface EventMetadata {
   causationId: string | null;
   /** Personal data: sealed under a subject key by the writer (see audit/privacy). */
   clientAddress: string | SealedAddress | null;
+  /** Absent: `http`. */
+  channel?: CallChannel;
 }
 
 /** The sealed form of a client address (crypto-shredding); see `SealedPersonal`. */

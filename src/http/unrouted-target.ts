@@ -24,6 +24,14 @@ export function unroutedTargetMarker(registry: ProcedureRegistry) {
     const procedure = name ? registry.get(name) : undefined;
     if (procedure) {
       markAuditTarget(req, { surface: 'procedure', name: procedure.name, lane: procedure.lane });
+    } else if (req.path === '/mcp') {
+      // A message too large for the MCP endpoint may have been a tool call: recorded as one.
+      markAuditTarget(req, {
+        surface: 'route',
+        name: 'POST /mcp',
+        lane: 'command',
+        channel: 'mcp',
+      });
     } else if (AUTH_ROUTES.has(req.path)) {
       markAuditTarget(req, { surface: 'route', name: `POST ${req.path}`, lane: 'command' });
     } else {

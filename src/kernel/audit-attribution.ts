@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { AuthMethod, ActorKind } from '../eventstore/event-metadata.js';
+import type { AuthMethod, ActorKind, CallChannel } from '../eventstore/event-metadata.js';
 import type { Lane } from './lanes.js';
 
 /** What a request tried to reach: a procedure by name, or a route by method and pattern. */
@@ -7,6 +7,8 @@ export interface AuditTarget {
   surface: 'procedure' | 'route';
   name: string;
   lane: Lane;
+  /** The channel the call came through; absent: `http`. */
+  channel?: CallChannel;
 }
 
 /** Who was calling, as far as the guard got before refusing. Never a credential's value. */

@@ -1,4 +1,4 @@
-import type { AuthMethod, EventMetadata } from '../eventstore/event-metadata.js';
+import type { AuthMethod, CallChannel, EventMetadata } from '../eventstore/event-metadata.js';
 import type { Role } from './roles.js';
 
 export interface Principal {
@@ -44,6 +44,8 @@ export interface RequestContext {
   scopes: string[];
   /** The `Idempotency-Key` header, when the caller sent one. */
   idempotencyKey: string | null;
+  /** The channel the call came through; absent: `http`. Recorded on the events it causes. */
+  channel?: CallChannel;
 }
 
 export function anonymousContext(
@@ -83,5 +85,6 @@ export function metadataFor(ctx: RequestContext, causationId?: string): EventMet
     correlationId: ctx.correlationId,
     causationId: causationId ?? ctx.requestId,
     clientAddress: ctx.clientAddress,
+    ...(ctx.channel && ctx.channel !== 'http' ? { channel: ctx.channel } : {}),
   };
 }

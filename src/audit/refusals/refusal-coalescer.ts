@@ -147,6 +147,7 @@ function refusalKey(r: Refusal): string {
     r.caller.tokenId,
     r.caller.authMethod,
     r.target.surface,
+    r.target.channel ?? 'http',
     r.target.name,
     r.code,
   ]);

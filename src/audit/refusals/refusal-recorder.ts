@@ -146,6 +146,7 @@ function eventOf(
     coalesced,
     firstAt: firstAt.toISOString(),
     lastAt: lastAt.toISOString(),
+    ...(refusal.target.channel === 'mcp' ? { channel: 'mcp' as const } : {}),
   };
   const { caller } = refusal;
   const metadata: EventMetadata = {
@@ -156,6 +157,7 @@ function eventOf(
     correlationId: coalesced ? null : refusal.requestId,
     causationId: coalesced ? null : refusal.requestId,
     clientAddress: refusal.clientAddress === null ? null : sealAddress(refusal.clientAddress),
+    ...(refusal.target.channel === 'mcp' ? { channel: 'mcp' as const } : {}),
   };
   return { type: refusalEventType(refusal.code), schemaVersion: 1, data, metadata };
 }

@@ -14,6 +14,8 @@ export interface AuditEntryView {
   inputFields: string[];
   actor: { id: string | null; kind: string; role: string | null; label: string };
   authMethod: string;
+  /** `mcp` for calls made through the MCP server, else `http`. */
+  channel: string;
   token: { id: string; name: string | null } | null;
   clientAddress: string | null;
   requestId: string | null;
@@ -39,6 +41,7 @@ export function auditEntryView(doc: AuditEntryDoc, names: ResolvedNames): AuditE
     inputFields: doc.inputFields,
     actor: { id: doc.actorId, kind: doc.actorKind, role: doc.actorRole, label: names.label },
     authMethod: doc.authMethod,
+    channel: doc.channel ?? 'http',
     token: doc.tokenId ? { id: doc.tokenId, name: names.tokenName } : null,
     clientAddress: names.clientAddress,
     requestId: doc.requestId,

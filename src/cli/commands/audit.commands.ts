@@ -25,6 +25,8 @@ interface Entry {
   count: number;
   actor: { label: string };
   authMethod: string;
+  /** Absent from servers older than the MCP channel. */
+  channel?: string;
   token: { id: string; name: string | null } | null;
   clientAddress: string | null;
   requestId: string | null;
@@ -97,7 +99,8 @@ export function registerAuditCommands(program: Command): void {
             e.position,
             e.time,
             e.actor.label,
-            e.token ? `token ${e.token.name ?? e.token.id}` : e.authMethod,
+            (e.token ? `token ${e.token.name ?? e.token.id}` : e.authMethod) +
+              (e.channel === 'mcp' ? ' via mcp' : ''),
             e.action,
             e.resource,
             e.code ? `${e.outcome} ${e.code}${e.count > 1 ? ` x${e.count}` : ''}` : e.outcome,

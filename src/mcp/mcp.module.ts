@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
+import { AuditModule } from '../audit/audit.module.js';
+import { RpcModule } from '../rpc/rpc.module.js';
+import { AuditedFailure } from './audited-failure.js';
+import { DeploymentWaiter } from './deployment-waiter.js';
+import { McpController } from './mcp.controller.js';
+import { McpServerFactory } from './mcp-server.factory.js';
+import { PlanClaims } from './plan-claims.js';
+import { Resources } from './resources.js';
+import { ToolCatalog } from './tool-catalog.js';
+import { ToolRunner } from './tool-runner.js';
+
+/** The MCP surface: tools, resources and prompts generated from the procedure registry. */
+@Module({
+  imports: [AccessModule, AuditModule, RpcModule],
+  controllers: [McpController],
+  providers: [
+    AuditedFailure,
+    DeploymentWaiter,
+    McpServerFactory,
+    PlanClaims,
+    Resources,
+    ToolCatalog,
+    ToolRunner,
+  ],
+})
+export class McpModule {}

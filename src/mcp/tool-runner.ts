@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Request } from 'express';
+import { AccessService } from '../access/access.service.js';
+import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
+import { AppError } from '../common/app-error.js';
+import {
+  inputFieldNames,
+  markAuditTarget,
+  recordInputFields,
+} from '../kernel/audit-attribution.js';
+import { validateInput } from '../kernel/input-validation.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { ProcedureRegistry, type RegisteredProcedure } from '../rpc/procedure-registry.js';
+import { countingAppends } from '../storage/append-count.js';
+import { AuditedFailure } from './audited-failure.js';
+import { callRequest } from './call-request.js';
+import { DeploymentWaiter, type ProgressSink, type WaitReads } from './deployment-waiter.js';
+import { PlanClaims } from './plan-claims.js';
+import { gateOfCommand, gateOfPlan, type PlanGate } from './plan-gates.js';
+import { splitArguments, startsDeployment } from './tool-arguments.js';
+import { toolError, toolResult } from './tool-results.js';
+
+/** How the client asked to be kept informed of one call. */
+export interface CallOptions {
+  progress: ProgressSink | null;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one tool call exactly as `/trpc` runs a procedure: the guard (role ∩ scopes, on every
+ * call, so a token revoked mid-session is refused), input validation, the procedure, the audit
+ * trail (the channel is `mcp`). On top: plan before command, plan ids on plans, and waiting.
+ */
+@Injectable()
+export class ToolRunner {
+  constructor(
+    private readonly access: AccessService,
+    private readonly registry: ProcedureRegistry,
+    private readonly refusals: RefusalRecorder,
+    private readonly failures: AuditedFailure,
+    private readonly claims: PlanClaims,
+    private readonly waiter: DeploymentWaiter,
+  ) {}
+
+  async call(
+    procedure: RegisteredProcedure,
+    args: Record<string, unknown> | undefined,
+    req: Request,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const call = callRequest(req);
+    markAuditTarget(call, {
+      surface: 'procedure',
+      name: procedure.name,
+      lane: procedure.lane,
+      channel: 'mcp',
+    });
+    recordInputFields(call, () => inputFieldNames(args ?? {}));
+    try {
+      const ctx: RequestContext = {
+        ...(await this.access.authorize(procedure, call)),
+        channel: 'mcp',
+      };
+      const gate = gateOfCommand(procedure.name);
+      const waitable = startsDeployment(procedure.name);
+      const { input, planId, wait } = splitArguments(args, { planGated: !!gate, waitable });
+      const valid = await validateInput(procedure.input, input);
+      if (gate) this.checkPlan(gate, planId, subjectOf(valid), ctx);
+      const reads = wait ? await this.waitReads(call) : null;
+      const { value, appended } = await countingAppends(() => procedure.invoke(valid, ctx));
+      if (procedure.lane === 'command' && appended === 0) {
+        await this.refusals.recordNoEffect(call, ctx);
+      }
+      const answer = this.withPlanId(procedure, subjectOf(valid), value, ctx);
+      const deploymentId = reads ? deploymentOf(value) : null;
+      if (reads && deploymentId) {
+        const followed = await this.waiter.follow(
+          deploymentId,
+          reads,
+          ctx,
+          options.progress,
+          options.signal,
+        );
+        return toolResult({ ...(answer as object), wait: followed });
+      }
+      return toolResult(answer);
+    } catch (thrown) {
+      const error = await this.failures.of(call, thrown);
+      return toolError(error, typeof call.requestId === 'string' ? call.requestId : 'unknown');
+    }
+  }
+
+  /** A gated command needs a fresh plan id of the caller's, for this subject. */
+  private checkPlan(
+    gate: PlanGate,
+    planId: string | null,
+    input: Record<string, unknown>,
+    ctx: RequestContext,
+  ): void {
+    if (planId === null) {
+      throw new AppError(
+        'FORBIDDEN',
+        `Plan first: call ${gate.plan} with this input, then pass its planId to ${gate.command}`,
+        { rule: 'plan-first', reason: 'missing', requiredScopes: [], grantedScopes: ctx.scopes },
+      );
+    }
+    this.claims.verify(planId, {
+      principalId: ctx.principal!.id,
+      command: gate.command,
+      subject: gate.commandSubject(input),
+    });
+  }
+
+  /** A ready plan of a gated command answers, besides the plan, the id the command needs. */
+  private withPlanId(
+    procedure: RegisteredProcedure,
+    input: Record<string, unknown>,
+    value: unknown,
+    ctx: RequestContext,
+  ): unknown {
+    const gate = gateOfPlan(procedure.name);
+    if (!gate || value === null || typeof value !== 'object') return value;
+    const subject = gate.planSubject(input);
+    const ready = (value as { isReady?: unknown }).isReady === true;
+    const planId =
+      ready && subject && ctx.principal
+        ? this.claims.issue({ principalId: ctx.principal.id, command: gate.command, subject })
+        : null;
+    return { ...value, planId };
+  }
+
+  /** Waiting reads the deployment: the caller must be allowed to, before the command runs. */
+  private async waitReads(call: Request): Promise<WaitReads> {
+    const details = this.registry.get('deploymentDetails');
+    const logs = this.registry.get('deploymentLogs');
+    if (!details || !logs) throw new AppError('NOT_FOUND', 'Deployment reads are not available');
+    await this.access.authorize(details, call);
+    await this.access.authorize(logs, call);
+    return { details, logs };
+  }
+}
+
+function subjectOf(valid: object | undefined): Record<string, unknown> {
+  return valid ? { ...(valid as Record<string, unknown>) } : {};
+}
+
+function deploymentOf(value: unknown): string | null {
+  const id = (value as { deploymentId?: unknown } | null)?.deploymentId;
+  return typeof id === 'string' ? id : null;
+}
