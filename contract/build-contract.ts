@@ -15,6 +15,7 @@ export interface ContractProcedure {
   scopes: string[];
   description: string;
   mfaExempt: boolean;
+  sessionOnly: boolean;
   input: Record<string, unknown> | null;
 }
 
@@ -44,6 +45,7 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
         scopes: [...p.scopes].sort(),
         description: p.description,
         mfaExempt: p.mfaExempt === true,
+        sessionOnly: p.sessionOnly === true,
         input,
       };
     });

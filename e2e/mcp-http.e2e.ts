@@ -113,6 +113,11 @@ describe('MCP over Streamable HTTP: tools from the registry, held to the guard a
         }),
       );
       expect(foreign.data).toMatchObject({ rule: 'plan-first', reason: 'foreign' });
+      // A person's own token is not shown what only their signed-in session may do.
+      const names = (await ownerClient.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(['accountSecurityStatus', 'triggerDeploy']));
+      for (const sessionOnly of ['startMfaEnrollment', 'confirmMfaEnrollment', 'disableMfa'])
+        expect(names).not.toContain(sessionOnly);
     } finally {
       await ownerClient.close();
     }

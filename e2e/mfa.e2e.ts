@@ -152,6 +152,10 @@ describe('TOTP and recovery codes over HTTP, with codes computed by otplib', () 
       { Authorization: `Bearer ${token.body.result.data.json.token}` },
       { password: PASSWORD },
     );
-    expect([res.status, res.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect([res.status, res.body.error.code, res.body.error.data.rule]).toEqual([
+      403,
+      'FORBIDDEN',
+      'session-only',
+    ]);
   });
 });

@@ -29,7 +29,10 @@ export class AccessService {
   }
 
   async authorize(
-    target: Pick<ProcedureOptions, 'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'>,
+    target: Pick<
+      ProcedureOptions,
+      'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly'
+    >,
     req: Request,
   ): Promise<RequestContext> {
     const anonymous = this.anonymous(req);
@@ -44,6 +47,13 @@ export class AccessService {
     });
     if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
     const scopes = effectiveScopes(identity);
+    if (target.sessionOnly && identity.method !== 'session') {
+      throw new AppError('FORBIDDEN', `${target.name} is called from a signed-in session only`, {
+        requiredScopes: [],
+        grantedScopes: scopes,
+        rule: 'session-only',
+      });
+    }
     decideAccess(target, identity.principal, scopes);
     return authenticatedContext(anonymous, identity, scopes);
   }

@@ -30,6 +30,11 @@ export interface ProcedureOptions {
    * (enrol, read the policy, see who they are).
    */
   mfaExempt?: boolean;
+  /**
+   * Only a signed-in session (browser or CLI) may call it, never an API token: what manages a
+   * person's own second factor needs that person, not a credential they handed out.
+   */
+  sessionOnly?: boolean;
 }
 
 /** What a procedure that needs credentials declares; its lane is named by the decorator. */

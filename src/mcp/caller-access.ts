@@ -7,10 +7,11 @@ import type { RequestContext } from '../kernel/request-context.js';
  * guard itself.
  */
 export function admits(
-  procedure: Pick<ProcedureOptions, 'auth' | 'roles' | 'scopes'>,
+  procedure: Pick<ProcedureOptions, 'auth' | 'roles' | 'scopes' | 'sessionOnly'>,
   caller: RequestContext,
 ): boolean {
   if (procedure.auth === 'public') return true;
+  if (procedure.sessionOnly && caller.authMethod !== 'session') return false;
   if (!caller.principal || !procedure.roles.includes(caller.principal.role)) return false;
   return procedure.scopes.every((scope) => caller.scopes.includes(scope));
 }

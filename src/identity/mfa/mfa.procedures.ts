@@ -27,6 +27,7 @@ export class MfaProcedures {
   @Procedure.command({
     name: 'startMfaEnrollment',
     roles: HUMANS,
+    sessionOnly: true,
     scopes: [],
     input: StartMfaEnrollmentInput,
     mfaExempt: true,
@@ -40,6 +41,7 @@ export class MfaProcedures {
   @Procedure.command({
     name: 'confirmMfaEnrollment',
     roles: HUMANS,
+    sessionOnly: true,
     scopes: [],
     input: MfaCodeInput,
     mfaExempt: true,
@@ -53,6 +55,7 @@ export class MfaProcedures {
   @Procedure.command({
     name: 'rotateRecoveryCodes',
     roles: HUMANS,
+    sessionOnly: true,
     scopes: [],
     input: MfaCodeInput,
     description: 'A current code buys a new set of 10 recovery codes; the old set stops working.',
@@ -64,6 +67,7 @@ export class MfaProcedures {
   @Procedure.command({
     name: 'disableMfa',
     roles: HUMANS,
+    sessionOnly: true,
     scopes: [],
     input: DisableMfaInput,
     description: 'Password and a current code turn two-factor authentication off.',
