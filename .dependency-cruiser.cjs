@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   { name: 'app', folders: ['src/main.ts', 'src/worker.ts', 'src/app'] },
-  { name: 'surfaces', folders: ['src/api-v1', 'src/http', 'src/rpc', 'src/cli'] },
+  { name: 'surfaces', folders: ['src/api-v1', 'src/web', 'src/http', 'src/rpc', 'src/cli'] },
   {
     name: 'contexts',
     folders: [
