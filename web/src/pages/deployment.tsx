@@ -7,6 +7,7 @@ import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { duration, exactTime, When } from '../components/time';
+import { requester, triggerText } from '../components/words';
 
 type Details = AnswerOf<'deploymentDetails'>;
 type LogLine = AnswerOf<'deploymentLogs'>['lines'][number];
@@ -75,9 +76,7 @@ function Facts({ d }: { d: Details }) {
       <div>
         <dt>Requested</dt>
         <dd>
-          <When at={d.createdAt} /> by{' '}
-          {d.requestedBy.kind === 'agent' ? 'an agent' : `a ${d.requestedBy.role}`} (
-          {d.requestedBy.authMethod}, {d.trigger})
+          <When at={d.createdAt} />, {triggerText(d.trigger)}: {requester(d.requestedBy)}
         </dd>
       </div>
       <div>

@@ -7,6 +7,7 @@ import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { duration, When } from '../components/time';
+import { requester } from '../components/words';
 
 type Summary = AnswerOf<'recentDeployments'>['items'][number];
 type Status = NonNullable<ProcedureInputs['recentDeployments']['status']>;
@@ -17,7 +18,7 @@ const isStatus = (s: string | null): s is Status => STATUSES.includes(s as Statu
 export function DeploymentRows({ items }: { items: Summary[] }) {
   return (
     <div className="table-scroll">
-      <table className="table">
+      <table className="table stack">
         <thead>
           <tr>
             <th scope="col">Service</th>
@@ -30,28 +31,25 @@ export function DeploymentRows({ items }: { items: Summary[] }) {
         <tbody>
           {items.map((d) => (
             <tr key={d.id}>
-              <td>
+              <td data-label="Service">
                 <Link href={`/deployments/${d.id}`} className="row-link">
                   {d.serviceName}
                 </Link>{' '}
                 <span className="muted">{d.environment}</span>
                 {d.rollbackOf && <span className="tag">rollback</span>}
               </td>
-              <td>
+              <td data-label="Image">
                 <code className="image">{d.imageRef}</code>
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={d.status} />
                 {d.failedStep && <span className="muted"> at {d.failedStep}</span>}
               </td>
-              <td>
+              <td data-label="Requested">
                 <When at={d.createdAt} />
-                <span className="muted">
-                  {' '}
-                  by {d.requestedBy.kind === 'agent' ? 'an agent' : `a ${d.requestedBy.role}`}
-                </span>
+                <span className="muted"> by {requester(d.requestedBy)}</span>
               </td>
-              <td>{d.startedAt ? duration(d.startedAt, d.finishedAt) : '—'}</td>
+              <td data-label="Took">{d.startedAt ? duration(d.startedAt, d.finishedAt) : '—'}</td>
             </tr>
           ))}
         </tbody>
@@ -117,7 +115,7 @@ export function DeploymentsPage() {
           </EmptyState>
         )
       ) : (
-        <>
+        <section className="card">
           <DeploymentRows items={items} />
           {list.hasNextPage && (
             <button
@@ -129,7 +127,7 @@ export function DeploymentsPage() {
               {list.isFetchingNextPage ? 'Loading…' : 'Show older deployments'}
             </button>
           )}
-        </>
+        </section>
       )}
     </Page>
   );

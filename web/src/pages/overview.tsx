@@ -6,6 +6,7 @@ import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
+import { requester } from '../components/words';
 import { DeploymentRows } from './deployments';
 
 const REFRESH_MS = 5_000;
@@ -138,8 +139,7 @@ export function OverviewPage() {
                   {a.environment && <span className="muted">({a.environment})</span>}: {a.action}
                   <br />
                   <span className="muted">
-                    asked by a {a.requestedBy.kind === 'agent' ? 'agent' : a.requestedBy.role}{' '}
-                    <When at={a.requestedAt} />; “{a.reason}”
+                    asked by {requester(a.requestedBy)} <When at={a.requestedAt} />; “{a.reason}”
                   </span>
                 </li>
               ))}
