@@ -27,7 +27,7 @@ export interface RenderTimes {
   loginWarmMs: number;
   /** First contentful paint of the cold visits, as Chromium reports it. */
   firstPaintColdMs: number;
-  /** Signed in, cached: the overview with the health panel filled (three API calls answered). */
+  /** Signed in, after the login page: the overview with the health panel filled. */
   overviewWarmMs: number;
 }
 
@@ -51,10 +51,28 @@ export function bundleSize(): BundleSize {
   };
 }
 
-/** Milliseconds since the page's navigation started, once `selector` is in the document. */
-async function renderedAt(page: Page, selector: string): Promise<number> {
-  await page.waitForSelector(selector);
-  return Number(await page.evaluate('performance.now()'));
+/**
+ * Recorded in the page itself, so no round trip to the browser inflates it: the time since the
+ * navigation started at which an element matching `selector` first appeared.
+ */
+const RECORD_RENDER = `(() => {
+  const seen = {};
+  window.__renderedAt = seen;
+  new MutationObserver(() => {
+    for (const selector of ['h1', 'dt']) {
+      for (const element of document.querySelectorAll(selector)) {
+        const key = selector + ':' + element.textContent;
+        if (!(key in seen)) seen[key] = performance.now();
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+})()`;
+
+async function renderedAt(page: Page, selector: string, text: string): Promise<number> {
+  await page.waitForSelector(`${selector}:has-text("${text}")`);
+  return Number(
+    await page.evaluate(`window.__renderedAt[${JSON.stringify(`${selector}:${text}`)}]`),
+  );
 }
 
 /** Chromium against the built server on loopback; each cold run in a fresh browser context. */
@@ -75,9 +93,10 @@ export async function renderTimes(runs: number): Promise<RenderTimes | null> {
     const overview: number[] = [];
     for (let i = 0; i < runs; i++) {
       const context = await browser.newContext();
+      await context.addInitScript(RECORD_RENDER);
       const page = await context.newPage();
       await page.goto(`${slipway.url}/login`, { waitUntil: 'commit' });
-      cold.push(await renderedAt(page, 'h1:has-text("Log in")'));
+      cold.push(await renderedAt(page, 'h1', 'Log in'));
       await page.waitForLoadState('load');
       paint.push(
         Number(
@@ -87,12 +106,14 @@ export async function renderTimes(runs: number): Promise<RenderTimes | null> {
         ),
       );
       await page.goto(`${slipway.url}/login`, { waitUntil: 'commit' });
-      warm.push(await renderedAt(page, 'h1:has-text("Log in")'));
+      warm.push(await renderedAt(page, 'h1', 'Log in'));
+      // As long as a person takes to type: the login page fetches the signed-in pages meanwhile.
+      await page.waitForTimeout(1000);
 
       const [name, value] = owner.cookie.split('=');
       await context.addCookies([{ name, value, url: slipway.url }]);
       await page.goto(`${slipway.url}/`, { waitUntil: 'commit' });
-      overview.push(await renderedAt(page, 'dt:has-text("Events stored")'));
+      overview.push(await renderedAt(page, 'dt', 'Events stored'));
       await context.close();
     }
     return {
@@ -127,7 +148,7 @@ export function printDashboard(size: BundleSize, times: RenderTimes | null): voi
   console.log(`    first contentful paint      ${times.firstPaintColdMs.toFixed(0)} ms (cold)`);
   console.log(`    login page, cached assets   ${times.loginWarmMs.toFixed(0)} ms`);
   console.log(
-    `    overview with health data   ${times.overviewWarmMs.toFixed(0)} ms (signed in, cached)`,
+    `    overview with health data   ${times.overviewWarmMs.toFixed(0)} ms (signed in, after the login page)`,
   );
 }
 
