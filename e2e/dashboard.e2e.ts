@@ -49,9 +49,7 @@ describe('the dashboard in a real browser', () => {
     await page.getByLabel('Password again').fill('too short');
     await page.getByRole('button', { name: 'Create the owner account' }).click();
     const password = page.getByLabel('Password', { exact: true });
-    await expect(
-      page.getByText('password must be at least 12 characters').isVisible(),
-    ).resolves.toBe(true);
+    await page.getByText('password must be at least 12 characters').waitFor();
     await expect(password.getAttribute('aria-invalid')).resolves.toBe('true');
     await screenshot(page, 'first-run-field-error');
 
@@ -238,7 +236,7 @@ describe('the dashboard in a real browser', () => {
       await logInThroughPage(page);
       await page.waitForURL(`${origin}/`);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      await expect(nav.isVisible()).resolves.toBe(false);
+      await nav.waitFor({ state: 'hidden' });
       await screenshot(page, 'phone-overview');
 
       // Tab from the top: the skip link, then the Menu button.
@@ -247,20 +245,20 @@ describe('the dashboard in a real browser', () => {
       await page.keyboard.press('Tab');
       await expect(page.locator(':focus').innerText()).resolves.toBe('Menu');
       await page.keyboard.press('Enter');
-      await expect(nav.isVisible()).resolves.toBe(true);
+      await nav.waitFor({ state: 'visible' });
       await expect(
         page.getByRole('button', { name: 'Close' }).getAttribute('aria-expanded'),
       ).resolves.toBe('true');
       await screenshot(page, 'phone-menu');
       await page.keyboard.press('Escape');
-      await expect(nav.isVisible()).resolves.toBe(false);
+      await nav.waitFor({ state: 'hidden' });
 
       await page.keyboard.press('Enter');
       await nav.getByRole('link', { name: 'Deployments' }).focus();
       await page.keyboard.press('Enter');
       await page.waitForURL(`${origin}/deployments`);
       // The navigation folds again and the new page's title has the focus.
-      await expect(nav.isVisible()).resolves.toBe(false);
+      await nav.waitFor({ state: 'hidden' });
       await expect(page.locator('h1:focus').innerText()).resolves.toBe('Deployments');
       await context.close();
     });

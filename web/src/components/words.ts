@@ -9,14 +9,14 @@ export function requester(by: { kind: string; role: string }): string {
 }
 
 const TRIGGERS: Record<string, string> = {
-  session: 'by a person, signed in',
+  session: 'signed in',
   token: 'with an API token',
-  agent: 'by an agent',
+  agent: '',
   rollback: 'as a rollback',
   approval: 'after an approval',
 };
 
-/** How a deployment came to be, in words. */
+/** How a deployment came to be, in words, after who asked for it ("", "signed in", ...). */
 export function triggerText(trigger: string): string {
   return TRIGGERS[trigger] ?? trigger;
 }

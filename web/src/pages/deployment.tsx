@@ -76,7 +76,8 @@ function Facts({ d }: { d: Details }) {
       <div>
         <dt>Requested</dt>
         <dd>
-          <When at={d.createdAt} />, {triggerText(d.trigger)}: {requester(d.requestedBy)}
+          <When at={d.createdAt} /> by {requester(d.requestedBy)}
+          {triggerText(d.trigger) && `, ${triggerText(d.trigger)}`}
         </dd>
       </div>
       <div>
