@@ -5,7 +5,10 @@
  */
 const LAYERS = [
   { name: 'app', folders: ['src/main.ts', 'src/worker.ts', 'src/app'] },
-  { name: 'surfaces', folders: ['src/api-v1', 'src/mcp', 'src/http', 'src/rpc', 'src/cli'] },
+  {
+    name: 'surfaces',
+    folders: ['src/api-v1', 'src/mcp', 'src/web', 'src/http', 'src/rpc', 'src/cli'],
+  },
   {
     name: 'contexts',
     folders: [

@@ -33,6 +33,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['web/src/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['bench/**', 'contract/**', 'e2e/fixtures/**', 'bin/**', 'src/cli/**'],
     rules: { 'no-console': 'off' },
   },

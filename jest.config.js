@@ -2,7 +2,13 @@
 // @swc/jest compiles TypeScript with legacy decorators and decorator metadata, as tsc does.
 export default {
   testEnvironment: 'node',
-  roots: ['<rootDir>/src', '<rootDir>/projections', '<rootDir>/contract', '<rootDir>/e2e'],
+  roots: [
+    '<rootDir>/src',
+    '<rootDir>/projections',
+    '<rootDir>/contract',
+    '<rootDir>/e2e',
+    '<rootDir>/web',
+  ],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

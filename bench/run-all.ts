@@ -3,6 +3,7 @@ import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
+import { benchDashboard } from './dashboard.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 import { benchProjectionRebuild, printProjectionRebuild } from './projection-rebuild.bench.js';
@@ -72,6 +73,8 @@ async function main(): Promise<void> {
   console.log(`  wrong email      median ${login.wrongEmailMedianMs.toFixed(1)} ms`);
   console.log(`  wrong password   median ${login.wrongPasswordMedianMs.toFixed(1)} ms`);
   console.log(`  ratio            ${login.ratio.toFixed(3)} (1.000 = indistinguishable)`);
+
+  await benchDashboard(Number(process.env.BENCH_RUNS ?? 7));
 
   const auditEvents = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
   const audit = await benchAuditVerify(auditEvents);

@@ -3,9 +3,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
 import { loadLiveProcedures } from './load-registry.js';
+import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
 
 // dist/contract/contract-cli.js and contract/contract-cli.ts both sit two levels below the root.
 const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', import.meta.url));
+const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, import.meta.url));
 
 function render(contract: ApiContract): string {
   return `${JSON.stringify(contract, null, 2)}\n`;
@@ -32,14 +34,23 @@ async function main(): Promise<void> {
   const live = buildContract(await loadLiveProcedures());
   if (command === 'generate') {
     writeFileSync(contractFile, render(live));
+    writeFileSync(webContractFile, renderWebContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
+    console.log(`Wrote ${webContractFile} (the dashboard's client types)`);
     return;
   }
   if (command === 'check') {
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
-    if (text === render(live)) {
+    const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
+    if (text === render(live) && web === renderWebContract(live)) {
       console.log(`Contract matches the registry (${live.procedures.length} procedures)`);
+      console.log(`${WEB_CONTRACT_PATH} matches the contract`);
       return;
+    }
+    if (text === render(live)) {
+      console.error(`${WEB_CONTRACT_PATH} differs from the contract (or is missing).`);
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
     }
     console.error('contract/api-contract.json differs from the live procedure registry:');
     for (const line of describeDrift(text ? (JSON.parse(text) as ApiContract) : null, live)) {

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # What the end-to-end tests need besides npm packages: a real OpenSSH server and ssh-keygen
-# (the tests start sshd on loopback), and a real Docker engine (scripts/docker-engine.sh: Debian's
-# docker.io, docker-registry and busybox-static, and the Compose v2 plugin). Installed here when
-# missing and this is root with apt-get; otherwise the test command stops at once with the
-# command that would. The engine itself is started by the first suite that needs it.
+# (the tests start sshd on loopback), Debian's chromium for the dashboard's browser tests
+# (driven by playwright-core; no browser is downloaded), and a real Docker engine
+# (scripts/docker-engine.sh: Debian's docker.io, docker-registry and busybox-static, and the
+# Compose v2 plugin). Installed here when missing and this is root with apt-get; otherwise the
+# test command stops at once with the command that would. The engine itself is started by the
+# first suite that needs it.
 set -euo pipefail
 missing=()
 [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+[ -x "${SLIPWAY_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   install="apt-get install -y ${missing[*]}"
+  why="a real sshd for the runner's tests, chromium for the dashboard's"
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "npm test needs ${missing[*]} (a real sshd for the runner's tests). Install it with:" >&2
+    echo "npm test needs ${missing[*]} ($why). Install with:" >&2
     echo "  sudo $install" >&2
     exit 1
   fi
-  echo "npm test: installing ${missing[*]} (a real sshd for the runner's tests)" >&2
+  echo "npm test: installing ${missing[*]} ($why)" >&2
   if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
     echo "Could not install ${missing[*]}; run as root: $install" >&2
     exit 1

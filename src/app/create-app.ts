@@ -12,6 +12,7 @@ import { crossSiteGuard } from '../http/cross-site.js';
 import { requestIdMiddleware } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import { hardenServer } from '../http/server-limits.js';
+import { dashboard } from '../web/dashboard.js';
 import { AppModule, type AppModuleOptions } from './app.module.js';
 
 export interface CreateAppOptions extends AppModuleOptions {
@@ -38,6 +39,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.use(securityHeaders(config.publicUrl));
   app.use(requestIdMiddleware);
+  // The web app's files and pages (GET only); every API path falls through to its own answer.
+  app.use(dashboard());
   const refusals = app.get(RefusalRecorder);
   const markTarget = unroutedTargetMarker(app.get(ProcedureRegistry));
   // Before the body is parsed: a cross-site request is refused without reading it.

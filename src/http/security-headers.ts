@@ -2,10 +2,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 
 /**
- * Security headers on every answer, errors and 404s included (helmet). The CSP suits a
- * dashboard served from this same origin: its own scripts, styles, images and API calls only,
- * never framed. HSTS only over https, where it means something: a plain-http deployment on
- * loopback must not pin browsers to an https port that does not exist.
+ * Security headers on every answer, errors and 404s included (helmet). The CSP suits the
+ * dashboard served from this same origin (`src/web/`): its own scripts, styles, fonts, images
+ * (and `data:` images: the MFA QR code) and API calls only, no inline script, never framed.
+ * HSTS only over https, where it means something: a plain-http deployment on loopback must not
+ * pin browsers to an https port that does not exist.
  */
 export function securityHeaders(publicUrl: string): RequestHandler[] {
   const httpsPublicUrl = publicUrl.startsWith('https://');
@@ -15,6 +16,9 @@ export function securityHeaders(publicUrl: string): RequestHandler[] {
       directives: {
         'default-src': ["'self'"],
         'frame-ancestors': ["'none'"],
+        // The dashboard's styles and fonts are its own files: no inline style, no other host.
+        'style-src': ["'self'"],
+        'font-src': ["'self'"],
         // Upgrading would break a dashboard reached over plain http (loopback, tests).
         'upgrade-insecure-requests': httpsPublicUrl ? [] : null,
       },

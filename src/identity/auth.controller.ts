@@ -1,4 +1,15 @@
-import { Controller, Get, HttpCode, Inject, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Logger,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { CLOCK, type Clock } from '../common/clock.js';
@@ -24,6 +35,7 @@ import { SignUpHandler, SignUpInput } from './commands/sign-up.handler.js';
 import { LoginVerifyInput, VerifyLoginHandler } from './commands/verify-login.handler.js';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { errorForLog } from '../common/log-text.js';
+import { FirstRun } from './first-run.js';
 
 const resetLogger = new Logger('PasswordReset');
 
@@ -41,10 +53,18 @@ export class AuthController {
     private readonly access: AccessService,
     private readonly throttle: Throttle,
     private readonly devices: LoginDevices,
+    private readonly firstRun: FirstRun,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  /** For the dashboard's first page: with no account yet, sign-up makes the owner. */
+  @Get('first-run')
+  @Header('Cache-Control', 'no-store')
+  async firstRunState() {
+    return { ownerExists: await this.firstRun.ownerExists() };
+  }
 
   @Post('sign-up')
   @HttpCode(201)

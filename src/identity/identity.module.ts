@@ -2,6 +2,7 @@ import { TeamRoster } from './team-roster.js';
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { AuthController } from './auth.controller.js';
+import { FirstRun } from './first-run.js';
 import { ChangeUserRoleHandler } from './commands/change-user-role.handler.js';
 import { DeactivateUserHandler } from './commands/deactivate-user.handler.js';
 import { LogInHandler } from './commands/log-in.handler.js';
@@ -34,6 +35,7 @@ import { SessionTerminator } from './session-terminator.js';
   imports: [AccessModule],
   controllers: [AuthController],
   providers: [
+    FirstRun,
     PasswordHasher,
     TeamRoster,
     Totp,

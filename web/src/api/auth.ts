@@ -1,0 +1,48 @@
+// The session routes under /api/auth (README: Identity and access). Their bodies are the
+// server's input classes, imported as types; their answers are written here as the README
+// documents them, since a controller's literal answers widen to plain strings.
+import type { LoginInput } from '../../../src/identity/commands/log-in.handler.js';
+import type {
+  RequestPasswordResetInput,
+  ResetPasswordInput,
+} from '../../../src/identity/commands/password-reset.handlers.js';
+import type { SignedUpUser, SignUpInput } from '../../../src/identity/commands/sign-up.handler.js';
+import type { LoginVerifyInput } from '../../../src/identity/commands/verify-login.handler.js';
+import { errorFromAnswer, networkError } from './errors';
+
+/** Only the data fields of an input class. */
+type Body<T> = { [K in keyof T]: T[K] };
+
+export type LoginAnswer =
+  { status: 'authenticated' } | { status: 'mfa_required'; challenge: string };
+
+async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: method === 'POST' ? { 'Content-Type': 'application/json' } : {},
+      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+    });
+  } catch (error) {
+    throw networkError(error);
+  }
+  const json: unknown = await res.json().catch(() => null);
+  if (!res.ok) throw errorFromAnswer(res.status, json, res.headers.get('retry-after'));
+  return json as T;
+}
+
+export const auth = {
+  /** Whether the service has its owner yet (with no account, sign-up makes the owner). */
+  firstRun: () => send<{ ownerExists: boolean }>('GET', '/api/auth/first-run'),
+  signUp: (body: Body<SignUpInput>) => send<SignedUpUser>('POST', '/api/auth/sign-up', body),
+  logIn: (body: Body<LoginInput>) => send<LoginAnswer>('POST', '/api/auth/login', body),
+  verify: (body: Body<LoginVerifyInput>) =>
+    send<{ status: 'authenticated' }>('POST', '/api/auth/login/verify', body),
+  logOut: () => send<{ status: 'logged_out' }>('POST', '/api/auth/logout', {}),
+  requestReset: (body: Body<RequestPasswordResetInput>) =>
+    send<{ status: 'accepted'; message: string }>('POST', '/api/auth/request-password-reset', body),
+  resetPassword: (body: Body<ResetPasswordInput>) =>
+    send<{ status: 'password_changed' }>('POST', '/api/auth/reset-password', body),
+};

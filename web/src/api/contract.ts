@@ -1,0 +1,443 @@
+// Generated from contract/api-contract.json by `npm run contract:generate`: do not edit.
+// `npm run contract:check` (part of `npm test`) fails when this file and the contract differ.
+
+/** Shared input shape `EnvVarInput`. */
+export interface EnvVarInput {
+  /** pattern `^[A-Za-z_][A-Za-z0-9_]{0,127}$` */
+  name: string;
+  /** at most 4096 characters */
+  value: string;
+  secret?: boolean;
+}
+
+/** Each procedure’s input, as the server validates it (`undefined`: none). */
+export interface ProcedureInputs {
+  /** Team MFA policy (value, when, by whom) and whether the caller is enrolled and satisfies it. */
+  accountSecurityStatus: undefined;
+  /** Agent principals, oldest first. */
+  agents: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Approval requests by status (pending, approved, rejected, expired), oldest first. */
+  approvalQueue: {
+    status?: 'pending' | 'approved' | 'rejected' | 'expired';
+    /** integer; 1-100 */
+    limit?: number;
+  };
+  /** Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once. */
+  approveRequest: {
+    /** uuid */
+    approvalId: string;
+    /** at most 280 characters */
+    note?: string;
+  };
+  /** Approves the pinned host key (must match it); the server becomes ready. Then checks the SSH connection and reports it as `connection` (a failed check does not undo the approval; null when server checks are off). */
+  approveServerHostKey: {
+    /** uuid */
+    serverId: string;
+    /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
+    fingerprint: string;
+  };
+  /** Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time. */
+  auditTrail: {
+    /** at most 128 characters */
+    actor?: string;
+    /** pattern `^[A-Za-z][A-Za-z0-9]{0,63}$` */
+    action?: string;
+    /** at most 200 characters */
+    stream?: string;
+    /** at most 300 characters */
+    resource?: string;
+    /** at most 128 characters */
+    requestId?: string;
+    outcome?: 'succeeded' | 'denied' | 'rejected';
+    /** date or date-time */
+    from?: string;
+    /** date or date-time */
+    to?: string;
+    /** integer; 1-500 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Preflight checks and steps for restoring a recorded backup. */
+  backupRestorePlan: {
+    /** uuid */
+    backupId: string;
+  };
+  /** Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}. */
+  backups: {
+    /** uuid */
+    serviceId?: string;
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Cancels a queued deployment at once; asks a running one to stop between steps. */
+  cancelDeployment: {
+    /** at most 280 characters */
+    reason?: string;
+    /** uuid */
+    deploymentId: string;
+  };
+  /** Changes a user’s role: never of someone ranked above you, never to a role above yours or wider than your credential; the last owner stays. */
+  changeUserRole: {
+    /** uuid */
+    userId: string;
+    role: 'owner' | 'admin' | 'operator' | 'viewer';
+  };
+  /** Connects to a server with its pinned host key and sealed key (key exchange only until the host key is approved), runs nothing, and reports reachable, host key, authenticated, latency and the failure class. */
+  checkServer: {
+    /** uuid */
+    serverId: string;
+  };
+  /** Preflight checks for running a compose definition on a server; no side effects. */
+  composeDeploymentPlan: {
+    /** uuid */
+    serverId: string;
+    /** 1-262144 characters */
+    compose: string;
+  };
+  /** Field-by-field difference of two deployments’ frozen snapshots (secret values never shown). */
+  configDiff: {
+    /** uuid */
+    fromDeploymentId: string;
+    /** uuid */
+    toDeploymentId: string;
+  };
+  /** A code from the new secret completes enrolment; returns 10 recovery codes, shown once. */
+  confirmMfaEnrollment: {
+    /** pattern `^\d{6}$` */
+    code: string;
+  };
+  /** Creates an agent principal with a preset (default agent:read-only). */
+  createAgent: {
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name: string;
+    preset?: 'agent:read-only' | 'agent:minimal-write' | 'agent:full';
+  };
+  /** Mints a token for the caller's own user, within the presenting credential's scopes; shown once. */
+  createToken: {
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    tokenName: string;
+    /** 1-32 items */
+    scopes: string[];
+    /** integer; 1-365 */
+    expiresInDays?: number;
+  };
+  /** Deactivates a user ranked no higher than you: ends their sessions and refuses their tokens. */
+  deactivateUser: {
+    /** uuid */
+    userId: string;
+  };
+  /** One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position. */
+  deploymentDetails: {
+    /** uuid */
+    deploymentId: string;
+  };
+  /** Output lines the runner recorded, after a line number, in order. */
+  deploymentLogs: {
+    /** integer; at least 0 */
+    afterLine?: number;
+    /** integer; 1-1000 */
+    limit?: number;
+    /** uuid */
+    deploymentId: string;
+  };
+  /** Preflight checks and steps for deploying an image to a service; no side effects. */
+  deploymentPlan: {
+    /** uuid */
+    serviceId: string;
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    imageTag: string;
+  };
+  /** Password and a current code turn two-factor authentication off. */
+  disableMfa: {
+    /** 1-256 characters */
+    password: string;
+    /** pattern `^\d{6}$` */
+    code: string;
+  };
+  /** Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies. */
+  eraseSubjectData: {
+    /** uuid */
+    userId: string;
+  };
+  /** Queues a deployment that replays a succeeded deployment’s frozen snapshot (or opens an approval). */
+  executeRollback: {
+    /** uuid */
+    serviceId: string;
+    /** uuid */
+    targetDeploymentId: string;
+    /** 12-280 characters */
+    reason?: string;
+  };
+  /** Mints an expiring token, within your own scopes, for an agent whose creator ranks no higher than you; the value is returned once. */
+  generateAgentToken: {
+    /** uuid */
+    principalId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    tokenName: string;
+    /** integer; 1-365 */
+    expiresInDays: number;
+    /** 1-32 items */
+    scopes?: string[];
+  };
+  /** Service status and version, without credentials. With any valid credential also uptime, store readiness, the event store head and each projection position, lag and status. */
+  health: undefined;
+  /** Servers and their services, each with its latest deployment and health. */
+  infrastructureInventory: undefined;
+  /** Refuses every token of a principal ranked no higher than you from now on (TOKEN_INVALIDATED). */
+  invalidatePrincipal: {
+    /** uuid */
+    principalId: string;
+    /** at most 280 characters */
+    reason?: string;
+  };
+  /** Users of the team with their roles and status, oldest first. */
+  members: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}. */
+  recentDeployments: {
+    /** integer; 1-100 */
+    limit?: number;
+    status?: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+    /** uuid */
+    serviceId?: string;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Records a backup artifact: location, SHA-256 checksum, size, time. */
+  recordBackup: {
+    /** uuid */
+    serviceId: string;
+    /** 1-1024 characters */
+    location: string;
+    /** pattern `^sha256:[a-f0-9]{64}$` */
+    checksum: string;
+    /** integer; 0-9007199254740991 */
+    sizeBytes: number;
+    /** date or date-time */
+    takenAt?: string;
+  };
+  /** Registers a server: SSH target, sealed private key, pinned host key fingerprint (to approve). */
+  registerServer: {
+    /** pattern `^[a-z0-9][a-z0-9._-]{0,79}$` */
+    name: string;
+    /** pattern `^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$` */
+    host: string;
+    /** integer; 1-65535 */
+    sshPort?: number;
+    /** pattern `^[a-z_][a-z0-9_-]{0,31}$` */
+    sshUser: string;
+    /** at most 16384 characters; pattern `^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----` */
+    privateKey: string;
+    /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
+    hostKeyFingerprint: string;
+    /** at most 32 items */
+    labels?: string[];
+  };
+  /** Registers a service: target server, image repository, validated compose, env vars (secrets sealed), approval rule. */
+  registerService: {
+    /** pattern `^[a-z0-9][a-z0-9._-]{0,79}$` */
+    name: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    environment: string;
+    /** uuid */
+    serverId: string;
+    /** at most 255 characters; pattern `^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$` */
+    imageRepository: string;
+    /** 1-262144 characters */
+    compose: string;
+    /** at most 200 items */
+    env?: EnvVarInput[];
+    approvalRule?: 'none' | 'agents' | 'all-but-admins';
+    /** at most 2048 characters; url */
+    healthCheckUrl?: string;
+    /** 1-1024 characters */
+    backupCommand?: string;
+  };
+  /** Rejects a request filed neither by you nor by an agent you created or minted its token. */
+  rejectRequest: {
+    /** uuid */
+    approvalId: string;
+    /** at most 280 characters */
+    note?: string;
+  };
+  /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
+  requestApproval: {
+    action: 'deploy' | 'rollback' | 'restore';
+    /** uuid */
+    serviceId: string;
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    imageTag?: string;
+    /** uuid */
+    targetDeploymentId?: string;
+    /** uuid */
+    backupId?: string;
+    /** 12-280 characters */
+    reason: string;
+  };
+  /** Revokes a token of a principal ranked no higher than you; refused everywhere once this answers. */
+  revokeToken: {
+    /** uuid */
+    tokenId: string;
+  };
+  /** Preflight checks for rolling back (default target: the previous succeeded deployment). */
+  rollbackPlan: {
+    /** uuid */
+    serviceId: string;
+    /** uuid */
+    targetDeploymentId?: string;
+  };
+  /** A current code buys a new set of 10 recovery codes; the old set stops working. */
+  rotateRecoveryCodes: {
+    /** pattern `^\d{6}$` */
+    code: string;
+  };
+  /** Mints a replacement of your own token or of an agent’s you may manage; the old one is refused after overlapMinutes. */
+  rotateToken: {
+    /** uuid */
+    tokenId: string;
+    /** integer; 0-10080 */
+    overlapMinutes: number;
+  };
+  /** Fetches the SSH host key fingerprint {host, port?} presents (key exchange only, no login), to pin with registerServer and repeat to approveServerHostKey. */
+  scanServerHostKey: {
+    /** pattern `^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$` */
+    host: string;
+    /** integer; 1-65535 */
+    port?: number;
+  };
+  /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
+  sealAuditCheckpoint: undefined;
+  /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
+  setServerComposePolicy: {
+    /** uuid */
+    serverId: string;
+    /** at most 14 items */
+    allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles'>;
+  };
+  /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
+  startMfaEnrollment: {
+    /** 1-256 characters */
+    password: string;
+  };
+  /** API token metadata (never values), newest first, optionally for one principal. */
+  tokens: {
+    /** uuid */
+    principalId?: string;
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Runs the service's backup command over SSH; records location, SHA-256 and size. */
+  triggerBackup: {
+    /** uuid */
+    serviceId: string;
+  };
+  /** Queues a deployment (FIFO per service), or opens an approval when the service rule requires one. Honours Idempotency-Key. */
+  triggerDeploy: {
+    /** uuid */
+    serviceId: string;
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    imageTag: string;
+    /** 12-280 characters */
+    reason?: string;
+  };
+  /** Sets the team MFA policy: optional, privileged (owners, admins, operators) or all. */
+  updateAccountSecurityPolicy: {
+    policy: 'optional' | 'privileged' | 'all';
+  };
+  /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. */
+  updateService: {
+    /** uuid */
+    serviceId: string;
+    /** uuid */
+    serverId?: string;
+    /** at most 255 characters; pattern `^[a-z0-9.:-]+(\/[a-z0-9._-]+)+$|^[a-z0-9._-]+$` */
+    imageRepository?: string;
+    /** 1-262144 characters */
+    compose?: string;
+    /** at most 200 items */
+    env?: EnvVarInput[];
+    approvalRule?: 'none' | 'agents' | 'all-but-admins';
+    /** at most 2048 characters; url */
+    healthCheckUrl?: string;
+    /** 1-1024 characters */
+    backupCommand?: string;
+  };
+  /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
+  verifyAuditTrail: {
+    /** integer; 1-9007199254740991 */
+    fromPosition?: number;
+    /** integer; 1-9007199254740991 */
+    toPosition?: number;
+  };
+  /** The calling identity: principal, auth method, effective scopes, token metadata, session. */
+  viewer: undefined;
+}
+
+/** How each procedure is called and who may call it. */
+export const PROCEDURES = {
+  accountSecurityStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
+  agents: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
+  approvalQueue: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['approval:read'], mfaExempt: false },
+  approveRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  approveServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
+  backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  backups: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  cancelDeployment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:cancel'], mfaExempt: false },
+  changeUserRole: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  checkServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  composeDeploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
+  createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
+  deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
+  deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  disableMfa: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
+  eraseSubjectData: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['privacy:erase'], mfaExempt: false },
+  executeRollback: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
+  generateAgentToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  health: { method: 'GET', lane: 'read', auth: 'public', roles: [], scopes: [], mfaExempt: false },
+  infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
+  recentDeployments: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
+  recordBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
+  registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
+  rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
+  revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
+  rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
+  setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
+  startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
+  tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
+  triggerBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
+  triggerDeploy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
+  updateAccountSecurityPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['security:manage'], mfaExempt: false },
+  updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
+  verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
+  viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
+} as const;
+
+export type ProcedureName = keyof typeof PROCEDURES;

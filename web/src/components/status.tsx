@@ -1,0 +1,19 @@
+const LABELS: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  pending: 'Pending',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  expired: 'Expired',
+  ok: 'OK',
+  degraded: 'Degraded',
+  failing: 'Failing',
+};
+
+/** A status in words with its colour; the word carries the meaning, the colour only helps. */
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status}`}>{LABELS[status] ?? status}</span>;
+}

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { Route, Switch } from 'wouter';
+import { query } from './api/client';
+import { describeError, needsLogin } from './api/errors';
+import { Layout } from './components/layout';
+import { DeploymentPage } from './pages/deployment';
+import { DeploymentsPage } from './pages/deployments';
+import { MfaPage } from './pages/mfa';
+import { NotFoundPage } from './pages/not-found';
+import { OverviewPage } from './pages/overview';
+import { MFA_PAGE } from './query-client';
+
+/** Asks who is calling; without a session the query's 401 sends the browser to the login. */
+export function SignedIn() {
+  const viewer = useQuery({ queryKey: ['viewer'], queryFn: () => query('viewer') });
+  if (viewer.isPending) {
+    return (
+      <p className="splash" role="status">
+        Loading…
+      </p>
+    );
+  }
+  if (viewer.isError) {
+    if (needsLogin(viewer.error)) return null;
+    return (
+      <div className="splash alert alert-error" role="alert">
+        {describeError(viewer.error)} <button onClick={() => viewer.refetch()}>Try again</button>
+      </div>
+    );
+  }
+  return (
+    <Layout viewer={viewer.data}>
+      <Switch>
+        <Route path="/" component={OverviewPage} />
+        <Route path="/deployments" component={DeploymentsPage} />
+        <Route path="/deployments/:id" component={DeploymentPage} />
+        <Route path={MFA_PAGE} component={MfaPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Layout>
+  );
+}
