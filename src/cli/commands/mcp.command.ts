@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { serviceVersion } from '../../common/version.js';
 import { CliError, exitCodeFor } from '../cli-error.js';
 import { runFor } from '../context.js';
-import { runMcpBridge } from '../mcp-bridge.js';
 import { escapeControls } from '../terminal-text.js';
 
 /**
@@ -26,6 +25,8 @@ export function registerMcpCommand(program: Command): void {
             'slipway mcp needs an API token, not a session: `slipway login --token slw_...` or SLIPWAY_TOKEN',
           );
         }
+        // Loaded here, not at start: every other command would pay for the MCP SDK.
+        const { runMcpBridge } = await import('../mcp-bridge.js');
         await runMcpBridge({ url: connection.url, token, version: serviceVersion() });
       } catch (error) {
         const e =

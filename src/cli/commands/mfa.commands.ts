@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import QRCode from 'qrcode';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
@@ -40,6 +39,8 @@ export function registerMfaCommands(program: Command): void {
           'startMfaEnrollment',
           { password },
         );
+        // Loaded only here: no other command draws a QR code.
+        const { default: QRCode } = await import('qrcode');
         const qr = run.out.json
           ? ''
           : await QRCode.toString(started.otpauthUri, { type: 'utf8', errorCorrectionLevel: 'L' });
