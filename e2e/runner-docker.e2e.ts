@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
@@ -13,6 +12,7 @@ import {
   startRunnerFor,
   startSshd,
   type TestSshd,
+  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -39,18 +39,8 @@ describe('the runner deploys to a real Docker engine', () => {
   let port: number;
   let image: (tag: string) => string;
 
-  async function waitForStatus(deploymentId: string, statuses: string[]): Promise<Details> {
-    const deadline = Date.now() + 45_000;
-    while (Date.now() < deadline) {
-      t.app.get(DeploymentRunner).poke();
-      const d = data<Details>(
-        await call(t.url, 'GET', 'deploymentDetails', owner, { deploymentId }),
-      );
-      if (statuses.includes(d.status)) return d;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`deployment ${deploymentId} never reached ${statuses.join('/')}`);
-  }
+  const waitForStatus = (deploymentId: string, statuses: string[]) =>
+    waitForDeployment<Details>(t, owner, deploymentId, statuses, 45_000, 50);
   const deploy = async (tag: string) =>
     data<{ deploymentId: string }>(
       await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),

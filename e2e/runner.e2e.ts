@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeploymentRunner } from '../src/runner/deployment-runner.js';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
 import {
@@ -10,6 +9,7 @@ import {
   startRunnerFor,
   startSshd,
   type TestSshd,
+  waitForDeployment,
   ALLOW_LOOPBACK,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -29,17 +29,8 @@ describe('the runner executes deployments over real SSH', () => {
   let serviceId: string;
   let serverId: string;
 
-  async function waitForStatus(deploymentId: string, statuses: string[]): Promise<Details> {
-    for (let i = 0; i < 400; i++) {
-      t.app.get(DeploymentRunner).poke();
-      const d = data<Details>(
-        await call(t.url, 'GET', 'deploymentDetails', owner, { deploymentId }),
-      );
-      if (statuses.includes(d.status)) return d;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`deployment ${deploymentId} never reached ${statuses.join('/')}`);
-  }
+  const waitForStatus = (deploymentId: string, statuses: string[]) =>
+    waitForDeployment<Details>(t, owner, deploymentId, statuses, 20_000, 25);
   const deploy = async (tag: string) =>
     data<{ deploymentId: string }>(
       await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: tag }),

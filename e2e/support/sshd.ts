@@ -13,6 +13,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DeploymentRunner } from '../../src/runner/deployment-runner.js';
 import type { DockerEngine } from './docker-engine.js';
+import { data } from './deployments.js';
 import { call } from './identity.js';
 import type { TestApp } from './test-app.js';
 
@@ -220,4 +221,26 @@ export async function startRunnerFor(t: TestApp, sshd: TestSshd): Promise<void> 
     pollMs: 50,
   });
   await t.app.get(DeploymentRunner).onApplicationBootstrap();
+}
+
+/**
+ * Pokes the runner and reads the deployment until it reaches one of `statuses`, for at most
+ * `timeoutMs`.
+ */
+export async function waitForDeployment<T extends { status: string }>(
+  t: TestApp,
+  auth: Record<string, string>,
+  deploymentId: string,
+  statuses: string[],
+  timeoutMs: number,
+  pollMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    t.app.get(DeploymentRunner).poke();
+    const d = data<T>(await call(t.url, 'GET', 'deploymentDetails', auth, { deploymentId }));
+    if (statuses.includes(d.status)) return d;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+  throw new Error(`deployment ${deploymentId} never reached ${statuses.join('/')}`);
 }
