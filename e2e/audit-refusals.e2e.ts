@@ -244,7 +244,13 @@ describe('audit: refused and failed calls are recorded, bounded, and fail closed
         await res.arrayBuffer();
       }
     };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    // A slow machine must not see the 60-second window close mid-flood.
+    clock.freeze();
+    try {
+      await Promise.all(Array.from({ length: 16 }, worker));
+    } finally {
+      clock.thaw();
+    }
     await flushRefusals(t);
     const written = (await newRefusals(before)).filter((e) => e.data.target === 'createAgent');
     // Bound: the first of the window at once, every repeat in one closing event.
