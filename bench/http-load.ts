@@ -23,8 +23,10 @@ export async function load(url: string, seconds: number, connections: number): P
   };
 }
 
-export async function waitForHttp(url: string, attempts = 200): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
+/** Waits for a 2xx from `url`, up to `timeoutMs` (a start on a busy machine can take 10 s). */
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     try {
       const res = await fetch(url);
       if (res.ok) return;
