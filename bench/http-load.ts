@@ -107,13 +107,16 @@ export async function startSlipway(env: Record<string, string> = {}): Promise<Ru
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/trpc/health`);
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      await stop(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stopAndClean = async () => {
+    await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHttp(`${url}/trpc/health`);
+  } catch (error) {
+    // Never leave a server running (and its data directory behind) when it did not come up.
+    await stopAndClean();
+    throw error;
+  }
+  return { url, pid: child.pid!, stop: stopAndClean };
 }
