@@ -23,8 +23,10 @@ export async function load(url: string, seconds: number, connections: number): P
   };
 }
 
-export async function waitForHttp(url: string, attempts = 200): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
+/** Waits for a 2xx from `url`, up to `timeoutMs` (a start on a busy machine can take 10 s). */
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -105,13 +107,16 @@ export async function startSlipway(env: Record<string, string> = {}): Promise<Ru
     stdio: 'ignore',
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/trpc/health`);
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      await stop(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stopAndClean = async () => {
+    await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHttp(`${url}/trpc/health`);
+  } catch (error) {
+    // Never leave a server running (and its data directory behind) when it did not come up.
+    await stopAndClean();
+    throw error;
+  }
+  return { url, pid: child.pid!, stop: stopAndClean };
 }

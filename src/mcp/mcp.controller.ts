@@ -1,12 +1,11 @@
 import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { AppError } from '../common/app-error.js';
 import { markAuditTarget } from '../kernel/audit-attribution.js';
 import { RouteAccess } from '../kernel/route-access.js';
 import { MCP_ENDPOINT, MCP_ROUTE, requireBearer } from './mcp-endpoint.js';
-import { McpServerFactory } from './mcp-server.factory.js';
+import { McpSurface } from './mcp-surface.js';
 
 /**
  * `/mcp`: the MCP server over Streamable HTTP, stateless. Every POST carries its bearer token and
@@ -19,7 +18,7 @@ import { McpServerFactory } from './mcp-server.factory.js';
 export class McpController {
   constructor(
     private readonly access: AccessService,
-    private readonly servers: McpServerFactory,
+    private readonly surface: McpSurface,
   ) {}
 
   @Post()
@@ -27,15 +26,7 @@ export class McpController {
     markAuditTarget(req, MCP_ROUTE);
     requireBearer(req);
     const caller = { ...(await this.access.authorize(MCP_ENDPOINT, req)), channel: 'mcp' as const };
-    const server = this.servers.create(caller, req);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    res.setHeader('Cache-Control', 'no-store');
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await this.surface.answer(caller, req, res);
   }
 
   /** No server-initiated stream and no session to end: a stateless server has neither. */

@@ -5,7 +5,7 @@ import { RpcModule } from '../rpc/rpc.module.js';
 import { AuditedFailure } from './audited-failure.js';
 import { DeploymentWaiter } from './deployment-waiter.js';
 import { McpController } from './mcp.controller.js';
-import { McpServerFactory } from './mcp-server.factory.js';
+import { McpSurface } from './mcp-surface.js';
 import { PlanClaims } from './plan-claims.js';
 import { Resources } from './resources.js';
 import { ToolCatalog } from './tool-catalog.js';
@@ -18,7 +18,7 @@ import { ToolRunner } from './tool-runner.js';
   providers: [
     AuditedFailure,
     DeploymentWaiter,
-    McpServerFactory,
+    McpSurface,
     PlanClaims,
     Resources,
     ToolCatalog,

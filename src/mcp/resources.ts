@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ErrorCode,
-  McpError,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Request } from 'express';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -95,6 +93,8 @@ export class Resources {
     req: Request,
     signal: AbortSignal,
   ): Promise<ReadResourceResult> {
+    // Loaded already: only the MCP server, which imports the SDK, calls this.
+    const { ErrorCode, McpError } = await import('@modelcontextprotocol/sdk/types.js');
     const source = sourceOf(uri);
     const procedure = source && this.catalog.procedureFor(source.procedure, caller);
     if (!source || !procedure) {
