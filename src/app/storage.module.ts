@@ -12,7 +12,9 @@ import {
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
+import { EsdbEventStore } from '../eventstore/esdb/esdb-event-store.js';
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
+import { MongoReadStore } from '../readstore/mongo/mongo-read-store.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
@@ -24,7 +26,10 @@ import { errorForLog } from '../common/log-text.js';
 
 const logger = new Logger('Projections');
 
-/** Event store, read store and projection runner on the embedded SQLite default. */
+/**
+ * Event store, read store and projection runner: the embedded SQLite pair by default,
+ * EventStoreDB/KurrentDB and MongoDB when their connection strings are set (see config).
+ */
 @Global()
 @Module({})
 export class StorageModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -43,6 +48,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
           provide: EVENT_STORE,
           inject: [APP_CONFIG, CLOCK],
           useFactory: (config: AppConfig, clock: Clock) => {
+            if (config.storage.eventStoreUrl)
+              return new EsdbEventStore(config.storage.eventStoreUrl);
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), { clock });
           },
@@ -50,7 +57,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         {
           provide: READ_STORE,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
+          useFactory: async (config: AppConfig): Promise<ReadStore> => {
+            if (config.storage.mongoUrl) return MongoReadStore.connect(config.storage.mongoUrl);
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteReadStore(join(config.dataDir, 'read-models.sqlite'));
           },

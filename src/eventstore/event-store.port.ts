@@ -90,6 +90,12 @@ export interface EventStore {
   /** Resolves true when the store answers a trivial read. */
   isReady(): Promise<boolean>;
 
+  /**
+   * Connection state of a server store (`connecting`, `ready`, `unavailable`: reconnecting
+   * with backoff); embedded stores have none.
+   */
+  readonly connectionState?: string;
+
   close(): Promise<void>;
 }
 

@@ -57,8 +57,13 @@ export class EsdbEventStore implements EventStore {
   }
 
   /** `connecting` until the first answer, `unavailable` after a failed call, else `ready`. */
-  get readiness(): { state: EsdbReadiness; lastError: string | null } {
-    return { state: this.state, lastError: this.lastError };
+  get connectionState(): EsdbReadiness {
+    return this.state;
+  }
+
+  /** The last connection failure, for the log (not for health: it may name hosts). */
+  get lastConnectionError(): string | null {
+    return this.lastError;
   }
 
   async append(
