@@ -9,6 +9,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ProjectionLeases } from '../../projections/projection-lease.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
@@ -75,6 +76,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
             new ProjectionRunner(events, reads, list, {
               pollIntervalMs: config.projectionPollMs,
               waitTimeoutMs: config.projectionWaitTimeoutMs,
+              // Several replicas: one applies each projection, the others follow its checkpoint.
+              ...(config.storage.replicas > 1 ? { leases: new ProjectionLeases(reads) } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
             }),
