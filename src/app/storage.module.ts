@@ -13,9 +13,7 @@ import { ProjectionLeases } from '../../projections/projection-lease.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { EsdbEventStore } from '../eventstore/esdb/esdb-event-store.js';
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
-import { MongoReadStore } from '../readstore/mongo/mongo-read-store.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
@@ -48,9 +46,12 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         {
           provide: EVENT_STORE,
           inject: [APP_CONFIG, CLOCK],
-          useFactory: (config: AppConfig, clock: Clock) => {
-            if (config.storage.eventStoreUrl)
+          useFactory: async (config: AppConfig, clock: Clock): Promise<EventStore> => {
+            // The server clients (gRPC, the MongoDB driver) load only when they are configured.
+            if (config.storage.eventStoreUrl) {
+              const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
               return new EsdbEventStore(config.storage.eventStoreUrl);
+            }
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), { clock });
           },
@@ -59,7 +60,10 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
           provide: READ_STORE,
           inject: [APP_CONFIG],
           useFactory: async (config: AppConfig): Promise<ReadStore> => {
-            if (config.storage.mongoUrl) return MongoReadStore.connect(config.storage.mongoUrl);
+            if (config.storage.mongoUrl) {
+              const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');
+              return MongoReadStore.connect(config.storage.mongoUrl);
+            }
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteReadStore(join(config.dataDir, 'read-models.sqlite'));
           },

@@ -59,7 +59,11 @@ export function toStoredEvent(
     id,
     type: event.type,
     data: event.data,
-    metadata: { ...event.metadata, $schemaVersion: event.schemaVersion },
+    metadata: {
+      ...event.metadata,
+      $schemaVersion: event.schemaVersion,
+      ...(event.recordedAt ? { $recordedAt: event.recordedAt } : {}),
+    },
   };
 }
 
