@@ -10,6 +10,9 @@ if (url) {
     namespacedHarness(() => new EsdbEventStore(url)),
   );
 } else {
+  process.stderr.write(
+    'EventStore contract on EventStoreDB/KurrentDB: skipped, SLIPWAY_EVENTSTORE_URL is not set\n',
+  );
   describe('EventStore contract: EventStoreDB/KurrentDB', () => {
     it.skip('skipped: SLIPWAY_EVENTSTORE_URL is not set (esdb://host:2113?tls=false)', () => {});
   });

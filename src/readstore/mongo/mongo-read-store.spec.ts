@@ -33,6 +33,7 @@ if (url) {
     };
   });
 } else {
+  process.stderr.write('ReadStore contract on MongoDB: skipped, SLIPWAY_MONGODB_URL is not set\n');
   describe('ReadStore contract: MongoDB', () => {
     it.skip('skipped: SLIPWAY_MONGODB_URL is not set (mongodb://host:27017/?replicaSet=rs0)', () => {});
   });
