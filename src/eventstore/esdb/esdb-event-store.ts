@@ -117,6 +117,7 @@ export class EsdbEventStore implements EventStore {
     validateReadLimit(limit);
     return this.withRetry(async () => {
       const out: RecordedEvent[] = [];
+      const seen = new Set<bigint>();
       let start = await this.firstReadablePosition(fromPosition);
       for (;;) {
         const raw = await this.readRaw(start, limit + 1);
@@ -124,7 +125,8 @@ export class EsdbEventStore implements EventStore {
         for (const resolved of raw) {
           last = positionOf(resolved);
           if (!resolved.event || isSystemEvent(resolved.event) || last < fromPosition) continue;
-          if (out.some((e) => e.position === last)) continue;
+          if (seen.has(last)) continue;
+          seen.add(last);
           out.push(toRecordedEvent(resolved));
           if (out.length === limit) return out;
         }
