@@ -3,11 +3,42 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
 import { loadLiveProcedures } from './load-registry.js';
+import { buildReadModelContract } from './read-model-schema.js';
 import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
 
 // dist/contract/contract-cli.js and contract/contract-cli.ts both sit two levels below the root.
 const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', import.meta.url));
 const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const readModelsFile = `${root}/contract/read-models.json`;
+
+function renderJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** Drift lines for contract/read-models.json; empty when it matches the projection types. */
+function readModelDrift(rendered: string): string[] {
+  if (!existsSync(readModelsFile)) return ['contract/read-models.json is missing'];
+  const committed = JSON.parse(readFileSync(readModelsFile, 'utf8')) as {
+    collections?: Record<string, unknown>;
+  };
+  const live = JSON.parse(rendered) as { collections: Record<string, unknown> };
+  const before = committed.collections ?? {};
+  const lines: string[] = [];
+  for (const name of Object.keys(live.collections)) {
+    if (!(name in before)) lines.push(`+ ${name} (a collection not in read-models.json)`);
+    else if (JSON.stringify(before[name]) !== JSON.stringify(live.collections[name])) {
+      lines.push(`~ ${name} (document shape changed)`);
+    }
+  }
+  for (const name of Object.keys(before)) {
+    if (!(name in live.collections)) lines.push(`- ${name} (no longer a collection)`);
+  }
+  if (lines.length === 0 && readFileSync(readModelsFile, 'utf8') !== rendered) {
+    lines.push('formatting or description changed');
+  }
+  return lines;
+}
 
 function render(contract: ApiContract): string {
   return `${JSON.stringify(contract, null, 2)}\n`;
@@ -32,7 +63,10 @@ function describeDrift(committed: ApiContract | null, live: ApiContract): string
 async function main(): Promise<void> {
   const command = process.argv[2];
   const live = buildContract(await loadLiveProcedures());
+  const readModels = renderJson(buildReadModelContract(root));
   if (command === 'generate') {
+    writeFileSync(readModelsFile, readModels);
+    console.log(`Wrote ${readModelsFile} (the read-model document schemas)`);
     writeFileSync(contractFile, render(live));
     writeFileSync(webContractFile, renderWebContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
@@ -40,6 +74,14 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'check') {
+    const drift = readModelDrift(readModels);
+    if (drift.length) {
+      console.error('contract/read-models.json differs from the projection types:');
+      for (const line of drift) console.error(`  ${line}`);
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log('contract/read-models.json matches the projection types');
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
     const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
     if (text === render(live) && web === renderWebContract(live)) {

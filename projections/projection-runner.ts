@@ -3,6 +3,7 @@ import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
 import { PositionWaiters } from './position-waiters.js';
+import type { ProjectionLeases } from './projection-lease.js';
 import { applyIn, saveCheckpoint } from './apply-events.js';
 import {
   CHECKPOINT_COLLECTION,
@@ -20,6 +21,11 @@ export interface ProjectionRunnerOptions {
   /** First retry delay after a projection fails; doubles up to 30 s. */
   retryDelayMs?: number;
   onError?: (projection: string, error: unknown) => void;
+  /**
+   * Several replicas share the stores: apply only the projections whose lease this replica
+   * holds, and follow the shared checkpoints of the others (see projection-lease.ts).
+   */
+  leases?: ProjectionLeases;
 }
 
 export interface ProjectionStatus {
@@ -96,6 +102,7 @@ export class ProjectionRunner {
   /** Declares collections, rebuilds projections whose version changed, then starts applying. */
   async start(): Promise<void> {
     await this.store.ensureCollection({ name: CHECKPOINT_COLLECTION });
+    await this.options.leases?.start();
     const checkpoints = this.store.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION);
     for (const state of this.states.values()) {
       const { projection } = state;
@@ -121,6 +128,7 @@ export class ProjectionRunner {
     await this.loop;
     await this.saveSkippedCheckpoints();
     await this.catchingUp(false);
+    await this.options.leases?.release().catch((e) => this.options.onError?.('(leases)', e));
     this.waiters.refuseAll(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   }
 
@@ -212,8 +220,12 @@ export class ProjectionRunner {
   /** Applies one batch; true when some projection moved forward. */
   private async step(): Promise<boolean> {
     const now = Date.now();
-    const ready = [...this.states.values()].filter((s) => s.retryAt <= now);
-    if (ready.length === 0) return false;
+    const leased = this.options.leases ? await this.followLeases(now) : false;
+    const ready = [...this.states.values()].filter(
+      (s) =>
+        s.retryAt <= now && (!this.options.leases || this.options.leases.holds(s.projection.name)),
+    );
+    if (ready.length === 0) return leased;
     const from = Math.min(...ready.map((s) => s.position)) + 1;
     // Far behind, batches are four times larger: fewer commits, each page written fewer times.
     const size = this.behind ? this.batchSize * 4 : this.batchSize;
@@ -246,6 +258,7 @@ export class ProjectionRunner {
         await this.store.transaction(async (session) => {
           for (const { state, pending } of remaining) {
             at.failing = state;
+            await this.options.leases?.fence(session, state.projection.name);
             await applyIn(session, state.projection, pending);
           }
           at.failing = null;
@@ -282,13 +295,41 @@ export class ProjectionRunner {
     if (unsaved.length === 0) return;
     try {
       await this.store.transaction(async (session) => {
-        for (const state of unsaved)
+        for (const state of unsaved) {
+          await this.options.leases?.fence(session, state.projection.name);
           await saveCheckpoint(session, state.projection, state.position);
+        }
       });
       for (const state of unsaved) state.unsaved = false;
     } catch (error) {
       this.options.onError?.('(checkpoints)', error);
     }
+  }
+
+  private lastLeaseRefresh = 0;
+
+  /**
+   * Takes or renews leases (every third of their lifetime), and moves the projections held by
+   * another replica to their shared checkpoints; true when one of those moved.
+   */
+  private async followLeases(now: number): Promise<boolean> {
+    const leases = this.options.leases!;
+    const names = [...this.states.keys()];
+    if (now - this.lastLeaseRefresh >= leases.ttlMs / 3) {
+      await leases.refresh(names);
+      this.lastLeaseRefresh = now;
+    }
+    let moved = false;
+    for (const [name, position] of await leases.followed(names)) {
+      const state = this.states.get(name)!;
+      state.lastError = null;
+      state.unsaved = false;
+      if (position > state.position) {
+        state.position = position;
+        moved = true;
+      }
+    }
+    return moved;
   }
 
   private idleDelay(): number {

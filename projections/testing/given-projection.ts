@@ -2,6 +2,7 @@ import { expect } from '@jest/globals';
 import { projectInMemory, type InMemoryModel } from '../project-in-memory.js';
 import type { Projection } from '../projection.js';
 import { given as recorded, type GivenEvent } from './given-events.js';
+import { readModelViolations } from './read-model-schema.js';
 
 /** Documents by collection, then by id; in `thenMatches`, only the fields that matter. */
 type Documents = Record<string, Record<string, Record<string, unknown>>>;
@@ -20,7 +21,18 @@ type Documents = Record<string, Record<string, Record<string, unknown>>>;
 export function givenProjection(projection: Projection) {
   return {
     given(...events: GivenEvent[]) {
-      const documents = () => projectInMemory(projection, recorded(events));
+      const documents = () => {
+        const model = projectInMemory(projection, recorded(events));
+        // Every document a Given/Then folds must also fit contract/read-models.json.
+        const violations = Object.entries(model).flatMap(([name, docs]) =>
+          readModelViolations(
+            name,
+            Object.values(docs).map((d) => ({ ...d, _position: 1 })),
+          ),
+        );
+        expect(violations).toEqual([]);
+        return model;
+      };
       const withEveryCollection = (expected: Documents): Documents => ({
         ...Object.fromEntries(projection.collections.map((c) => [c.name, {}])),
         ...expected,

@@ -9,6 +9,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ProjectionLeases } from '../../projections/projection-lease.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
@@ -24,7 +25,10 @@ import { errorForLog } from '../common/log-text.js';
 
 const logger = new Logger('Projections');
 
-/** Event store, read store and projection runner on the embedded SQLite default. */
+/**
+ * Event store, read store and projection runner: the embedded SQLite pair by default,
+ * EventStoreDB/KurrentDB and MongoDB when their connection strings are set (see config).
+ */
 @Global()
 @Module({})
 export class StorageModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -42,7 +46,12 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         {
           provide: EVENT_STORE,
           inject: [APP_CONFIG, CLOCK],
-          useFactory: (config: AppConfig, clock: Clock) => {
+          useFactory: async (config: AppConfig, clock: Clock): Promise<EventStore> => {
+            // The server clients (gRPC, the MongoDB driver) load only when they are configured.
+            if (config.storage.eventStoreUrl) {
+              const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
+              return new EsdbEventStore(config.storage.eventStoreUrl);
+            }
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), { clock });
           },
@@ -50,7 +59,11 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         {
           provide: READ_STORE,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
+          useFactory: async (config: AppConfig): Promise<ReadStore> => {
+            if (config.storage.mongoUrl) {
+              const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');
+              return MongoReadStore.connect(config.storage.mongoUrl);
+            }
             mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
             return new SqliteReadStore(join(config.dataDir, 'read-models.sqlite'));
           },
@@ -67,6 +80,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
             new ProjectionRunner(events, reads, list, {
               pollIntervalMs: config.projectionPollMs,
               waitTimeoutMs: config.projectionWaitTimeoutMs,
+              // Several replicas: one applies each projection, the others follow its checkpoint.
+              ...(config.storage.replicas > 1 ? { leases: new ProjectionLeases(reads) } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
             }),

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         sealEveryEvents: 1000,
         sealSeconds: 300,
       },
+      storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
       runner: {
         mode: 'embedded',
         maxPerServer: 2,
@@ -76,6 +77,10 @@ describe('loadConfig', () => {
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', 'soon'],
     ['SLIPWAY_HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
     ['SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
+    ['SLIPWAY_EVENTSTORE_URL', 'http://db:2113'],
+    ['SLIPWAY_MONGODB_URL', 'postgres://db'],
+    ['SLIPWAY_REPLICAS', '0'],
+    ['SLIPWAY_REPLICAS', '65'],
     // A whole request cannot have less time than its headers.
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
@@ -103,5 +108,56 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 1000,
       maxConnectionsPerAddress: 0,
     });
+  });
+
+  it('selects the server stores and counts the replicas', () => {
+    expect(
+      loadConfig({
+        SLIPWAY_EVENTSTORE_URL: 'esdb://kurrentdb:2113?tls=false',
+        SLIPWAY_MONGODB_URL: 'mongodb://mongo:27017/slipway?replicaSet=rs0',
+        SLIPWAY_REPLICAS: '2',
+      }).storage,
+    ).toEqual({
+      eventStoreUrl: 'esdb://kurrentdb:2113?tls=false',
+      mongoUrl: 'mongodb://mongo:27017/slipway?replicaSet=rs0',
+      replicas: 2,
+    });
+    // Several replicas on the embedded pair share one data directory.
+    expect(loadConfig({ SLIPWAY_REPLICAS: '3' }).storage.replicas).toBe(3);
+    // One process on server events may keep its read models in its own SQLite file.
+    expect(loadConfig({ SLIPWAY_EVENTSTORE_URL: 'esdb://k:2113' }).storage.mongoUrl).toBeNull();
+  });
+
+  it.each([
+    [
+      { SLIPWAY_MONGODB_URL: 'mongodb://m/?replicaSet=rs0' },
+      ['SLIPWAY_MONGODB_URL', 'SLIPWAY_EVENTSTORE_URL'],
+    ],
+    [
+      { SLIPWAY_MONGODB_URL: 'mongodb://m/?replicaSet=rs0', SLIPWAY_REPLICAS: '2' },
+      ['SLIPWAY_MONGODB_URL', 'SLIPWAY_EVENTSTORE_URL'],
+    ],
+    [
+      { SLIPWAY_EVENTSTORE_URL: 'esdb://k:2113', SLIPWAY_REPLICAS: '2' },
+      ['SLIPWAY_EVENTSTORE_URL', 'SLIPWAY_REPLICAS=2', 'SLIPWAY_MONGODB_URL'],
+    ],
+  ])('refuses the inconsistent mix %j, naming the variables', (env, names) => {
+    let error: unknown;
+    try {
+      loadConfig(env);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    for (const name of names) expect((error as ConfigError).message).toContain(name);
+  });
+
+  it('never echoes a connection string, which may hold a password', () => {
+    expect(() => loadConfig({ SLIPWAY_MONGODB_URL: 'mysql://root:hunter2@db' })).toThrow(
+      /SLIPWAY_MONGODB_URL=\(hidden\)/,
+    );
+    expect(() => loadConfig({ SLIPWAY_MONGODB_URL: 'mysql://root:hunter2@db' })).not.toThrow(
+      /hunter2/,
+    );
   });
 });

@@ -14,6 +14,13 @@ import {
 } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
+import {
+  CREDENTIAL_VARIABLES,
+  EVENTSTORE_URL,
+  MONGODB_URL,
+  storageProblems,
+  type StorageConfig,
+} from './storage-config.js';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -208,6 +215,27 @@ export class EnvironmentVariables {
   @Max(100_000)
   SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS = 128;
 
+  /** Events in EventStoreDB/KurrentDB (`esdb://`); absent: the embedded SQLite file. */
+  @Omittable()
+  @Matches(EVENTSTORE_URL, {
+    message: 'SLIPWAY_EVENTSTORE_URL must be an esdb:// or esdb+discover:// connection string',
+  })
+  SLIPWAY_EVENTSTORE_URL?: string = undefined;
+
+  /** Read models in MongoDB (a replica set); absent: the embedded SQLite file. */
+  @Omittable()
+  @Matches(MONGODB_URL, {
+    message: 'SLIPWAY_MONGODB_URL must be a mongodb:// or mongodb+srv:// connection string',
+  })
+  SLIPWAY_MONGODB_URL?: string = undefined;
+
+  /** API processes sharing the stores. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SLIPWAY_REPLICAS = 1;
+
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
   @Omittable()
@@ -246,6 +274,7 @@ export interface AppConfig {
     refusalWindowSeconds: number;
     anonymousAddressRetentionMonths: number;
   };
+  storage: StorageConfig;
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -275,7 +304,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (errors.length > 0) {
     throw new ConfigError(
       errors.map((e) => {
-        const shown = JSON.stringify(raw[e.property] ?? null);
+        const shown = CREDENTIAL_VARIABLES.has(e.property)
+          ? '(hidden)'
+          : JSON.stringify(raw[e.property] ?? null);
         return `${e.property}=${shown}: ${Object.values(e.constraints ?? {}).join('; ')}`;
       }),
     );
@@ -285,8 +316,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       `SLIPWAY_HTTP_REQUEST_TIMEOUT_MS=${vars.SLIPWAY_HTTP_REQUEST_TIMEOUT_MS}: must be at least SLIPWAY_HTTP_HEADERS_TIMEOUT_MS (${vars.SLIPWAY_HTTP_HEADERS_TIMEOUT_MS})`,
     ]);
   }
+  const storage: StorageConfig = {
+    eventStoreUrl: vars.SLIPWAY_EVENTSTORE_URL ?? null,
+    mongoUrl: vars.SLIPWAY_MONGODB_URL ?? null,
+    replicas: vars.SLIPWAY_REPLICAS,
+  };
+  const inconsistent = storageProblems(storage);
+  if (inconsistent.length > 0) throw new ConfigError(inconsistent);
   return {
     port: vars.PORT,
+    storage,
     host: vars.SLIPWAY_HOST,
     dataDir: vars.SLIPWAY_DATA_DIR,
     logLevel: vars.SLIPWAY_LOG_LEVEL,

@@ -17,6 +17,11 @@ export interface NewEvent<D extends EventData = EventData> {
   schemaVersion: number;
   data: D;
   metadata: EventMetadata;
+  /**
+   * Set only by the migration (`migrate-events.ts`): the time the source store recorded it.
+   * A server adapter keeps it with the event; the SQLite adapter records its own time.
+   */
+  recordedAt?: string;
 }
 
 export interface RecordedEvent<D extends EventData = EventData> {
@@ -89,6 +94,12 @@ export interface EventStore {
 
   /** Resolves true when the store answers a trivial read. */
   isReady(): Promise<boolean>;
+
+  /**
+   * Connection state of a server store (`connecting`, `ready`, `unavailable`: reconnecting
+   * with backoff); embedded stores have none.
+   */
+  readonly connectionState?: string;
 
   close(): Promise<void>;
 }

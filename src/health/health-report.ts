@@ -15,7 +15,8 @@ export interface HealthSummary {
 /** For authenticated callers: the figures behind the status. */
 export interface HealthReport extends HealthSummary {
   uptimeSeconds: number;
-  eventStore: { ready: boolean; headPosition: number };
+  /** `state`: a server store's connection state (`connecting`, `ready`, `unavailable`). */
+  eventStore: { ready: boolean; headPosition: number; state?: string };
   readStore: { ready: boolean };
   projections: { lag: number; items: ProjectionHealth[] };
 }

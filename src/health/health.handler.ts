@@ -35,7 +35,11 @@ export class HealthHandler {
       status: healthy ? 'ok' : 'degraded',
       version: serviceVersion(),
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      eventStore: { ready: eventsReady, headPosition: head },
+      eventStore: {
+        ready: eventsReady,
+        headPosition: head,
+        ...(this.events.connectionState ? { state: this.events.connectionState } : {}),
+      },
       readStore: { ready: readsReady },
       projections: { lag, items },
     };

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+
+const fixture = fileURLToPath(new URL('../dist/e2e/fixtures/replica.js', import.meta.url));
+const TTL_MS = 600;
+
+/** A replica process and a line-at-a-time conversation with it. */
+class Replica {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: string[] = [];
+  private readonly waiting: ((line: string) => void)[] = [];
+  readonly exited: Promise<void>;
+
+  constructor(
+    dir: string,
+    readonly name: string,
+  ) {
+    this.child = spawn(process.execPath, [fixture, dir, name, String(TTL_MS)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const next = this.waiting.shift();
+      if (next) next(line);
+      else this.lines.push(line);
+    });
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
+  }
+
+  next(): Promise<string> {
+    const line = this.lines.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  async ask(command: string): Promise<string> {
+    this.child.stdin.write(`${command}\n`);
+    return this.next();
+  }
+
+  async holds(): Promise<boolean> {
+    return (await this.ask('holds')) === 'holds counters';
+  }
+
+  async append(key: string, by: number): Promise<{ total: number; count: number }> {
+    const answer = await this.ask(`append ${key} ${by}`);
+    expect(answer).toMatch(/^appended \d+ /);
+    return JSON.parse(answer.split(' ').slice(2).join(' ')) as { total: number; count: number };
+  }
+
+  kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin.end();
+    await this.exited;
+  }
+}
+
+/**
+ * Several real processes on one data directory (the SQLite pair): one holds the projection's
+ * lease and applies it, the others follow the shared checkpoint; killing the holder hands the
+ * lease to another; a non-idempotent projection shows that nothing is applied twice.
+ */
+describe('several replicas on the embedded SQLite pair', () => {
+  let dir: string;
+  let replicas: Replica[] = [];
+
+  beforeAll(async () => {
+    expect(existsSync(fixture)).toBe(true); // built by `npm run build`
+    dir = mkdtempSync(join(tmpdir(), 'slipway-replicas-'));
+    replicas = ['r1', 'r2', 'r3'].map((name) => new Replica(dir, name));
+    for (const r of replicas) expect(await r.next()).toBe(`ready ${r.name}`);
+  });
+  afterAll(async () => {
+    for (const r of replicas) await r.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function holders(list: Replica[]): Promise<Replica[]> {
+    const out: Replica[] = [];
+    for (const r of list) if (await r.holds()) out.push(r);
+    return out;
+  }
+
+  /** Exactly one holder, asked until the leases settle (bounded by the test timeout). */
+  async function theHolder(list: Replica[]): Promise<Replica> {
+    for (;;) {
+      const found = await holders(list);
+      if (found.length === 1) return found[0];
+      expect(found.length).toBeLessThanOrEqual(1);
+      await new Promise((r) => setTimeout(r, TTL_MS / 4));
+    }
+  }
+
+  it('one replica applies, another answers its own command with its write visible', async () => {
+    const holder = await theHolder(replicas);
+    const other = replicas.find((r) => r !== holder)!;
+    expect(await other.append('k', 5)).toMatchObject({ total: 5, count: 1 });
+    expect(await holder.append('k', 2)).toMatchObject({ total: 7, count: 2 });
+    expect(await holders(replicas)).toEqual([holder]);
+  });
+
+  it('hands the lease over when its holder dies, applying nothing twice', async () => {
+    const holder = await theHolder(replicas);
+    await holder.kill();
+    const alive = replicas.filter((r) => r !== holder);
+    replicas = alive;
+    // A command through a survivor waits until the lease expires and is taken over.
+    expect(await alive[0].append('k', 10)).toMatchObject({ total: 17, count: 3 });
+    const next = await theHolder(alive);
+    expect(alive).toContain(next);
+    // Commands through every survivor at once: each sees at least its own event, once.
+    const answers = await Promise.all(alive.flatMap((r) => [1, 2, 3].map(() => r.append('k', 1))));
+    expect(Math.max(...answers.map((a) => a.count))).toBe(3 + answers.length);
+    const final = await alive[1].append('k', 0);
+    expect(final).toMatchObject({ total: 17 + answers.length, count: 4 + answers.length });
+  });
+});

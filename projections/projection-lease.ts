@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../src/common/app-error.js';
+import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
+import { CHECKPOINT_COLLECTION, type ProjectionCheckpoint } from './projection.js';
+
+/** One lease per projection: who applies its events, until when, and under which epoch. */
+export interface LeaseDoc extends Doc {
+  id: string;
+  holder: string;
+  /** Raised by every takeover: the fencing token a holder's writes are checked against. */
+  epoch: number;
+  /** Milliseconds since the epoch; past it, another replica may take the lease over. */
+  expiresAt: number;
+}
+
+export const LEASE_COLLECTION = 'projection_leases';
+
+export interface ProjectionLeasesOptions {
+  /** How long a lease lasts without renewal; default 10 s. */
+  ttlMs?: number;
+  /** This replica's name in the leases; default a new UUID. */
+  holder?: string;
+  now?: () => number;
+}
+
+/** Written by a holder whose lease was taken over: its batch is rolled back, not committed. */
+export class LeaseLostError extends AppError {
+  constructor(projection: string) {
+    super('CONFLICT', `projection ${projection} is applied by another replica now`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * Exactly one active processor per projection among the replicas sharing a read store. A
+ * replica holds a projection's lease while it renews it; when the holder dies, the lease expires
+ * and another replica takes it over with the epoch raised. Every batch the holder commits
+ * first checks and rewrites its lease in the same transaction (`fence`): a holder that was
+ * taken over while it paused cannot commit, and on MongoDB the rewrite makes a concurrent
+ * takeover a write conflict. A replica that does not hold a lease follows the shared
+ * checkpoint, so a command it answers waits for what the holder has applied.
+ */
+export class ProjectionLeases {
+  readonly holder: string;
+  readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly epochs = new Map<string, number>();
+
+  constructor(
+    private readonly store: ReadStore,
+    options: ProjectionLeasesOptions = {},
+  ) {
+    this.holder = options.holder ?? randomUUID();
+    this.ttlMs = options.ttlMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    await this.store.ensureCollection({ name: LEASE_COLLECTION });
+  }
+
+  /** Takes or renews the lease of each projection it can; returns the names it holds. */
+  async refresh(names: string[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (const name of names) {
+      const epoch = await this.store.transaction(async (session) => {
+        const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+        const lease = await leases.get(name);
+        const now = this.now();
+        const mine = lease?.holder === this.holder && lease.epoch === this.epochs.get(name);
+        if (lease && !mine && lease.expiresAt > now) return null;
+        const next = mine && lease ? lease.epoch : (lease?.epoch ?? 0) + 1;
+        await leases.put({
+          id: name,
+          holder: this.holder,
+          epoch: next,
+          expiresAt: now + this.ttlMs,
+        });
+        return next;
+      });
+      if (epoch === null) this.epochs.delete(name);
+      else {
+        this.epochs.set(name, epoch);
+        held.add(name);
+      }
+    }
+    return held;
+  }
+
+  holds(name: string): boolean {
+    return this.epochs.has(name);
+  }
+
+  /** Inside a batch's transaction: the lease is still ours under our epoch, and is renewed. */
+  async fence(session: ReadStoreSession, name: string): Promise<void> {
+    const epoch = this.epochs.get(name);
+    const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+    const lease = await leases.get(name);
+    if (epoch === undefined || !lease || lease.holder !== this.holder || lease.epoch !== epoch) {
+      this.epochs.delete(name);
+      throw new LeaseLostError(name);
+    }
+    await leases.put({ ...lease, expiresAt: this.now() + this.ttlMs });
+  }
+
+  /** Shared checkpoints of the projections this replica does not hold. */
+  async followed(names: string[]): Promise<Map<string, number>> {
+    const checkpoints = this.store.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION);
+    const out = new Map<string, number>();
+    for (const name of names) {
+      if (this.holds(name)) continue;
+      const checkpoint = await checkpoints.get(name);
+      if (checkpoint) out.set(name, checkpoint.position);
+    }
+    return out;
+  }
+
+  /** Gives up every lease this replica holds (a clean shutdown hands over at once). */
+  async release(): Promise<void> {
+    for (const name of [...this.epochs.keys()]) {
+      const epoch = this.epochs.get(name);
+      await this.store.transaction(async (session) => {
+        const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+        const lease = await leases.get(name);
+        if (lease?.holder === this.holder && lease.epoch === epoch) {
+          await leases.put({ ...lease, expiresAt: 0 });
+        }
+      });
+      this.epochs.delete(name);
+    }
+  }
+}

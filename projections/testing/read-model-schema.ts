@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+
+const file = fileURLToPath(new URL('../../contract/read-models.json', import.meta.url));
+
+interface Published {
+  collections: Record<string, { document: Record<string, unknown> }>;
+}
+
+let validators: Map<string, ValidateFunction> | null = null;
+
+/** Validators of contract/read-models.json, one per collection. */
+function compiled(): Map<string, ValidateFunction> {
+  if (validators) return validators;
+  const published = JSON.parse(readFileSync(file, 'utf8')) as Published;
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  validators = new Map(
+    Object.entries(published.collections).map(([name, c]) => [name, ajv.compile(c.document)]),
+  );
+  return validators;
+}
+
+export function publishedCollections(): string[] {
+  return [...compiled().keys()];
+}
+
+/**
+ * Why each document breaks the published schema of its collection (empty when all conform).
+ * A collection the schema does not publish is itself a problem.
+ */
+export function readModelViolations(collection: string, docs: object[]): string[] {
+  const validate = compiled().get(collection);
+  if (!validate) return [`${collection}: not in contract/read-models.json`];
+  const problems: string[] = [];
+  for (const doc of docs) {
+    if (validate(doc)) continue;
+    const id = (doc as { id?: unknown }).id;
+    for (const e of validate.errors ?? []) {
+      problems.push(`${collection}/${String(id)}${e.instancePath}: ${e.message ?? 'invalid'}`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,46 @@
+/** Where events and read models live, and how many processes share them. */
+export interface StorageConfig {
+  /** `esdb://...`: events in EventStoreDB/KurrentDB; null: `events.sqlite` in the data dir. */
+  eventStoreUrl: string | null;
+  /** `mongodb://...`: read models in MongoDB; null: `read-models.sqlite` in the data dir. */
+  mongoUrl: string | null;
+  /** API processes sharing these stores (SLIPWAY_REPLICAS). */
+  replicas: number;
+}
+
+export const EVENTSTORE_URL = /^esdb(\+discover)?:\/\/\S+$/;
+export const MONGODB_URL = /^mongodb(\+srv)?:\/\/\S+$/;
+
+/** Variables whose values may hold credentials: never echoed in a message. */
+export const CREDENTIAL_VARIABLES = new Set(['SLIPWAY_EVENTSTORE_URL', 'SLIPWAY_MONGODB_URL']);
+
+/**
+ * Mixes that cannot be consistent, each named by its variables:
+ *
+ * - read models in MongoDB over events in one process's SQLite file: the checkpoints in the
+ *   shared database would count positions of a file only one machine has, and a second process
+ *   with another file would corrupt them;
+ * - events in EventStoreDB/KurrentDB read by several replicas each with its own SQLite read
+ *   models: a command answered by one replica waits only for that replica's projections, so a
+ *   read through another one may not see it, and lease and checkpoints are not shared.
+ *
+ * Several replicas on the embedded SQLite pair share one data directory (one machine).
+ */
+export function storageProblems(storage: StorageConfig): string[] {
+  const problems: string[] = [];
+  if (storage.mongoUrl && !storage.eventStoreUrl) {
+    problems.push(
+      'SLIPWAY_MONGODB_URL is set but SLIPWAY_EVENTSTORE_URL is not: read models in MongoDB ' +
+        "must be built from events every process shares, not from one process's SQLite file; " +
+        'set SLIPWAY_EVENTSTORE_URL too, or unset SLIPWAY_MONGODB_URL',
+    );
+  }
+  if (storage.eventStoreUrl && !storage.mongoUrl && storage.replicas > 1) {
+    problems.push(
+      `SLIPWAY_EVENTSTORE_URL with SLIPWAY_REPLICAS=${storage.replicas} needs SLIPWAY_MONGODB_URL: ` +
+        'with read models in each replica’s own SQLite file, what one replica wrote is not ' +
+        'guaranteed visible through another; set SLIPWAY_MONGODB_URL, or SLIPWAY_REPLICAS=1',
+    );
+  }
+  return problems;
+}
