@@ -32,6 +32,13 @@ describe('loadConfig', () => {
         sealEveryEvents: 1000,
         sealSeconds: 300,
       },
+      notifications: {
+        addressPolicy: '',
+        timeoutMs: 5_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 6,
+        concurrency: 4,
+      },
       runner: {
         mode: 'embedded',
         maxPerServer: 2,
