@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       },
       notifications: {
         addressPolicy: '',
+        sending: true,
         timeoutMs: 5_000,
         retryBaseMs: 30_000,
         maxAttempts: 6,

@@ -294,6 +294,8 @@ export interface AppConfig {
   notifications: {
     /** SLIPWAY_NOTIFICATION_ADDRESS_POLICY as written (validated). */
     addressPolicy: string;
+    /** false in `worker.js`: the API process sends notifications. */
+    sending: boolean;
     timeoutMs: number;
     retryBaseMs: number;
     maxAttempts: number;
@@ -368,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     notifications: {
       addressPolicy: vars.SLIPWAY_NOTIFICATION_ADDRESS_POLICY,
+      sending: true,
       timeoutMs: vars.SLIPWAY_NOTIFICATION_TIMEOUT_MS,
       retryBaseMs: vars.SLIPWAY_NOTIFICATION_RETRY_BASE_MS,
       maxAttempts: vars.SLIPWAY_NOTIFICATION_MAX_ATTEMPTS,

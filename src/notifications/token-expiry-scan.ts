@@ -8,6 +8,7 @@ import {
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { errorForLog } from '../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 import { TokenExpiryNoticed, tokenExpiryNoticeStream } from '../events/notifications.events.js';
 import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
@@ -37,10 +38,12 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
   ) {}
 
   onApplicationBootstrap(): void {
+    if (!this.config.notifications.sending) return;
     const tick = () => {
       this.running ??= this.scan()
         .catch((error: unknown) => {

@@ -38,7 +38,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.loop = this.run();
+    if (this.config.notifications.sending) this.loop = this.run();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -9,6 +9,7 @@ import type { DeploymentDoc } from '../../../projections/deployments.projection.
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import {
   EVENT_STORE,
   type EventStore,
@@ -50,6 +51,7 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: DeliverySender,
   ) {}
 
@@ -59,6 +61,7 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
       indexes: [{ fields: ['status', 'nextAttemptAt'] }, { fields: ['channelId', 'createdAt'] }],
     });
     await this.reads.ensureCollection({ name: OUTBOX_CHECKPOINTS });
+    if (!this.config.notifications.sending) return;
     const checkpoint = await this.reads
       .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
       .get('deliveries');
