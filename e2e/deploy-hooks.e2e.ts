@@ -162,7 +162,10 @@ describe('inbound deploy hooks (signed deliveries deploy through the runner over
       },
     });
     expect(pushed.status).toBe(202);
-    expect(pushed.body).toMatchObject({ status: 'queued', imageRef: 'ghcr.io/acme/api:sha-1a2b3c' });
+    expect(pushed.body).toMatchObject({
+      status: 'queued',
+      imageRef: 'ghcr.io/acme/api:sha-1a2b3c',
+    });
     const forged = await github('push', { ref: 'refs/tags/v9.9.9' }, 'whsec_wrong');
     expect([forged.status, forged.body.error.code]).toEqual([401, 'TOKEN_INVALID']);
   });

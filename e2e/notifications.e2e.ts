@@ -91,9 +91,15 @@ describe('notification channels deliver signed messages from the event log', () 
       .filter((r) => r.headers['x-slipway-event'] === subject)
       .map((r) => {
         const ts = String(r.headers['x-slipway-timestamp']);
-        const expected = createHmac('sha256', channel.secret).update(`${ts}.${r.body}`).digest('hex');
+        const expected = createHmac('sha256', channel.secret)
+          .update(`${ts}.${r.body}`)
+          .digest('hex');
         expect(r.headers['x-slipway-signature']).toBe(`sha256=${expected}`);
-        return JSON.parse(r.body) as { subject: string; data: Record<string, unknown>; deployment: Record<string, unknown> | null };
+        return JSON.parse(r.body) as {
+          subject: string;
+          data: Record<string, unknown>;
+          deployment: Record<string, unknown> | null;
+        };
       });
   const received = (subject: string, match: (m: ReturnType<typeof signedOf>[number]) => boolean) =>
     waitFor(() => signedOf(subject).find(match), `a ${subject} delivery`);
@@ -103,7 +109,14 @@ describe('notification channels deliver signed messages from the event log', () 
       await call(t.url, 'POST', 'triggerDeploy', auth, { serviceId: svc, imageTag: tag }),
     );
   const finished = (id: string) =>
-    waitForDeployment<{ status: string }>(t, owner, id, ['succeeded', 'failed', 'cancelled'], 20_000, 25);
+    waitForDeployment<{ status: string }>(
+      t,
+      owner,
+      id,
+      ['succeeded', 'failed', 'cancelled'],
+      20_000,
+      25,
+    );
   const deliveries = async (channelId: string) =>
     data<{ items: Delivery[] }>(
       await call(t.url, 'GET', 'notificationDeliveries', owner, { channelId, limit: 100 }),
@@ -121,7 +134,10 @@ describe('notification channels deliver signed messages from the event log', () 
       onData(stream, session, callback) {
         simpleParser(stream)
           .then((mail) => {
-            inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), subject: mail.subject ?? '' });
+            inbox.push({
+              to: session.envelope.rcptTo.map((r) => r.address),
+              subject: mail.subject ?? '',
+            });
             callback();
           })
           .catch(callback);
@@ -202,8 +218,14 @@ describe('notification channels deliver signed messages from the event log', () 
     sshd.setMode('success');
     const { deploymentId } = await deploy('ghcr.io/acme/api:1.0.0');
     expect((await finished(deploymentId!)).status).toBe('succeeded');
-    const message = await received('deployment.succeeded', (m) => m.data.deploymentId === deploymentId);
-    expect(message.deployment).toMatchObject({ serviceName: 'api', imageRef: 'ghcr.io/acme/api:1.0.0' });
+    const message = await received(
+      'deployment.succeeded',
+      (m) => m.data.deploymentId === deploymentId,
+    );
+    expect(message.deployment).toMatchObject({
+      serviceName: 'api',
+      imageRef: 'ghcr.io/acme/api:1.0.0',
+    });
     const failed = await waitFor(async () => {
       const d = (await deliveries(slowChannel.channelId)).find((x) => x.status === 'failed');
       return d;
@@ -212,7 +234,9 @@ describe('notification channels deliver signed messages from the event log', () 
     expect(failed.lastError).toMatch(/timed out/);
     // Each attempt reached the slow receiver.
     expect(slow.received.length).toBeGreaterThanOrEqual(3);
-    const ok = (await deliveries(channel.channelId)).find((d) => d.subject === 'deployment.succeeded')!;
+    const ok = (await deliveries(channel.channelId)).find(
+      (d) => d.subject === 'deployment.succeeded',
+    )!;
     expect([ok.status, ok.attempts]).toEqual(['delivered', 1]);
   });
 
@@ -270,7 +294,9 @@ describe('notification channels deliver signed messages from the event log', () 
       'the mail',
     );
     expect(got.to).toEqual(['ops@example.com']);
-    expect(got.subject).toBe('[Slipway] Deployment succeeded: api (production) ghcr.io/acme/api:3.0.0');
+    expect(got.subject).toBe(
+      '[Slipway] Deployment succeeded: api (production) ghcr.io/acme/api:3.0.0',
+    );
   });
 
   it('refuses channel management to operators, viewers, narrower tokens and anonymous callers', async () => {
@@ -282,7 +308,13 @@ describe('notification channels deliver signed messages from the event log', () 
     const reads = await call(t.url, 'GET', 'notificationDeliveries', operator, {});
     expect(reads.status).toBe(403);
     const narrow = await createToken(t.url, owner.Cookie, ['notifications:read']);
-    const res = await call(t.url, 'POST', 'createNotificationChannel', { Authorization: `Bearer ${narrow.token}` }, input);
+    const res = await call(
+      t.url,
+      'POST',
+      'createNotificationChannel',
+      { Authorization: `Bearer ${narrow.token}` },
+      input,
+    );
     expect(res.status).toBe(403);
     expect(res.body.error.data.requiredScopes).toEqual(['notifications:manage']);
     const bad = await call(t.url, 'POST', 'createNotificationChannel', owner, {
@@ -330,7 +362,9 @@ describe('the notification address policy refuses loopback and private targets b
         subscriptions: [],
       }),
     );
-    data(await call(t.url, 'POST', 'testNotificationChannel', owner, { channelId: created.channelId }));
+    data(
+      await call(t.url, 'POST', 'testNotificationChannel', owner, { channelId: created.channelId }),
+    );
     const failed = await waitFor(async () => {
       const items = data<{ items: Delivery[] }>(
         await call(t.url, 'GET', 'notificationDeliveries', owner, { channelId: created.channelId }),

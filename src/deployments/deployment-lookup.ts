@@ -40,7 +40,9 @@ export class DeploymentLookup {
     if (requester.kind !== 'agent') return [];
     if (requester.authMethod === 'hook') {
       // An inbound deploy hook acts as itself: its creator controls it.
-      const hook = await this.reads.collection<DeployHookDoc>('deploy_hooks').get(requester.principalId);
+      const hook = await this.reads
+        .collection<DeployHookDoc>('deploy_hooks')
+        .get(requester.principalId);
       return hook?.createdBy ? [hook.createdBy] : [];
     }
     const agent = await this.reads

@@ -59,8 +59,7 @@ export const TokenExpiryNoticed = defineEvent<{
   expiresAt: string;
 }>('TokenExpiryNoticed', 1);
 
-export const notificationChannelStream = (channelId: string) =>
-  `notification-channel-${channelId}`;
+export const notificationChannelStream = (channelId: string) => `notification-channel-${channelId}`;
 export const tokenExpiryNoticeStream = (tokenId: string) => `token-expiry-notice-${tokenId}`;
 
 // Stream `deploy-hook-<hookId>`.

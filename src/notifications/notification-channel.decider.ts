@@ -43,6 +43,8 @@ export const notificationChannelDecider: Decider<ChannelState, ChannelCommand> =
       if (!state.enabled) throw conflict('The channel is disabled; enable it to test it');
       return [NotificationChannelTestRequested({ channelId, testId: command.testId })];
     }
-    return Object.keys(command.event.changes).length ? [NotificationChannelUpdated(command.event)] : [];
+    return Object.keys(command.event.changes).length
+      ? [NotificationChannelUpdated(command.event)]
+      : [];
   },
 };

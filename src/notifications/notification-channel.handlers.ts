@@ -115,7 +115,8 @@ export class NotificationChannels {
   async create(input: CreateNotificationChannelInput, ctx: RequestContext) {
     const { hint } = checkTarget(input.kind, input.target);
     const channelId = randomUUID();
-    const secret = input.kind === 'webhook' ? `whsec_${randomBytes(32).toString('base64url')}` : null;
+    const secret =
+      input.kind === 'webhook' ? `whsec_${randomBytes(32).toString('base64url')}` : null;
     await this.runner.run(
       notificationChannelStream(channelId),
       notificationChannelDecider,
@@ -150,7 +151,12 @@ export class NotificationChannels {
     }
     if (input.subscriptions !== undefined) c.subscriptions = unique(input.subscriptions);
     if (input.enabled !== undefined && input.enabled !== current.enabled) c.enabled = input.enabled;
-    await this.runner.run(notificationChannelStream(current.id), notificationChannelDecider, changes, ctx);
+    await this.runner.run(
+      notificationChannelStream(current.id),
+      notificationChannelDecider,
+      changes,
+      ctx,
+    );
     return channelView(await this.get(current.id));
   }
 

@@ -22,7 +22,10 @@ const SCAN_EVERY_MS = 60 * 60 * 1000;
 const SCAN_LIMIT = 200;
 
 function systemContext(): RequestContext {
-  return { ...anonymousContext('token-expiry-scan', 'token-expiry-scan', null), authMethod: 'system' };
+  return {
+    ...anonymousContext('token-expiry-scan', 'token-expiry-scan', null),
+    authMethod: 'system',
+  };
 }
 
 /**

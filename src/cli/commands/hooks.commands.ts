@@ -23,7 +23,10 @@ interface Hook {
 /** `tag:v*=registry/app:{version}` or `image:*=registry/app:{tag}`. */
 function parseRule(text: string): Rule {
   const match = /^(tag|image):([^=]+)=(.+)$/.exec(text.trim());
-  if (!match) throw new Error(`--rule ${text}: write source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version}`);
+  if (!match)
+    throw new Error(
+      `--rule ${text}: write source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version}`,
+    );
   return { source: match[1], pattern: match[2], image: match[3] };
 }
 
@@ -91,10 +94,9 @@ export function registerHookCommands(program: Command): void {
     .action(
       action(async (run, hookId: string, opts: { yes?: boolean }) => {
         await confirm(opts.yes, `Revoke hook ${hookId}`);
-        const revoked = await run.client().mutation<{ hookId: string; status: string }>(
-          'revokeDeployWebhook',
-          { hookId },
-        );
+        const revoked = await run
+          .client()
+          .mutation<{ hookId: string; status: string }>('revokeDeployWebhook', { hookId });
         run.out.ok(revoked, () => `Hook ${revoked.hookId} revoked.`);
       }),
     );

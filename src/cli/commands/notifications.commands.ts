@@ -52,7 +52,14 @@ export function registerNotificationCommands(program: Command): void {
         run.out.ok(page, () =>
           table(
             ['id', 'name', 'kind', 'target', 'enabled', 'subscriptions'],
-            page.items.map((c) => [c.channelId, c.name, c.kind, c.target, c.enabled, c.subscriptions.join(',')]),
+            page.items.map((c) => [
+              c.channelId,
+              c.name,
+              c.kind,
+              c.target,
+              c.enabled,
+              c.subscriptions.join(','),
+            ]),
           ),
         );
       }),
@@ -94,7 +101,13 @@ export function registerNotificationCommands(program: Command): void {
         async (
           run,
           channelId: string,
-          opts: { name?: string; target?: string; on?: string; enable?: boolean; disable?: boolean },
+          opts: {
+            name?: string;
+            target?: string;
+            on?: string;
+            enable?: boolean;
+            disable?: boolean;
+          },
         ) => {
           const updated = await run.client().mutation<Channel>('updateNotificationChannel', {
             channelId,

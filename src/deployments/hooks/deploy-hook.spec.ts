@@ -107,9 +107,9 @@ describe('hook rules', () => {
         },
       }),
     ).toEqual({ source: 'image', tag: '1.4.0', repository: 'ghcr.io/acme/api' });
-    expect(announcedBy({ push_data: { tag: 'latest' }, repository: { repo_name: 'acme/api' } })).toEqual(
-      { source: 'image', tag: 'latest', repository: 'acme/api' },
-    );
+    expect(
+      announcedBy({ push_data: { tag: 'latest' }, repository: { repo_name: 'acme/api' } }),
+    ).toEqual({ source: 'image', tag: 'latest', repository: 'acme/api' });
     expect(announcedBy({ tag: '$(rm -rf /)' })).toBeNull();
     expect(announcedBy(null)).toBeNull();
   });

@@ -42,9 +42,11 @@ export function announcedBy(payload: unknown): Announced | null {
     return valid('image', ghcrTag, name ? name.replace(/:[^/:]*$/, '') : null);
   }
   const hubTag = text(field(payload, 'push_data', 'tag'));
-  if (hubTag !== null) return valid('image', hubTag, text(field(payload, 'repository', 'repo_name')));
+  if (hubTag !== null)
+    return valid('image', hubTag, text(field(payload, 'repository', 'repo_name')));
   const imageTag = text(field(payload, 'image', 'tag'));
-  if (imageTag !== null) return valid('image', imageTag, text(field(payload, 'image', 'repository')));
+  if (imageTag !== null)
+    return valid('image', imageTag, text(field(payload, 'image', 'repository')));
   const tag = text(field(payload, 'tag'));
   if (tag !== null) return valid('tag', tag, null);
   return null;
@@ -64,7 +66,8 @@ export function globPattern(glob: string): RegExp {
 /** The image the first matching rule maps the announcement to, or null when none matches. */
 export function imageFor(rules: readonly DeployHookRule[], announced: Announced): string | null {
   for (const rule of rules) {
-    if (rule.source !== announced.source || !globPattern(rule.pattern).test(announced.tag)) continue;
+    if (rule.source !== announced.source || !globPattern(rule.pattern).test(announced.tag))
+      continue;
     return rule.image
       .replaceAll('{tag}', announced.tag)
       .replaceAll('{version}', announced.tag.replace(/^v(?=\d)/, ''));

@@ -75,7 +75,11 @@ export function verifyHookSignature(
       return { refused: 'forged', message: 'The signature does not match this hook' };
     }
     const event = header('x-github-event') ?? null;
-    return { form: 'github', deliveryId, event: event && /^[a-z_]{1,64}$/.test(event) ? event : null };
+    return {
+      form: 'github',
+      deliveryId,
+      event: event && /^[a-z_]{1,64}$/.test(event) ? event : null,
+    };
   }
   return {
     refused: 'unsigned',

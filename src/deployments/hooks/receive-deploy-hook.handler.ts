@@ -125,7 +125,11 @@ export class ReceiveDeployHookHandler {
       throw error;
     }
     const answer = await this.triggerDeploy.execute(
-      { serviceId: hook.serviceId, imageTag: imageRef, reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280) },
+      {
+        serviceId: hook.serviceId,
+        imageTag: imageRef,
+        reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280),
+      },
       ctx,
     );
     return { ...answer, hookId: hook.id, imageRef };

@@ -86,11 +86,21 @@ export class ChannelSender {
     }
     let statusCode: number;
     try {
-      ({ statusCode } = await postTo(url, address, headers, body, this.config.notifications.timeoutMs));
+      ({ statusCode } = await postTo(
+        url,
+        address,
+        headers,
+        body,
+        this.config.notifications.timeoutMs,
+      ));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       throw new DeliveryError(
-        typeof code === 'string' ? code : error instanceof Error ? error.message.slice(0, 200) : 'failed',
+        typeof code === 'string'
+          ? code
+          : error instanceof Error
+            ? error.message.slice(0, 200)
+            : 'failed',
       );
     }
     if (statusCode < 200 || statusCode > 299) {

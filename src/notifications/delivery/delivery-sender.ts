@@ -67,10 +67,12 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
   private async startDue(): Promise<void> {
     const free = this.config.notifications.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const page = await this.reads.collection<DeliveryDoc>(DELIVERIES).find(
-      { status: 'pending', nextAttemptAt: { $lte: this.clock.now().toISOString() } },
-      { sort: { nextAttemptAt: 1 }, limit: free + this.inFlight.size },
-    );
+    const page = await this.reads
+      .collection<DeliveryDoc>(DELIVERIES)
+      .find(
+        { status: 'pending', nextAttemptAt: { $lte: this.clock.now().toISOString() } },
+        { sort: { nextAttemptAt: 1 }, limit: free + this.inFlight.size },
+      );
     for (const doc of page.items) {
       if (this.inFlight.size >= this.config.notifications.concurrency) break;
       if (this.inFlight.has(doc.id)) continue;
@@ -117,7 +119,8 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
         lastError: message,
         lastStatusCode: error instanceof DeliveryError ? error.statusCode : null,
         nextAttemptAt: new Date(
-          this.clock.now().getTime() + retryDelayMs(this.config.notifications.retryBaseMs, attempts),
+          this.clock.now().getTime() +
+            retryDelayMs(this.config.notifications.retryBaseMs, attempts),
         ).toISOString(),
       });
     }

@@ -115,12 +115,17 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
           payload: notificationPayload(id, subject, event, deployment),
         });
       }
-      await session.collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS).put({ id: 'deliveries', position });
+      await session
+        .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
+        .put({ id: 'deliveries', position });
     });
     if (channels.length > 0) this.sender.wake();
   }
 
-  private async channelsFor(event: RecordedEvent, subject: string): Promise<NotificationChannelDoc[]> {
+  private async channelsFor(
+    event: RecordedEvent,
+    subject: string,
+  ): Promise<NotificationChannelDoc[]> {
     const collection = this.reads.collection<NotificationChannelDoc>('notification_channels');
     if (subject === 'test') {
       const channel = await collection.get(String(event.data.channelId));
