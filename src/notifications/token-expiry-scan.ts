@@ -36,6 +36,7 @@ function systemContext(): RequestContext {
 @Injectable()
 export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
+  private first: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
 
   constructor(
@@ -57,11 +58,13 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
     };
     this.timer = setInterval(tick, SCAN_EVERY_MS);
     this.timer.unref();
-    setTimeout(tick, 5_000).unref();
+    this.first = setTimeout(tick, 5_000);
+    this.first.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.first) clearTimeout(this.first);
     await this.running;
   }
 
