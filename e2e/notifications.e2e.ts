@@ -234,6 +234,10 @@ describe('notification channels deliver signed messages from the event log', () 
     expect(failed.lastError).toMatch(/timed out/);
     // Each attempt reached the slow receiver.
     expect(slow.received.length).toBeGreaterThanOrEqual(3);
+    // A Slack-compatible channel posts one line of text.
+    expect(JSON.parse(slow.received[0].body)).toEqual({
+      text: '[Slipway] Deployment succeeded: api (production) ghcr.io/acme/api:1.0.0',
+    });
     const ok = (await deliveries(channel.channelId)).find(
       (d) => d.subject === 'deployment.succeeded',
     )!;

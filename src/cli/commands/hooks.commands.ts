@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues, table } from '../output.js';
@@ -24,7 +25,8 @@ interface Hook {
 function parseRule(text: string): Rule {
   const match = /^(tag|image):([^=]+)=(.+)$/.exec(text.trim());
   if (!match)
-    throw new Error(
+    throw new CliError(
+      'BAD_USAGE',
       `--rule ${text}: write source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version}`,
     );
   return { source: match[1], pattern: match[2], image: match[3] };

@@ -13,8 +13,7 @@ import {
 
 /**
  * Inbound deploy hooks. Creating one hands out a credential that deploys, so it takes a human
- * who may both configure services and deploy (`service:write` here, `deploy:start` checked by
- * the handler's caller scopes below).
+ * whose effective scopes hold both `service:write` and `deploy:start`.
  */
 @Injectable()
 export class DeployHookProcedures {
