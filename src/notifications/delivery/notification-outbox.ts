@@ -45,6 +45,7 @@ interface OutboxCheckpoint extends Doc {
 @Injectable()
 export class NotificationOutbox implements OnApplicationBootstrap, OnApplicationShutdown {
   private subscription: Subscription | null = null;
+  private stopping = false;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -74,10 +75,27 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.subscription?.stop();
   }
 
+  /** A failure (read models lagging past their timeout, a busy store) is retried, not skipped. */
   private async handle(event: RecordedEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.handleOnce(event);
+        return;
+      } catch (error) {
+        if (this.stopping) throw error;
+        logger.warn(
+          `Notifications for event ${event.position} failed (attempt ${attempt}); retrying`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 5_000)));
+      }
+    }
+  }
+
+  private async handleOnce(event: RecordedEvent): Promise<void> {
     const test = event.type === NotificationChannelTestRequested.type;
     const subject = test ? 'test' : subjectOf(event.type);
     if (!subject) return;
