@@ -14,6 +14,7 @@ const LAYERS = [
     folders: [
       'src/health',
       'src/runner',
+      'src/notifications',
       'src/deployments',
       'src/identity',
       'src/audit',

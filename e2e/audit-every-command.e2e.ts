@@ -251,7 +251,45 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       return asOwner({ serviceId: registered.serviceId });
     },
     sealAuditCheckpoint: async () => asOwner(undefined),
+    createNotificationChannel: async () =>
+      asOwner({
+        name: unique('ops'),
+        kind: 'webhook',
+        target: 'https://hooks.example.invalid/slipway',
+        subscriptions: ['deployment.failed'],
+      }),
+    updateNotificationChannel: async () =>
+      asOwner({ channelId: await channel(), subscriptions: ['deployment.succeeded'] }),
+    testNotificationChannel: async () => asOwner({ channelId: await channel() }),
+    createDeployWebhook: async () =>
+      asOwner({
+        serviceId: (await service()).serviceId,
+        name: unique('hook'),
+        rules: [{ source: 'tag', pattern: 'v*', image: 'ghcr.io/acme/api:{version}' }],
+      }),
+    revokeDeployWebhook: async () => {
+      const hook = data<{ hookId: string }>(
+        await call(t.url, 'POST', 'createDeployWebhook', ownerCookie, {
+          serviceId: (await service()).serviceId,
+          name: unique('hook'),
+          rules: [{ source: 'tag', pattern: '*', image: 'ghcr.io/acme/api:{tag}' }],
+        }),
+      );
+      return asOwner({ hookId: hook.hookId });
+    },
   };
+
+  /** A notification channel of the owner's (email: nothing is posted anywhere). */
+  async function channel(): Promise<string> {
+    return data<{ channelId: string }>(
+      await call(t.url, 'POST', 'createNotificationChannel', ownerCookie, {
+        name: unique('channel'),
+        kind: 'email',
+        target: 'ops@example.com',
+        subscriptions: [],
+      }),
+    ).channelId;
+  }
 
   const contract = JSON.parse(
     readFileSync(new URL('../contract/api-contract.json', import.meta.url), 'utf8'),

@@ -18,6 +18,7 @@ interface ObjectSchema {
 /** A valid element for every nested input class the contract references. */
 const NESTED: Record<string, Record<string, unknown>> = {
   EnvVarInput: { name: 'NULL_PROBE', value: 'x' },
+  DeployHookRuleInput: { source: 'tag', pattern: '*', image: 'ghcr.io/acme/api:{tag}' },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

@@ -3,6 +3,8 @@ import { approvalsProjection } from './approvals.projection.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
+import { deployHooksProjection } from './deploy-hooks.projection.js';
+import { notificationChannelsProjection } from './notification-channels.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
 import { servicesProjection } from './services.projection.js';
@@ -27,5 +29,7 @@ export const applicationProjections: Projection[] = [
   deploymentsProjection,
   approvalsProjection,
   backupsProjection,
+  notificationChannelsProjection,
+  deployHooksProjection,
   auditTrailProjection,
 ];

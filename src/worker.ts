@@ -12,7 +12,12 @@ async function main(): Promise<void> {
   let config;
   try {
     const loaded = loadConfig();
-    config = { ...loaded, runner: { ...loaded.runner, mode: 'embedded' as const } };
+    // Notifications are sent by the API process: one sender, so no delivery goes out twice.
+    config = {
+      ...loaded,
+      runner: { ...loaded.runner, mode: 'embedded' as const },
+      notifications: { ...loaded.notifications, sending: false },
+    };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);

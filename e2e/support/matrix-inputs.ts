@@ -82,6 +82,23 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   auditTrail: { limit: 5, outcome: 'denied' },
   eraseSubjectData: { userId: NOBODY },
   sealAuditCheckpoint: undefined,
+  createNotificationChannel: {
+    name: 'matrix-channel',
+    kind: 'webhook',
+    target: 'https://hooks.example.invalid/slipway',
+    subscriptions: [],
+  },
+  updateNotificationChannel: { channelId: NOBODY, enabled: false },
+  testNotificationChannel: { channelId: NOBODY },
+  notificationChannels: undefined,
+  notificationDeliveries: { limit: 5 },
+  createDeployWebhook: {
+    serviceId: NOBODY,
+    name: 'matrix-hook',
+    rules: [{ source: 'tag', pattern: 'v*', image: 'ghcr.io/acme/api:{version}' }],
+  },
+  revokeDeployWebhook: { hookId: NOBODY },
+  deployWebhooks: { limit: 5 },
 };
 
 /**

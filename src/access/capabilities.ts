@@ -37,6 +37,7 @@ export const NEVER_FOR_AGENTS: readonly Scope[] = [
   'tokens:read',
   'members:manage',
   'security:manage',
+  'notifications:manage',
   'approvals:decide',
   'audit:read',
   'audit:seal',

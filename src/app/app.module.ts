@@ -13,6 +13,7 @@ import { SecretsModule } from '../secrets/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { PrivacyModule } from '../audit/privacy/privacy.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
@@ -46,6 +47,7 @@ export class AppModule {
         ApiV1Module,
         DeploymentsModule,
         RunnerModule,
+        NotificationsModule,
         AuditModule,
         RpcModule,
         McpModule,

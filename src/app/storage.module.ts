@@ -91,7 +91,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         EventWriter,
         DeciderRunner,
       ],
-      exports: [EVENT_STORE, READ_STORE, ProjectionRunner, EventWriter, DeciderRunner],
+      exports: [EVENT_STORE, READ_STORE, READ_MODELS, ProjectionRunner, EventWriter, DeciderRunner],
     };
   }
 

@@ -5,6 +5,8 @@ import { registerApprovalCommands } from './commands/approvals.commands.js';
 import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerBackupCommands } from './commands/backups.commands.js';
+import { registerHookCommands } from './commands/hooks.commands.js';
+import { registerNotificationCommands } from './commands/notifications.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
@@ -36,6 +38,8 @@ export function buildProgram(): Command {
   registerMfaCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
+  registerNotificationCommands(program);
+  registerHookCommands(program);
   registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);
   return program;

@@ -33,6 +33,14 @@ describe('loadConfig', () => {
         sealSeconds: 300,
       },
       storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
+      notifications: {
+        addressPolicy: '',
+        sending: true,
+        timeoutMs: 5_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 6,
+        concurrency: 4,
+      },
       runner: {
         mode: 'embedded',
         maxPerServer: 2,
@@ -81,6 +89,11 @@ describe('loadConfig', () => {
     ['SLIPWAY_MONGODB_URL', 'postgres://db'],
     ['SLIPWAY_REPLICAS', '0'],
     ['SLIPWAY_REPLICAS', '65'],
+    ['SLIPWAY_NOTIFICATION_ADDRESS_POLICY', 'allow:everything'],
+    ['SLIPWAY_NOTIFICATION_TIMEOUT_MS', '50'],
+    ['SLIPWAY_NOTIFICATION_RETRY_BASE_MS', 'often'],
+    ['SLIPWAY_NOTIFICATION_MAX_ATTEMPTS', '0'],
+    ['SLIPWAY_NOTIFICATION_CONCURRENCY', '65'],
     // A whole request cannot have less time than its headers.
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
@@ -92,6 +105,25 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`${name}=`);
+  });
+
+  it('reads the notification settings', () => {
+    expect(
+      loadConfig({
+        SLIPWAY_NOTIFICATION_ADDRESS_POLICY: 'allow:loopback',
+        SLIPWAY_NOTIFICATION_TIMEOUT_MS: '2000',
+        SLIPWAY_NOTIFICATION_RETRY_BASE_MS: '100',
+        SLIPWAY_NOTIFICATION_MAX_ATTEMPTS: '3',
+        SLIPWAY_NOTIFICATION_CONCURRENCY: '8',
+      }).notifications,
+    ).toEqual({
+      addressPolicy: 'allow:loopback',
+      sending: true,
+      timeoutMs: 2000,
+      retryBaseMs: 100,
+      maxAttempts: 3,
+      concurrency: 8,
+    });
   });
 
   it('reads the HTTP timeouts and the per-address connection cap', () => {

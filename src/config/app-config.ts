@@ -152,6 +152,51 @@ export class EnvironmentVariables {
   @Max(60)
   SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS = 10;
 
+  /**
+   * Which addresses notification channels may post to, over the built-in refusals and the
+   * private ranges (refused for notifications by default): same syntax as the server policy.
+   */
+  @IsString()
+  @MaxLength(4096)
+  @ValidateBy({
+    name: 'notificationAddressPolicy',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && addressPolicyProblems(value).length === 0,
+      defaultMessage: (args) =>
+        `SLIPWAY_NOTIFICATION_ADDRESS_POLICY: ${addressPolicyProblems(String(args?.value)).join('; ')}`,
+    },
+  })
+  SLIPWAY_NOTIFICATION_ADDRESS_POLICY = '';
+
+  /** How long one notification delivery may take (connect, send, answer). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  SLIPWAY_NOTIFICATION_TIMEOUT_MS = 5_000;
+
+  /** First retry delay of a failed delivery; doubled at each attempt (capped at one hour). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(3_600_000)
+  SLIPWAY_NOTIFICATION_RETRY_BASE_MS = 30_000;
+
+  /** Attempts before a delivery is given up as failed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(20)
+  SLIPWAY_NOTIFICATION_MAX_ATTEMPTS = 6;
+
+  /** Deliveries in flight at once, all channels together. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  SLIPWAY_NOTIFICATION_CONCURRENCY = 4;
+
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
   @Omittable()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
@@ -275,6 +320,16 @@ export interface AppConfig {
     anonymousAddressRetentionMonths: number;
   };
   storage: StorageConfig;
+  notifications: {
+    /** SLIPWAY_NOTIFICATION_ADDRESS_POLICY as written (validated). */
+    addressPolicy: string;
+    /** false in `worker.js`: the API process sends notifications. */
+    sending: boolean;
+    timeoutMs: number;
+    retryBaseMs: number;
+    maxAttempts: number;
+    concurrency: number;
+  };
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -351,6 +406,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       sealSeconds: vars.SLIPWAY_AUDIT_SEAL_SECONDS,
       refusalWindowSeconds: vars.SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS,
       anonymousAddressRetentionMonths: vars.SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS,
+    },
+    notifications: {
+      addressPolicy: vars.SLIPWAY_NOTIFICATION_ADDRESS_POLICY,
+      sending: true,
+      timeoutMs: vars.SLIPWAY_NOTIFICATION_TIMEOUT_MS,
+      retryBaseMs: vars.SLIPWAY_NOTIFICATION_RETRY_BASE_MS,
+      maxAttempts: vars.SLIPWAY_NOTIFICATION_MAX_ATTEMPTS,
+      concurrency: vars.SLIPWAY_NOTIFICATION_CONCURRENCY,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

@@ -20,7 +20,7 @@ import { serviceDeploymentsDecider } from './service-deployments.decider.js';
 export interface LaunchRequest {
   service: ServiceDoc;
   imageRef: string;
-  trigger: 'session' | 'token' | 'agent' | 'rollback' | 'approval';
+  trigger: 'session' | 'token' | 'agent' | 'hook' | 'rollback' | 'approval';
   requestedBy: Requester;
   /** Replays an earlier deployment's frozen snapshot (rollback); else the service as it is now. */
   snapshot?: DeploymentSnapshot;
@@ -40,7 +40,8 @@ export function requesterOf(ctx: RequestContext): Requester {
   };
 }
 
-export function triggerOf(ctx: RequestContext): 'session' | 'token' | 'agent' {
+export function triggerOf(ctx: RequestContext): 'session' | 'token' | 'agent' | 'hook' {
+  if (ctx.authMethod === 'hook') return 'hook';
   if (ctx.principal?.kind === 'agent') return 'agent';
   return ctx.authMethod === 'token' ? 'token' : 'session';
 }

@@ -1,3 +1,4 @@
+import type { DeployHookDoc } from '../../projections/deploy-hooks.projection.js';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import type { ApprovalDoc } from '../../projections/approvals.projection.js';
@@ -37,6 +38,13 @@ export class DeploymentLookup {
    */
   async controllersOf(requester: Requester): Promise<string[]> {
     if (requester.kind !== 'agent') return [];
+    if (requester.authMethod === 'hook') {
+      // An inbound deploy hook acts as itself: its creator controls it.
+      const hook = await this.reads
+        .collection<DeployHookDoc>('deploy_hooks')
+        .get(requester.principalId);
+      return hook?.createdBy ? [hook.createdBy] : [];
+    }
     const agent = await this.reads
       .collection<PrincipalDoc>('principals')
       .get(requester.principalId);

@@ -81,6 +81,7 @@ import {
     ServerConnectionProcedures,
   ],
   exports: [
+    TriggerDeployHandler,
     AddressGate,
     ComposePolicyGuard,
     DeploymentLogStore,

@@ -106,7 +106,7 @@ export const DeploymentTriggered = defineEvent<{
   serviceId: string;
   sequence: number;
   imageRef: string;
-  trigger: 'session' | 'token' | 'agent' | 'rollback' | 'approval';
+  trigger: 'session' | 'token' | 'agent' | 'hook' | 'rollback' | 'approval';
   requestedBy: Requester;
   snapshot: DeploymentSnapshot;
   rollbackOf: string | null;

@@ -1,7 +1,8 @@
 /** Who or what caused an event. `system` is the service itself (runner, projections, start-up). */
 export type ActorKind = 'user' | 'agent' | 'system' | 'anonymous';
 
-export type AuthMethod = 'session' | 'token' | 'system' | 'none';
+/** `hook`: an inbound deploy webhook's signature (the actor is the hook; see deployments/hooks). */
+export type AuthMethod = 'session' | 'token' | 'hook' | 'system' | 'none';
 
 /**
  * The client-facing channel a call came through: `http` for the procedure-call interface and the

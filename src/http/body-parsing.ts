@@ -4,11 +4,25 @@ import { answerError } from './answer-error.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The body's bytes as sent, kept only for inbound deploy hooks (their HMAC covers them). */
+    rawBody?: Buffer;
+  }
+}
+
+/** Inbound deploy hooks sign their body's exact bytes: those requests keep them. */
+const HOOK_PATH = /^\/api\/v1\/hooks\/[^/]+\/?$/;
+
 /** JSON bodies up to 1 MiB; only objects and arrays at the top level. */
 export const jsonBodyParser = express.json({
   limit: BODY_LIMIT_BYTES,
   strict: true,
   type: ['application/json', 'application/*+json'],
+  verify: (req, _res, buf) => {
+    const request = req as express.Request;
+    if (HOOK_PATH.test(request.path ?? '')) request.rawBody = buf;
+  },
 });
 
 /**

@@ -15,6 +15,10 @@ export const SCOPE_CATALOGUE = {
   'members:read': { lane: 'read', description: 'Read users and agent principals' },
   'tokens:read': { lane: 'read', description: 'Read API token metadata (never values)' },
   'audit:read': { lane: 'read', description: 'Read and export the audit trail' },
+  'notifications:read': {
+    lane: 'read',
+    description: 'Read notification channels (targets masked) and their deliveries',
+  },
   'deploy:plan': {
     lane: 'planning',
     description: 'Preview deployments, rollbacks, restores and diffs',
@@ -35,6 +39,10 @@ export const SCOPE_CATALOGUE = {
     description: 'Change roles, deactivate users, invalidate principals',
   },
   'security:manage': { lane: 'command', description: 'Change the team security (MFA) policy' },
+  'notifications:manage': {
+    lane: 'command',
+    description: 'Create, change and test notification channels',
+  },
   'audit:seal': { lane: 'command', description: 'Seal a signed checkpoint of the audit chain' },
   'privacy:erase': {
     lane: 'command',

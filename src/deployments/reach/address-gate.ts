@@ -1,7 +1,11 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Inject, Injectable } from '@nestjs/common';
-import { addressVerdict, compileAddressPolicy } from '../../config/address-policy.js';
+import {
+  addressVerdict,
+  compileAddressPolicy,
+  type AddressRule,
+} from '../../config/address-policy.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 const LOOKUP_TIMEOUT_MS = 5_000;
@@ -19,7 +23,7 @@ export class AddressRefusedError extends Error {
 
 export type Resolver = (host: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (host) => {
+export const systemResolver: Resolver = async (host) => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('lookup timed out')), LOOKUP_TIMEOUT_MS);
@@ -33,6 +37,42 @@ const systemResolver: Resolver = async (host) => {
 };
 
 /**
+ * The address to connect to for `host` under `rules`: a name is resolved once, every address it
+ * resolves to must be allowed, and the first is returned. `refusedBy` ends the refusal message.
+ * Shared with the notification channels, which apply their own policy.
+ */
+export async function pinAddress(
+  host: string,
+  rules: AddressRule[],
+  resolver: Resolver,
+  refusedBy: string,
+): Promise<string> {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(bare)) addresses = [bare];
+  else {
+    try {
+      addresses = await resolver(bare);
+    } catch {
+      addresses = [];
+    }
+    if (addresses.length === 0)
+      throw new AddressRefusedError('unresolved', `${host} does not resolve`);
+  }
+  for (const address of addresses) {
+    const verdict = addressVerdict(rules, address);
+    if (!verdict.allowed) {
+      const what = isIP(bare) ? 'is' : 'resolves to';
+      throw new AddressRefusedError(
+        'refused',
+        `${host} ${what} ${/^[aeiou]/.test(verdict.rule ?? '') ? 'an' : 'a'} ${verdict.rule} address, which ${refusedBy}`,
+      );
+    }
+  }
+  return addresses[0];
+}
+
+/**
  * The server address policy (`SLIPWAY_SERVER_ADDRESS_POLICY`) applied to hosts: a name is
  * resolved once, every address it resolves to must be allowed, and the caller connects to the
  * address returned, never to the name, so a second lookup cannot land somewhere else.
@@ -44,31 +84,13 @@ export class AddressGate {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /** The address to connect to for `host` (a name, an IP, or a bracketed IPv6 literal). */
-  async pin(host: string): Promise<string> {
-    const bare = host.replace(/^\[(.*)\]$/, '$1');
-    let addresses: string[];
-    if (isIP(bare)) addresses = [bare];
-    else {
-      try {
-        addresses = await this.resolver(bare);
-      } catch {
-        addresses = [];
-      }
-      if (addresses.length === 0)
-        throw new AddressRefusedError('unresolved', `${host} does not resolve`);
-    }
-    const rules = compileAddressPolicy(this.config.serverAddressPolicy);
-    for (const address of addresses) {
-      const verdict = addressVerdict(rules, address);
-      if (!verdict.allowed) {
-        const what = isIP(bare) ? 'is' : 'resolves to';
-        throw new AddressRefusedError(
-          'refused',
-          `${host} ${what} ${/^[aeiou]/.test(verdict.rule ?? '') ? 'an' : 'a'} ${verdict.rule} address, which the server address policy refuses (SLIPWAY_SERVER_ADDRESS_POLICY)`,
-        );
-      }
-    }
-    return addresses[0];
+  pin(host: string): Promise<string> {
+    return pinAddress(
+      host,
+      compileAddressPolicy(this.config.serverAddressPolicy),
+      this.resolver,
+      'the server address policy refuses (SLIPWAY_SERVER_ADDRESS_POLICY)',
+    );
   }
 
   /**

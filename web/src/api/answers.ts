@@ -12,6 +12,8 @@ import type { IdentityProcedures } from '../../../src/identity/identity.procedur
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
+import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
+import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
 import type { ProcedureName } from './contract';
 
 /** The public methods of a procedures class, each as the answer it resolves to. */
@@ -26,9 +28,11 @@ type Declarations = Answers<AccessProcedures> &
   Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
+  Answers<DeployHookProcedures> &
   Answers<HealthProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
+  Answers<NotificationProcedures> &
   Answers<SecurityProcedures> &
   Answers<ServerConnectionProcedures>;
 

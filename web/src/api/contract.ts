@@ -1,6 +1,15 @@
 // Generated from contract/api-contract.json by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the contract differ.
 
+/** Shared input shape `DeployHookRuleInput`. */
+export interface DeployHookRuleInput {
+  source: 'tag' | 'image';
+  /** pattern `^[A-Za-z0-9._*-]{1,128}$` */
+  pattern: string;
+  /** at most 300 characters; pattern `^[^\s\p{Cc}]{1,300}$` */
+  image: string;
+}
+
 /** Shared input shape `EnvVarInput`. */
 export interface EnvVarInput {
   /** pattern `^[A-Za-z_][A-Za-z0-9_]{0,127}$` */
@@ -120,6 +129,25 @@ export interface ProcedureInputs {
     name: string;
     preset?: 'agent:read-only' | 'agent:minimal-write' | 'agent:full';
   };
+  /** Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once. */
+  createDeployWebhook: {
+    /** uuid */
+    serviceId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name: string;
+    /** 1-20 items */
+    rules: DeployHookRuleInput[];
+  };
+  /** Creates a channel: `{name, kind: "webhook"|"email"|"slack", target (URL or email), subscriptions}`; a webhook channel answers its signing `secret`, shown once. */
+  createNotificationChannel: {
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name: string;
+    kind: 'webhook' | 'email' | 'slack';
+    /** 3-2048 characters */
+    target: string;
+    /** at most 8 items */
+    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring'>;
+  };
   /** Mints a token for the caller's own user, within the presenting credential's scopes; shown once. */
   createToken: {
     /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
@@ -154,6 +182,15 @@ export interface ProcedureInputs {
     serviceId: string;
     /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
     imageTag: string;
+  };
+  /** Deploy hooks (URL, rules, status), newest first; never their secrets. */
+  deployWebhooks: {
+    /** uuid */
+    serviceId?: string;
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
   };
   /** Password and a current code turn two-factor authentication off. */
   disableMfa: {
@@ -200,6 +237,18 @@ export interface ProcedureInputs {
   };
   /** Users of the team with their roles and status, oldest first. */
   members: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Notification channels: kind, masked target, subscriptions, enabled. */
+  notificationChannels: undefined;
+  /** Deliveries newest first (`channelId?`, `status?`, `limit`, `cursor`): status, attempts, last error, next attempt. */
+  notificationDeliveries: {
+    /** uuid */
+    channelId?: string;
+    status?: 'pending' | 'delivered' | 'failed';
     /** integer; 1-100 */
     limit?: number;
     /** at most 1024 characters */
@@ -286,6 +335,11 @@ export interface ProcedureInputs {
     /** 12-280 characters */
     reason: string;
   };
+  /** Revokes a deploy hook: its deliveries are refused from now on. */
+  revokeDeployWebhook: {
+    /** uuid */
+    hookId: string;
+  };
   /** Revokes a token of a principal ranked no higher than you; refused everywhere once this answers. */
   revokeToken: {
     /** uuid */
@@ -331,6 +385,11 @@ export interface ProcedureInputs {
     /** 1-256 characters */
     password: string;
   };
+  /** Queues a test message on a channel: `{channelId}` → `{testId}`; its delivery shows in `notificationDeliveries`. */
+  testNotificationChannel: {
+    /** uuid */
+    channelId: string;
+  };
   /** API token metadata (never values), newest first, optionally for one principal. */
   tokens: {
     /** uuid */
@@ -357,6 +416,18 @@ export interface ProcedureInputs {
   /** Sets the team MFA policy: optional, privileged (owners, admins, operators) or all. */
   updateAccountSecurityPolicy: {
     policy: 'optional' | 'privileged' | 'all';
+  };
+  /** Changes a channel: `{channelId, name?, target?, subscriptions?, enabled?}`. */
+  updateNotificationChannel: {
+    /** uuid */
+    channelId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name?: string;
+    /** 3-2048 characters */
+    target?: string;
+    /** at most 8 items */
+    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring'>;
+    enabled?: boolean;
   };
   /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. */
   updateService: {
@@ -404,11 +475,14 @@ export const PROCEDURES = {
   configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  createDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
+  createNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  deployWebhooks: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   disableMfa: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   eraseSubjectData: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['privacy:erase'], mfaExempt: false },
   executeRollback: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
@@ -417,12 +491,15 @@ export const PROCEDURES = {
   infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
+  notificationChannels: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
+  notificationDeliveries: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
   recentDeployments: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   recordBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
+  revokeDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
@@ -431,10 +508,12 @@ export const PROCEDURES = {
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
+  testNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
   triggerBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   triggerDeploy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   updateAccountSecurityPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['security:manage'], mfaExempt: false },
+  updateNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },

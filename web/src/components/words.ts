@@ -12,6 +12,7 @@ const TRIGGERS: Record<string, string> = {
   session: 'signed in',
   token: 'with an API token',
   agent: '',
+  hook: 'by a deploy hook',
   rollback: 'as a rollback',
   approval: 'after an approval',
 };

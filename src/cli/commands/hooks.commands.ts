@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error.js';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { keyValues, table } from '../output.js';
+import { resolveService } from './resolve.js';
+
+interface Rule {
+  source: string;
+  pattern: string;
+  image: string;
+}
+
+interface Hook {
+  hookId: string;
+  serviceId: string;
+  name: string;
+  url: string;
+  rules: Rule[];
+  status: string;
+  secret?: string;
+}
+
+/** `tag:v*=registry/app:{version}` or `image:*=registry/app:{tag}`. */
+function parseRule(text: string): Rule {
+  const match = /^(tag|image):([^=]+)=(.+)$/.exec(text.trim());
+  if (!match)
+    throw new CliError(
+      'BAD_USAGE',
+      `--rule ${text}: write source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version}`,
+    );
+  return { source: match[1], pattern: match[2], image: match[3] };
+}
+
+export function registerHookCommands(program: Command): void {
+  const hooks = program
+    .command('hooks')
+    .description('inbound deploy webhooks: a signed POST deploys an image by rule');
+  hooks
+    .command('list')
+    .description('deploy hooks (never their secrets)')
+    .option('--service <service>', 'only this service (id, name or name@environment)')
+    .action(
+      action(async (run, opts: { service?: string }) => {
+        const client = run.client();
+        const serviceId = opts.service ? await resolveService(client, opts.service) : undefined;
+        const page = await client.query<{ items: Hook[] }>('deployWebhooks', { serviceId });
+        run.out.ok(page, () =>
+          table(
+            ['id', 'name', 'service', 'status', 'rules', 'url'],
+            page.items.map((h) => [
+              h.hookId,
+              h.name,
+              h.serviceId,
+              h.status,
+              h.rules.map((r) => `${r.source}:${r.pattern}=${r.image}`).join(' '),
+              h.url,
+            ]),
+          ),
+        );
+      }),
+    );
+  hooks
+    .command('create <service> <name>')
+    .description('a hook for a service; prints its URL and signing secret once')
+    .requiredOption(
+      '--rule <rule...>',
+      'source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version} (first match wins)',
+    )
+    .action(
+      action(async (run, ref: string, name: string, opts: { rule: string[] }) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        const hook = await client.mutation<Hook>('createDeployWebhook', {
+          serviceId,
+          name,
+          rules: opts.rule.map(parseRule),
+        });
+        run.out.ok(hook, () =>
+          [
+            keyValues([
+              ['hook', hook.hookId],
+              ['url', hook.url],
+              ['service', hook.serviceId],
+            ]),
+            `\nSigning secret (shown once): ${hook.secret}`,
+            '\nSign with X-Hub-Signature-256 (GitHub) or X-Slipway-Signature + X-Slipway-Timestamp + X-Slipway-Delivery.',
+          ].join(''),
+        );
+      }),
+    );
+  hooks
+    .command('revoke <hookId>')
+    .description('refuse every delivery of the hook from now on')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, hookId: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Revoke hook ${hookId}`);
+        const revoked = await run
+          .client()
+          .mutation<{ hookId: string; status: string }>('revokeDeployWebhook', { hookId });
+        run.out.ok(revoked, () => `Hook ${revoked.hookId} revoked.`);
+      }),
+    );
+}

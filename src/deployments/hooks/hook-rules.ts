@@ -1,0 +1,76 @@
+import type { DeployHookRule } from '../../events/notifications.events.js';
+
+/** What a delivery announces: a git tag pushed, or an image pushed with a tag. */
+export interface Announced {
+  source: 'tag' | 'image';
+  tag: string;
+  /** The pushed image's repository, when the payload names it (image pushes). */
+  repository: string | null;
+}
+
+const TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+const REPOSITORY = /^[a-z0-9][a-z0-9._/:-]{0,254}$/;
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function field(value: unknown, ...path: string[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object' || Array.isArray(at)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * The tag or image a payload announces, from the shapes senders use: a git push of a tag
+ * (GitHub, GitLab, Gitea: `ref: "refs/tags/<tag>"`), a GitHub package publish
+ * (`registry_package.package_version.container_metadata.tag.name`), a Docker Hub push
+ * (`push_data.tag`, `repository.repo_name`), or Slipway's own `{tag}` / `{image: {repository, tag}}`.
+ * Null when it announces neither (a branch push, an issue, ...).
+ */
+export function announcedBy(payload: unknown): Announced | null {
+  const ref = text(field(payload, 'ref'));
+  if (ref?.startsWith('refs/tags/')) return valid('tag', ref.slice('refs/tags/'.length), null);
+  const ghcrTag = text(
+    field(payload, 'registry_package', 'package_version', 'container_metadata', 'tag', 'name'),
+  );
+  if (ghcrTag !== null) {
+    const name = text(field(payload, 'registry_package', 'package_version', 'package_url'));
+    return valid('image', ghcrTag, name ? name.replace(/:[^/:]*$/, '') : null);
+  }
+  const hubTag = text(field(payload, 'push_data', 'tag'));
+  if (hubTag !== null)
+    return valid('image', hubTag, text(field(payload, 'repository', 'repo_name')));
+  const imageTag = text(field(payload, 'image', 'tag'));
+  if (imageTag !== null)
+    return valid('image', imageTag, text(field(payload, 'image', 'repository')));
+  const tag = text(field(payload, 'tag'));
+  if (tag !== null) return valid('tag', tag, null);
+  return null;
+}
+
+function valid(source: 'tag' | 'image', tag: string, repository: string | null): Announced | null {
+  if (!TAG.test(tag)) return null;
+  return { source, tag, repository: repository && REPOSITORY.test(repository) ? repository : null };
+}
+
+/** A rule's glob as a whole-string regular expression: `*` is any run of tag characters. */
+export function globPattern(glob: string): RegExp {
+  const parts = glob.split('*').map((p) => p.replace(/[.\\-]/g, (c) => `\\${c}`));
+  return new RegExp(`^${parts.join('[A-Za-z0-9._-]*')}$`);
+}
+
+/** The image the first matching rule maps the announcement to, or null when none matches. */
+export function imageFor(rules: readonly DeployHookRule[], announced: Announced): string | null {
+  for (const rule of rules) {
+    if (rule.source !== announced.source || !globPattern(rule.pattern).test(announced.tag))
+      continue;
+    return rule.image
+      .replaceAll('{tag}', announced.tag)
+      .replaceAll('{version}', announced.tag.replace(/^v(?=\d)/, ''));
+  }
+  return null;
+}

@@ -1,0 +1,33 @@
+import type { Doc } from '../../readstore/read-store.port.js';
+
+export const DELIVERIES = 'notification_deliveries';
+export const OUTBOX_CHECKPOINTS = 'notification_outbox';
+
+/**
+ * `notification_deliveries` (not a projection: written by the delivery consumer, like
+ * `deployment_logs`): one per event and channel, `id` = `<eventId>:<channelId>`, so handling an
+ * event again changes nothing.
+ */
+export interface DeliveryDoc extends Doc {
+  channelId: string;
+  subject: string;
+  eventId: string;
+  eventType: string;
+  position: number;
+  /** The test it answers, for `testNotificationChannel`; null otherwise. */
+  testId: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  /** HTTP status of the last answer (webhook, slack); null for email or no answer. */
+  lastStatusCode: number | null;
+  nextAttemptAt: string;
+  createdAt: string;
+  deliveredAt: string | null;
+  payload: Record<string, unknown>;
+}
+
+/** The delay before attempt `attempts + 1`: doubling from the base, at most an hour. */
+export function retryDelayMs(baseMs: number, attempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}

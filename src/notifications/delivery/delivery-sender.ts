@@ -1,0 +1,128 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { errorForLog } from '../../common/log-text.js';
+import { WakeSignal } from '../../common/wake-signal.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { ChannelSender, DeliveryError } from './channel-sender.js';
+import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js';
+
+const logger = new Logger('Notifications');
+const POLL_MS = 250;
+
+/**
+ * Sends pending deliveries whose time has come, at most `SLIPWAY_NOTIFICATION_CONCURRENCY` at
+ * once, each bounded by `SLIPWAY_NOTIFICATION_TIMEOUT_MS`; a failure is retried after a doubling
+ * delay until `SLIPWAY_NOTIFICATION_MAX_ATTEMPTS`, then the delivery is `failed`. Every attempt
+ * updates the delivery's status, attempts, last error and next attempt.
+ */
+@Injectable()
+export class DeliverySender implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly signal = new WakeSignal();
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly channels: ChannelSender,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.notifications.sending) this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.signal.signal();
+    await this.loop;
+    await Promise.allSettled(this.inFlight.values());
+  }
+
+  wake(): void {
+    this.signal.signal();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.signal.reset();
+      try {
+        await this.startDue();
+      } catch (error) {
+        logger.error('Could not look for due notifications', errorForLog(error));
+      }
+      await this.signal.wait(POLL_MS);
+    }
+  }
+
+  private async startDue(): Promise<void> {
+    const free = this.config.notifications.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    const page = await this.reads
+      .collection<DeliveryDoc>(DELIVERIES)
+      .find(
+        { status: 'pending', nextAttemptAt: { $lte: this.clock.now().toISOString() } },
+        { sort: { nextAttemptAt: 1 }, limit: free + this.inFlight.size },
+      );
+    for (const doc of page.items) {
+      if (this.inFlight.size >= this.config.notifications.concurrency) break;
+      if (this.inFlight.has(doc.id)) continue;
+      const attempt = this.attempt(doc).finally(() => {
+        this.inFlight.delete(doc.id);
+        this.signal.signal();
+      });
+      this.inFlight.set(doc.id, attempt);
+    }
+  }
+
+  private async attempt(doc: DeliveryDoc): Promise<void> {
+    const deliveries = this.reads.collection<DeliveryDoc>(DELIVERIES);
+    const channel = await this.reads
+      .collection<NotificationChannelDoc>('notification_channels')
+      .get(doc.channelId);
+    const attempts = doc.attempts + 1;
+    const now = this.clock.now();
+    if (!channel || (!channel.enabled && doc.subject !== 'test')) {
+      await deliveries.put({ ...doc, status: 'failed', lastError: 'channel disabled', attempts });
+      return;
+    }
+    try {
+      const { statusCode } = await this.channels.send(channel, doc.id, doc.payload, now.getTime());
+      await deliveries.put({
+        ...doc,
+        status: 'delivered',
+        attempts,
+        lastStatusCode: statusCode,
+        deliveredAt: this.clock.now().toISOString(),
+      });
+    } catch (error) {
+      const message =
+        error instanceof DeliveryError
+          ? error.message
+          : error instanceof Error
+            ? `${error.name}: ${error.message}`.slice(0, 300)
+            : 'failed';
+      const last = attempts >= this.config.notifications.maxAttempts;
+      await deliveries.put({
+        ...doc,
+        status: last ? 'failed' : 'pending',
+        attempts,
+        lastError: message,
+        lastStatusCode: error instanceof DeliveryError ? error.statusCode : null,
+        nextAttemptAt: new Date(
+          this.clock.now().getTime() +
+            retryDelayMs(this.config.notifications.retryBaseMs, attempts),
+        ).toISOString(),
+      });
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { errorForLog } from '../../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../eventstore/event-store.port.js';
+import {
+  NotificationChannelCreated,
+  NotificationChannelTestRequested,
+  NotificationChannelUpdated,
+} from '../../events/notifications.events.js';
+import { READ_STORE, type Doc, type ReadStore } from '../../readstore/read-store.port.js';
+import { READ_MODELS, type ReadModels } from '../../storage/read-models.js';
+import { subjectOf } from '../notification-subjects.js';
+import { DELIVERIES, OUTBOX_CHECKPOINTS, type DeliveryDoc } from './delivery-record.js';
+import { DeliverySender } from './delivery-sender.js';
+import { deploymentSummary, notificationPayload } from './notification-message.js';
+
+const logger = new Logger('Notifications');
+const CHANNEL_EVENTS = [NotificationChannelCreated.type, NotificationChannelUpdated.type];
+
+interface OutboxCheckpoint extends Doc {
+  position: number;
+}
+
+/**
+ * The consumer that turns events into deliveries: it follows the event log from its stored
+ * position (never inside a command), and for each event a channel is subscribed to writes one
+ * pending delivery per channel together with its new position, in one read-store transaction.
+ * Re-handling an event writes nothing new. Sending is the DeliverySender's, apart, so a slow
+ * channel never holds this consumer, and nothing here can delay or fail a deployment.
+ */
+@Injectable()
+export class NotificationOutbox implements OnApplicationBootstrap, OnApplicationShutdown {
+  private subscription: Subscription | null = null;
+  private stopping = false;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: DeliverySender,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reads.ensureCollection({
+      name: DELIVERIES,
+      indexes: [{ fields: ['status', 'nextAttemptAt'] }, { fields: ['channelId', 'createdAt'] }],
+    });
+    await this.reads.ensureCollection({ name: OUTBOX_CHECKPOINTS });
+    if (!this.config.notifications.sending) return;
+    const checkpoint = await this.reads
+      .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
+      .get('deliveries');
+    const from = BigInt((checkpoint?.position ?? 0) + 1);
+    this.subscription = this.events.subscribe(
+      from,
+      (event) => this.handle(event),
+      (error) => logger.error('The notification consumer stopped', errorForLog(error)),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.subscription?.stop();
+  }
+
+  /** A failure (read models lagging past their timeout, a busy store) is retried, not skipped. */
+  private async handle(event: RecordedEvent): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.handleOnce(event);
+        return;
+      } catch (error) {
+        if (this.stopping) throw error;
+        logger.warn(
+          `Notifications for event ${event.position} failed (attempt ${attempt}); retrying`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 5_000)));
+      }
+    }
+  }
+
+  private async handleOnce(event: RecordedEvent): Promise<void> {
+    const test = event.type === NotificationChannelTestRequested.type;
+    const subject = test ? 'test' : subjectOf(event.type);
+    if (!subject) return;
+    // The channels (and the deployment) as of this event, at least.
+    await this.readModels.caughtUp(event.position, new Set([...CHANNEL_EVENTS, event.type]));
+    const channels = await this.channelsFor(event, subject);
+    const deployment =
+      typeof event.data.deploymentId === 'string'
+        ? deploymentSummary(
+            await this.reads.collection<DeploymentDoc>('deployments').get(event.data.deploymentId),
+          )
+        : null;
+    const now = this.clock.now().toISOString();
+    const position = Number(event.position);
+    await this.reads.transaction(async (session) => {
+      const deliveries = session.collection<DeliveryDoc>(DELIVERIES);
+      for (const channel of channels) {
+        const id = `${event.id}:${channel.id}`;
+        if (await deliveries.get(id)) continue;
+        await deliveries.put({
+          id,
+          channelId: channel.id,
+          subject,
+          eventId: event.id,
+          eventType: event.type,
+          position,
+          testId: test ? String(event.data.testId) : null,
+          status: 'pending',
+          attempts: 0,
+          lastError: null,
+          lastStatusCode: null,
+          nextAttemptAt: now,
+          createdAt: now,
+          deliveredAt: null,
+          payload: notificationPayload(id, subject, event, deployment),
+        });
+      }
+      await session
+        .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
+        .put({ id: 'deliveries', position });
+    });
+    if (channels.length > 0) this.sender.wake();
+  }
+
+  private async channelsFor(
+    event: RecordedEvent,
+    subject: string,
+  ): Promise<NotificationChannelDoc[]> {
+    const collection = this.reads.collection<NotificationChannelDoc>('notification_channels');
+    if (subject === 'test') {
+      const channel = await collection.get(String(event.data.channelId));
+      return channel ? [channel] : [];
+    }
+    const page = await collection.find({ enabled: true }, { limit: 1000 });
+    return page.items.filter(
+      (c) =>
+        c.createdPosition < Number(event.position) &&
+        (c.subscriptions as string[]).includes(subject),
+    );
+  }
+}

@@ -1,0 +1,30 @@
+import type { NotificationSubject } from '../events/notifications.events.js';
+
+/**
+ * Which event types a channel subscribed to a subject hears of. The one place to add a new
+ * event: `BackupFailed`, `RestoreFailed` and `AuditVerificationFailed` are listed before any
+ * context emits them, so that a channel subscribed to their subject hears of them once one does.
+ */
+export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
+  'deployment.succeeded': ['DeploymentSucceeded'],
+  'deployment.failed': ['DeploymentFailed'],
+  'deployment.cancelled': ['DeploymentCancelled'],
+  'approval.requested': ['ApprovalRequested'],
+  'approval.decided': ['ApprovalGranted', 'ApprovalRejected'],
+  'backup.failed': ['BackupFailed', 'RestoreFailed'],
+  'audit.verification-failed': ['AuditVerificationFailed'],
+  'token.expiring': ['TokenExpiryNoticed'],
+};
+
+export const NOTIFICATION_SUBJECTS = Object.keys(SUBJECT_EVENTS) as NotificationSubject[];
+
+const SUBJECT_OF_EVENT = new Map<string, NotificationSubject>(
+  NOTIFICATION_SUBJECTS.flatMap((subject) =>
+    SUBJECT_EVENTS[subject].map((type) => [type, subject] as const),
+  ),
+);
+
+/** The subject an event type notifies under, or null when no channel can hear of it. */
+export function subjectOf(eventType: string): NotificationSubject | null {
+  return SUBJECT_OF_EVENT.get(eventType) ?? null;
+}

@@ -1,0 +1,104 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
+import { CLOCK, type Clock } from '../common/clock.js';
+import { errorForLog } from '../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
+import { TokenExpiryNoticed, tokenExpiryNoticeStream } from '../events/notifications.events.js';
+import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { EventWriter } from '../storage/event-writer.js';
+
+const logger = new Logger('Notifications');
+export const EXPIRY_NOTICE_DAYS = 7;
+const SCAN_EVERY_MS = 60 * 60 * 1000;
+/** At most this many tokens are noticed per scan; the next scan takes the rest. */
+const SCAN_LIMIT = 200;
+
+function systemContext(): RequestContext {
+  return {
+    ...anonymousContext('token-expiry-scan', 'token-expiry-scan', null),
+    authMethod: 'system',
+  };
+}
+
+/**
+ * Hourly (and once at start): tokens that are live and expire within 7 days are noticed once
+ * each (`TokenExpiryNoticed` on the token's own notice stream, appended only if that stream is
+ * new), which channels subscribed to `token.expiring` hear of. Bounded: one page per scan.
+ */
+@Injectable()
+export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private first: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly writer: EventWriter,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.notifications.sending) return;
+    const tick = () => {
+      this.running ??= this.scan()
+        .catch((error: unknown) => {
+          logger.error('The token expiry scan failed', errorForLog(error));
+          return 0;
+        })
+        .finally(() => (this.running = null));
+    };
+    this.timer = setInterval(tick, SCAN_EVERY_MS);
+    this.timer.unref();
+    this.first = setTimeout(tick, 5_000);
+    this.first.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.first) clearTimeout(this.first);
+    await this.running;
+  }
+
+  /** Notices the tokens due now; answers how many were noticed for the first time. */
+  async scan(): Promise<number> {
+    const now = this.clock.now().getTime();
+    const until = new Date(now + EXPIRY_NOTICE_DAYS * 86_400_000).toISOString();
+    const page = await this.reads
+      .collection<ApiTokenDoc>('api_tokens')
+      .find(
+        { revokedAt: null, expiresAt: { $gt: new Date(now).toISOString(), $lte: until } },
+        { limit: SCAN_LIMIT, sort: { expiresAt: 1 } },
+      );
+    let noticed = 0;
+    for (const token of page.items) {
+      try {
+        await this.writer.append(
+          tokenExpiryNoticeStream(token.id),
+          [
+            TokenExpiryNoticed({
+              tokenId: token.id,
+              tokenName: token.name,
+              principalId: token.principalId,
+              expiresAt: token.expiresAt!,
+            }),
+          ],
+          'no_stream',
+          systemContext(),
+        );
+        noticed += 1;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      }
+    }
+    return noticed;
+  }
+}
