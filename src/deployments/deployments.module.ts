@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
+import { ComposeIntakeHandler } from './commands/compose-intake.js';
+import { Uploads } from './uploads/uploads.js';
 import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
 import { RecordBackupHandler } from './commands/backups.handlers.js';
 import {
@@ -79,8 +81,12 @@ import {
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
     ServerConnectionProcedures,
+    Uploads,
+    ComposeIntakeHandler,
   ],
   exports: [
+    Uploads,
+    ComposeIntakeHandler,
     AddressGate,
     ComposePolicyGuard,
     DeploymentLogStore,

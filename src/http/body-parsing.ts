@@ -4,12 +4,28 @@ import { answerError } from './answer-error.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** JSON bodies up to 1 MiB; only objects and arrays at the top level. */
-export const jsonBodyParser = express.json({
-  limit: BODY_LIMIT_BYTES,
-  strict: true,
-  type: ['application/json', 'application/*+json'],
-});
+/**
+ * The routes whose JSON bodies may be larger, and how large: a compose intake carries up to 16
+ * files of 1 MiB each (checked per file after parsing), with room for JSON's escapes.
+ */
+export const LARGE_BODY_ROUTES: Readonly<Record<string, number>> = {
+  'POST /api/v1/deploy/compose': 20 * 1024 * 1024,
+};
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const standardJson = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: JSON_TYPES });
+const largeJson = new Map(
+  Object.entries(LARGE_BODY_ROUTES).map(([route, limit]) => [
+    route,
+    express.json({ limit, strict: true, type: JSON_TYPES }),
+  ]),
+);
+
+/** JSON bodies up to 1 MiB (LARGE_BODY_ROUTES: their own limit); only objects and arrays. */
+export function jsonBodyParser(req: Request, res: Response, next: NextFunction): void {
+  const parser = largeJson.get(`${req.method} ${req.path}`) ?? standardJson;
+  parser(req, res, next);
+}
 
 /**
  * Parser failures (malformed JSON, too large) answer in the documented error shape. They happen
