@@ -128,6 +128,8 @@ export async function startSshd(options: { engine?: DockerEngine } = {}): Promis
       'UsePAM no',
       'StrictModes no',
       `AllowUsers ${user}`,
+      // As Debian's default sshd_config: build contexts are copied with SFTP.
+      'Subsystem sftp internal-sftp',
       [
         'SetEnv',
         `PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
