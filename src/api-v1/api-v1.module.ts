@@ -1,4 +1,8 @@
 import { AccessModule } from '../access/access.module.js';
+import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { RunnerModule } from '../runner/runner.module.js';
+import { DeployController } from './deploy.controller.js';
+import { ServerImagesController } from './server-images.controller.js';
 import { Module } from '@nestjs/common';
 import { MeController } from './me.controller.js';
 import { MembersController } from './members.controller.js';
@@ -6,7 +10,13 @@ import { ProjectionStreamController } from './projection-stream.controller.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
-  imports: [AccessModule],
-  controllers: [MeController, MembersController, ProjectionStreamController],
+  imports: [AccessModule, DeploymentsModule, RunnerModule],
+  controllers: [
+    MeController,
+    MembersController,
+    ProjectionStreamController,
+    DeployController,
+    ServerImagesController,
+  ],
 })
 export class ApiV1Module {}

@@ -205,6 +205,19 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
+  /** Removes dangling images (`all`: every unused one) from a server; recorded. */
+  pruneServerImages: {
+    all?: boolean;
+    /** uuid */
+    serverId: string;
+  };
+  /** Pulls an image on a server (`docker pull` over SSH); recorded. */
+  pullServerImage: {
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    reference: string;
+    /** uuid */
+    serverId: string;
+  };
   /** Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}. */
   recentDeployments: {
     /** integer; 1-100 */
@@ -272,6 +285,13 @@ export interface ProcedureInputs {
     /** at most 280 characters */
     note?: string;
   };
+  /** Removes an image (reference or ID) from a server (`docker image rm`); recorded. */
+  removeServerImage: {
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    reference: string;
+    /** uuid */
+    serverId: string;
+  };
   /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
   requestApproval: {
     action: 'deploy' | 'rollback' | 'restore';
@@ -319,6 +339,11 @@ export interface ProcedureInputs {
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
+  /** The images on a server (`docker image ls` over SSH): repository, tag, ID, digest. */
+  serverImages: {
+    /** uuid */
+    serverId: string;
+  };
   /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
   setServerComposePolicy: {
     /** uuid */
@@ -417,11 +442,14 @@ export const PROCEDURES = {
   infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
+  pruneServerImages: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  pullServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   recentDeployments: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   recordBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
   revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
@@ -429,6 +457,7 @@ export const PROCEDURES = {
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
+  serverImages: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
