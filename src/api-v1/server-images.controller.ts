@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Post, Put, Req } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { badRequest } from '../common/app-error.js';
@@ -55,6 +55,7 @@ export class ServerImagesController {
   }
 
   @Post('pull')
+  @HttpCode(200)
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/pull',
@@ -71,6 +72,7 @@ export class ServerImagesController {
   }
 
   @Post('prune')
+  @HttpCode(200)
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/prune',
