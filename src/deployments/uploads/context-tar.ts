@@ -75,6 +75,8 @@ export async function receiveContext(
   let unpacked = 0;
   const tar = extract();
   tar.on('entry', (header, stream, next) => {
+    // Destroying the parser ends the entry with the same error, which the pipeline reports.
+    stream.on('error', () => undefined);
     entries += 1;
     unpacked += header.size ?? 0;
     const problem =
@@ -96,16 +98,23 @@ export async function receiveContext(
     stream.resume();
   });
   const sink = createWriteStream(file, { mode: 0o600 });
+  // Reported through `copy`'s write callbacks; a write after a refusal must not go unhandled.
+  sink.on('error', () => undefined);
   const copy = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (sink.destroyed) return done(new Error('the upload was refused'));
       sink.write(chunk, (error) => (error ? done(error) : done(null, chunk)));
     },
     flush(done) {
       sink.end(done);
     },
   });
+  // The request is piped, not part of the pipeline: a refusal must not destroy its socket
+  // before the answer is written (the route drains what is left).
+  body.on('error', (e) => meter.destroy(e));
+  body.pipe(meter);
   try {
-    await pipeline(body, meter, copy, createGunzip(), tar);
+    await pipeline(meter, copy, createGunzip(), tar);
   } catch (error) {
     sink.destroy();
     if (error instanceof AppError) throw error;
