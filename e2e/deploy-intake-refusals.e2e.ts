@@ -117,8 +117,8 @@ describe('deploy intake and image routes refuse bad calls', () => {
     );
     expect(pull.status).toBe(403);
     const list = seen(await request(t.url).get(`/api/v1/servers/${serverId}/images`).set(viewer));
-    // Past the guard: the stand-in docker of this sshd has no `image ls` (409, not 403).
-    expect([list.status, list.body.error?.code]).toEqual([409, 'CONFLICT']);
+    expect(list.status).toBe(200); // the stand-in docker of this sshd lists no images
+    expect(list.body).toEqual({ serverId, images: [] });
   });
 
   it('answers 403 with requiredScopes and grantedScopes to a token without the scope', async () => {
