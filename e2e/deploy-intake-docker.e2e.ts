@@ -1,11 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { cli, cliHome } from './support/cli.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
-import { call, cookieAuth, signUp } from './support/identity.js';
+import { call, cookieAuth, createToken, signUp } from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
   freePort,
@@ -37,6 +38,7 @@ describe('deploy intake and images on a real Docker engine', () => {
   let sshd: TestSshd;
   let t: TestApp;
   let owner: Record<string, string>;
+  let ownerCookie: string;
   let serverId: string;
   let serviceId: string;
   let port: number;
@@ -69,7 +71,8 @@ describe('deploy intake and images on a real Docker engine', () => {
       },
     });
     await startRunnerFor(t, sshd);
-    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    ownerCookie = (await signUp(t.url, 'owner@example.com')).cookie;
+    owner = cookieAuth(ownerCookie);
     serverId = await registerLoopbackServer(t.url, owner, sshd);
     port = await freePort();
     serviceId = data<{ serviceId: string }>(
@@ -91,7 +94,7 @@ describe('deploy intake and images on a real Docker engine', () => {
       .split('\n')
       .filter(Boolean);
     if (ids?.length) engine.docker(['rm', '-f', ...ids]);
-    for (const tag of ['ctx-1', 'loaded-1', 'pulled-1']) {
+    for (const tag of ['ctx-1', 'ctx-2', 'loaded-1', 'loaded-2', 'pulled-1']) {
       try {
         engine?.docker(['rmi', image(tag)]);
       } catch {
@@ -283,5 +286,52 @@ describe('deploy intake and images on a real Docker engine', () => {
     const pruned = await call(t.url, 'POST', 'pruneServerImages', owner, { serverId });
     expect(pruned.status).toBe(200);
     expect(data<{ output: string[] }>(pruned).output.join('\n')).toMatch(/reclaimed space/i);
+  });
+
+  it('the CLI deploys a compose file with a build context (progress on stderr) and pushes an image', async () => {
+    const home = cliHome();
+    const scopes = ['deploy:start', 'deploy:read', 'server:read', 'server:write'];
+    const { token } = await createToken(t.url, ownerCookie, scopes, 1);
+    const env = { SLIPWAY_URL: t.url, SLIPWAY_TOKEN: token };
+    const dir = join(scratch, 'cli-context');
+    mkdirSync(join(dir, 'site'), { recursive: true });
+    writeFileSync(join(dir, 'Dockerfile'), `FROM ${image('1.0.0')}\nCOPY site/ /www/\n`);
+    writeFileSync(join(dir, 'site', 'version'), 'built by the cli\n');
+    const composePath = join(scratch, 'cli-compose.yaml');
+    writeFileSync(
+      composePath,
+      compose([
+        `    image: ${image('ctx-2')}`,
+        '    build: {context: ., network: none}',
+        `    ports: ["127.0.0.1:${port}:80"]`,
+      ]),
+    );
+    const deployed = await cli(
+      home,
+      ['deploy', serviceId, '--compose', composePath, '--build-context', dir, '--wait', '--yes'],
+      env,
+    );
+    expect([deployed.code, deployed.stdout]).toEqual([0, expect.stringContaining('succeeded')]);
+    expect(deployed.stderr).toContain('build context');
+    expect(deployed.stderr).toMatch(/uploading: [\d.]+ (B|KB) sent, done/);
+    expect(deployed.stderr).toMatch(/upload upl_[A-Za-z0-9_-]{22} received: sha256 [a-f0-9]{64}/);
+    expect(await served('/version')).toBe('200 built by the cli');
+
+    const file = join(scratch, 'image-2.tar');
+    engine.docker(['pull', image('1.0.0')]);
+    engine.docker(['tag', image('1.0.0'), image('loaded-2')]);
+    engine.docker(['save', '-o', file, image('loaded-2')]);
+    engine.docker(['rmi', image('loaded-2')]);
+    const pushed = await cli(home, ['images', 'push', serverId, file], env);
+    expect([pushed.code, pushed.stdout]).toEqual([
+      0,
+      expect.stringContaining(`Loaded ${image('loaded-2')}`),
+    ]);
+    expect(pushed.stderr).toContain('uploading:');
+    const listed = await cli(home, ['images', 'list', serverId, '--json'], env);
+    expect(listed.json.data?.images).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tag: 'loaded-2' })]),
+    );
+    rmSync(home, { recursive: true, force: true });
   });
 });

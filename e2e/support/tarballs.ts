@@ -12,20 +12,24 @@ export interface TarEntry {
 export async function tarball(entries: TarEntry[], gzip = true): Promise<Buffer> {
   const archive = pack();
   const chunks: Buffer[] = [];
-  archive.on('data', (c: Buffer) => chunks.push(c));
+  archive.on('data', (c) => chunks.push(c as Buffer));
   const done = new Promise<void>((resolve, reject) => {
     archive.on('end', resolve);
     archive.on('error', reject);
   });
   for (const e of entries) {
     const type = e.type ?? 'file';
-    await new Promise<void>((resolve, reject) =>
-      archive.entry(
-        { name: e.name, type, linkname: e.linkname, mode: type === 'directory' ? 0o755 : 0o644 },
-        type === 'file' ? (e.contents ?? '') : undefined,
-        (error) => (error ? reject(error) : resolve()),
-      ),
-    );
+    const header = {
+      name: e.name,
+      type,
+      linkname: e.linkname,
+      mode: type === 'directory' ? 0o755 : 0o644,
+    };
+    await new Promise<void>((resolve, reject) => {
+      const done = (error?: Error | null) => (error ? reject(error) : resolve());
+      if (type === 'file') archive.entry(header, e.contents ?? '', done);
+      else archive.entry(header, done);
+    });
   }
   archive.finalize();
   await done;

@@ -6,6 +6,7 @@ import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
+import { registerImageCommands } from './commands/images.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerInfrastructureCommands(program);
   registerServiceCommands(program);
   registerBackupCommands(program);
+  registerImageCommands(program);
   registerMemberCommands(program);
   registerAccessCommands(program);
   registerMfaCommands(program);
