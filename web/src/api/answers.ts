@@ -11,6 +11,7 @@ import type { HealthProcedures } from '../../../src/health/health.procedures.js'
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
+import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { ProcedureName } from './contract';
 
@@ -30,7 +31,8 @@ type Declarations = Answers<AccessProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<SecurityProcedures> &
-  Answers<ServerConnectionProcedures>;
+  Answers<ServerConnectionProcedures> &
+  Answers<ServerImagesProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */
 export type AnswerOf<N extends ProcedureName> = N extends keyof Declarations
