@@ -19,6 +19,7 @@ import {
   type TestSshd,
 } from './support/sshd.js';
 import { tarball } from './support/tarballs.js';
+import { DeploymentLookup } from '../src/deployments/deployment-lookup.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const CAP = 64 * 1024;
@@ -297,6 +298,43 @@ describe('deploy intake and image routes refuse bad calls', () => {
     const { uploadId } = await openUpload();
     const empty = await intake({ serviceId, files: [composeFile], contextUploadId: uploadId });
     expect([empty.status, empty.body.error.code]).toEqual([409, 'CONFLICT']);
+  });
+
+  it("holds an intake for approval under the service's rule, then queues exactly the frozen intake", async () => {
+    const gated = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'gated',
+        environment: 'production',
+        serverId,
+        imageRepository: 'registry.example.com/acme/api',
+        compose: COMPOSE,
+        approvalRule: 'all-but-admins',
+      }),
+    ).serviceId;
+    const operator = await memberWithRole(t.url, owner, 'operator@example.com', 'operator');
+    const files = [composeFile, { path: 'conf/app.ini', contents: 'mode=gated\n' }];
+    const env = [{ name: 'TOKEN', value: 'very secret value', secret: true }];
+    const asked = await intake({ serviceId: gated, files, env }, operator);
+    expect([asked.status, asked.body.status]).toEqual([202, 'pending_approval']);
+    // Asked again: the same pending request (the sealed env differs, the intake does not).
+    const again = await intake({ serviceId: gated, files, env }, operator);
+    expect([again.body.approvalId, again.body.created]).toEqual([asked.body.approvalId, false]);
+    const queue = data<{ items: { id: string; payload: Record<string, unknown> }[] }>(
+      await call(t.url, 'GET', 'approvalQueue', owner, {}),
+    ).items.find((a) => a.id === asked.body.approvalId)!;
+    expect(queue.payload).toEqual({
+      serviceId: gated,
+      imageRef: 'registry.example.com/acme/api:1.0.0',
+      intake: { digest: expect.any(String), files: ['conf/app.ini'], contextUploadId: null },
+    });
+    expect(JSON.stringify(queue)).not.toContain('very secret value');
+    const approved = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'approveRequest', owner, { approvalId: asked.body.approvalId }),
+    );
+    const deployment = await t.app.get(DeploymentLookup).deployment(approved.deploymentId);
+    expect(deployment.snapshot.files).toEqual([{ path: 'conf/app.ini', contents: 'mode=gated\n' }]);
+    expect(deployment.snapshot.env.map((v) => [v.name, v.value])).toEqual([['TOKEN', null]]);
+    expect(deployment.snapshot.compose).toBe(COMPOSE);
   });
 
   it('records refused command routes on the audit trail with who called and the input fields', async () => {
