@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -81,19 +81,22 @@ export class Uploads {
     }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const file = contextTarball(this.config.dataDir, uploadId);
+    // Each request writes its own file; only the one the decider accepts takes the upload's name
+    // (two PUTs at once cannot mix their bytes).
+    const part = `${file}.${randomBytes(6).toString('hex')}.part`;
     let checked;
     try {
-      checked = await receiveContext(body, file, maxBytes);
-    } catch (error) {
-      rmSync(file, { force: true });
-      throw error;
+      checked = await receiveContext(body, part, maxBytes);
+      await this.runner.run(
+        uploadStream(uploadId),
+        uploadDecider,
+        { kind: 'receive', uploadId, principalId, now: this.clock.now().getTime(), ...checked },
+        ctx,
+      );
+      renameSync(part, file);
+    } finally {
+      rmSync(part, { force: true });
     }
-    await this.runner.run(
-      uploadStream(uploadId),
-      uploadDecider,
-      { kind: 'receive', uploadId, principalId, now: this.clock.now().getTime(), ...checked },
-      ctx,
-    );
     return { uploadId, ...checked };
   }
 
