@@ -189,6 +189,19 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       checkServers();
       return asOwner({ serverId });
     },
+    // The stand-in docker of this sshd answers pull, image rm and image prune.
+    pullServerImage: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('images'));
+      return asOwner({ serverId, reference: 'ghcr.io/acme/api:1.0.0' });
+    },
+    removeServerImage: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('images'));
+      return asOwner({ serverId, reference: 'ghcr.io/acme/api:1.0.0' });
+    },
+    pruneServerImages: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('images'));
+      return asOwner({ serverId, all: true });
+    },
     setServerComposePolicy: async () => {
       const { serverId } = await service();
       return asOwner({ serverId, allow: ['privileged', 'hostNetwork'] });

@@ -40,6 +40,10 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   // Test apps keep server checks off: an allowed call is answered 409 and connects nowhere.
   scanServerHostKey: { host: '10.0.0.3', port: 22 },
   checkServer: { serverId: NOBODY },
+  serverImages: { serverId: NOBODY },
+  pullServerImage: { serverId: NOBODY, reference: 'ghcr.io/acme/api:1' },
+  removeServerImage: { serverId: NOBODY, reference: 'ghcr.io/acme/api:1' },
+  pruneServerImages: { serverId: NOBODY },
   setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',

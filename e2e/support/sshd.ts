@@ -65,6 +65,9 @@ case " $* " in
     if [ "$mode" = unhealthy ]; then echo '{"Name":"app-api-1","State":"exited","Health":"","ExitCode":1}';
     else echo '{"Name":"app-api-1","State":"running","Health":"healthy"}'; fi ;;
   *" exec "*) printf 'PGDMP\\000\\001binary dump of app\\n'; printf 'COPY rows 1..1000\\n' ;;
+  *" image ls "*) ;;
+  *" image rm "*) echo "Untagged: $4" ;;
+  *" image prune "*) echo "Total reclaimed space: 0B" ;;
   *" images "*) echo '[{"ContainerName":"app-api-1","Repository":"ghcr.io/acme/api","Tag":"1","ID":"sha256:5f1c2a7e9b3d4c6a8e0f1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6"}]' ;;
   *) echo "docker: unexpected call: $*" >&2; exit 2 ;;
 esac
@@ -128,6 +131,8 @@ export async function startSshd(options: { engine?: DockerEngine } = {}): Promis
       'UsePAM no',
       'StrictModes no',
       `AllowUsers ${user}`,
+      // As Debian's default sshd_config: build contexts are copied with SFTP.
+      'Subsystem sftp internal-sftp',
       [
         'SetEnv',
         `PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,

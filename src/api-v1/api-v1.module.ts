@@ -1,4 +1,8 @@
 import { AccessModule } from '../access/access.module.js';
+import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { RunnerModule } from '../runner/runner.module.js';
+import { DeployController } from './deploy.controller.js';
+import { ServerImagesController } from './server-images.controller.js';
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { DeployHooksModule } from '../deployments/hooks/deploy-hooks.module.js';
@@ -9,7 +13,14 @@ import { ProjectionStreamController } from './projection-stream.controller.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
-  imports: [AccessModule, AuditModule, DeployHooksModule],
-  controllers: [MeController, MembersController, ProjectionStreamController, DeployHooksController],
+  imports: [AccessModule, AuditModule, DeployHooksModule, DeploymentsModule, RunnerModule],
+  controllers: [
+    MeController,
+    MembersController,
+    ProjectionStreamController,
+    DeployHooksController,
+    DeployController,
+    ServerImagesController,
+  ],
 })
 export class ApiV1Module {}

@@ -56,6 +56,53 @@ export class ApiClient {
     };
   }
 
+  /** A JSON call to a REST route under /api/v1 (its answer is the body itself). */
+  async call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
+    const init: RequestInit = { method, headers: this.headers(headers) };
+    if (body !== undefined) {
+      init.headers = this.headers({ 'Content-Type': 'application/json', ...headers });
+      init.body = JSON.stringify(body);
+    }
+    return (await this.parse(await this.send(path, init, 600_000))) as T;
+  }
+
+  /**
+   * PUTs a stream (never held whole in memory) to a REST route; `onBytes` hears of every chunk
+   * sent, for progress. A long transfer may last up to an hour.
+   */
+  async upload<T>(
+    path: string,
+    body: Readable,
+    contentType: string,
+    onBytes: (sent: number) => void,
+  ): Promise<T> {
+    let sent = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        sent += chunk.length;
+        onBytes(sent);
+        done(null, chunk);
+      },
+    });
+    body.on('error', (e) => counter.destroy(e));
+    const res = await this.send(
+      path,
+      {
+        method: 'PUT',
+        headers: this.headers({ 'Content-Type': contentType }),
+        body: Readable.toWeb(body.pipe(counter)) as ReadableStream<Uint8Array>,
+        duplex: 'half',
+      } as RequestInit,
+      3_600_000,
+    );
+    return (await this.parse(res)) as T;
+  }
+
   /** Streams a GET response body into `file` (never held whole in memory); returns bytes. */
   async download(path: string, file: string): Promise<number> {
     // A large export takes a while: the whole transfer may last up to an hour.

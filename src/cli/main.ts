@@ -8,6 +8,7 @@ import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerHookCommands } from './commands/hooks.commands.js';
 import { registerNotificationCommands } from './commands/notifications.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
+import { registerImageCommands } from './commands/images.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerInfrastructureCommands(program);
   registerServiceCommands(program);
   registerBackupCommands(program);
+  registerImageCommands(program);
   registerMemberCommands(program);
   registerAccessCommands(program);
   registerMfaCommands(program);

@@ -280,6 +280,19 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(64)
   SLIPWAY_REPLICAS = 1;
+  /** Largest gzip tar of a build context `PUT /api/v1/deploy/uploads/{id}` takes (bytes). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(8 * 1024 ** 3)
+  SLIPWAY_UPLOAD_MAX_BYTES = 100 * 1024 ** 2;
+
+  /** Largest `docker save` tarball `PUT /api/v1/servers/{id}/images` streams on (bytes). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1024)
+  @Max(64 * 1024 ** 3)
+  SLIPWAY_IMAGE_UPLOAD_MAX_BYTES = 2 * 1024 ** 3;
 
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
@@ -336,6 +349,12 @@ export interface AppConfig {
     stepTimeoutSeconds: number;
     pollMs: number;
     remoteDir: string;
+  };
+  uploads: {
+    /** SLIPWAY_UPLOAD_MAX_BYTES: a build context's gzip tar. */
+    contextMaxBytes: number;
+    /** SLIPWAY_IMAGE_UPLOAD_MAX_BYTES: a `docker save` tarball. */
+    imageMaxBytes: number;
   };
 }
 
@@ -421,6 +440,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       stepTimeoutSeconds: vars.SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS,
       pollMs: vars.SLIPWAY_RUNNER_POLL_MS,
       remoteDir: vars.SLIPWAY_RUNNER_REMOTE_DIR,
+    },
+    uploads: {
+      contextMaxBytes: vars.SLIPWAY_UPLOAD_MAX_BYTES,
+      imageMaxBytes: vars.SLIPWAY_IMAGE_UPLOAD_MAX_BYTES,
     },
     publicUrl: (vars.SLIPWAY_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
   };

@@ -50,7 +50,12 @@ export class ApprovalRequests {
     const requestedBy = requesterOf(ctx);
     const approvalId = randomUUID();
     const expiresAt = new Date(now + APPROVAL_TTL_MS).toISOString();
-    const digest = createHash('sha256').update(canonicalJson({ action, payload })).digest('hex');
+    // A frozen snapshot (compose intake) holds sealed secrets, different at every sealing: the
+    // request is the same when the rest of its payload (with the intake's digest) is.
+    const { snapshot: _frozen, ...asked } = payload;
+    const digest = createHash('sha256')
+      .update(canonicalJson({ action, payload: asked }))
+      .digest('hex');
     const claimStream = approvalClaimStream(serviceId, digest);
     const closed = await this.closedClaim(claimStream, now);
     const { current } = (

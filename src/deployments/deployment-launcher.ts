@@ -27,6 +27,8 @@ export interface LaunchRequest {
   rollbackOf?: string | null;
   approvalId?: string | null;
   idempotencyKey?: string | null;
+  /** A compose intake's request digest: part of what an idempotency key stands for. */
+  overrideDigest?: string;
 }
 
 export function requesterOf(ctx: RequestContext): Requester {
@@ -101,6 +103,7 @@ export class DeploymentLauncher {
               request.imageRef,
               request.trigger,
               request.rollbackOf ?? null,
+              ...(request.overrideDigest ? [request.overrideDigest] : []),
             ]),
           )
           .digest('hex')

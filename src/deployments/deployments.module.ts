@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
+import { ComposeIntakeHandler } from './commands/compose-intake.js';
+import { Uploads } from './uploads/uploads.js';
 import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
 import { RecordBackupHandler } from './commands/backups.handlers.js';
 import {
@@ -79,9 +81,13 @@ import {
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,
     ServerConnectionProcedures,
+    Uploads,
+    ComposeIntakeHandler,
   ],
   exports: [
     TriggerDeployHandler,
+    Uploads,
+    ComposeIntakeHandler,
     AddressGate,
     ComposePolicyGuard,
     DeploymentLogStore,

@@ -29,6 +29,23 @@ export interface DeploymentSnapshot {
   compose: string;
   env: RecordedEnvVar[];
   healthCheckUrl: string | null;
+  /** Files written beside the compose file (compose intake); absent before they existed. */
+  files?: DeploymentFile[];
+  /** An uploaded build context, unpacked in the deployment's directory before the build. */
+  context?: DeploymentContext | null;
+}
+
+/** A file of a compose intake, its path relative to the deployment's directory. */
+export interface DeploymentFile {
+  path: string;
+  contents: string;
+}
+
+/** A checked upload (see UploadReceived) that the runner copies to the server and builds. */
+export interface DeploymentContext {
+  uploadId: string;
+  sha256: string;
+  bytes: number;
 }
 
 // Stream `server-<sha256(name)>`: one server, on the stream of its unique name (stores written

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { answerError } from './answer-error.js';
 
@@ -14,16 +15,31 @@ declare module 'express-serve-static-core' {
 /** Inbound deploy hooks sign their body's exact bytes: those requests keep them. */
 const HOOK_PATH = /^\/api\/v1\/hooks\/[^/]+\/?$/;
 
-/** JSON bodies up to 1 MiB; only objects and arrays at the top level. */
-export const jsonBodyParser = express.json({
-  limit: BODY_LIMIT_BYTES,
-  strict: true,
-  type: ['application/json', 'application/*+json'],
-  verify: (req, _res, buf) => {
-    const request = req as express.Request;
-    if (HOOK_PATH.test(request.path ?? '')) request.rawBody = buf;
-  },
-});
+/**
+ * The routes whose JSON bodies may be larger, and how large: a compose intake carries up to 16
+ * files of 1 MiB each (checked per file after parsing), with room for JSON's escapes.
+ */
+export const LARGE_BODY_ROUTES: Readonly<Record<string, number>> = {
+  'POST /api/v1/deploy/compose': 20 * 1024 * 1024,
+};
+
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const keepHookBytes = (req: IncomingMessage, _res: ServerResponse, buf: Buffer): void => {
+  const request = req as Request;
+  if (HOOK_PATH.test(request.path ?? '')) request.rawBody = buf;
+};
+const jsonParser = (limit: number) =>
+  express.json({ limit, strict: true, type: JSON_TYPES, verify: keepHookBytes });
+const standardJson = jsonParser(BODY_LIMIT_BYTES);
+const largeJson = new Map(
+  Object.entries(LARGE_BODY_ROUTES).map(([route, limit]) => [route, jsonParser(limit)]),
+);
+
+/** JSON bodies up to 1 MiB (LARGE_BODY_ROUTES: their own limit); only objects and arrays. */
+export function jsonBodyParser(req: Request, res: Response, next: NextFunction): void {
+  const parser = largeJson.get(`${req.method} ${req.path}`) ?? standardJson;
+  parser(req, res, next);
+}
 
 /**
  * Parser failures (malformed JSON, too large) answer in the documented error shape. They happen

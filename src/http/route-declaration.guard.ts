@@ -11,12 +11,18 @@ import {
 import { ROUTE_ACCESS, type RouteAccessDeclaration } from '../kernel/route-access.js';
 
 /**
- * Refusals of REST routes are audited under `METHOD /pattern`. Guarded routes are reads; the
- * public ones (sign-up, sign-in, MFA verification, password reset) change state when POSTed.
+ * Refusals of REST routes are audited under `METHOD /pattern`. Guarded routes are in the lane
+ * they declare (reads unless `lane: 'command'`); the public ones (sign-up, sign-in, MFA
+ * verification, password reset) change state when POSTed.
  */
+function laneOf(req: Request, declaration: RouteAccessDeclaration): 'read' | 'command' {
+  if (declaration.auth === 'guarded') return declaration.lane ?? 'read';
+  return declaration.auth === 'public' && req.method === 'POST' ? 'command' : 'read';
+}
+
 function markRoute(req: Request, declaration: RouteAccessDeclaration): void {
   const pattern = typeof req.route?.path === 'string' ? req.route.path : req.path;
-  const lane = declaration.auth === 'public' && req.method === 'POST' ? 'command' : 'read';
+  const lane = laneOf(req, declaration);
   markAuditTarget(req, { surface: 'route', name: `${req.method} ${pattern}`, lane });
   if (lane === 'command') recordInputFields(req, () => inputFieldNames(req.body));
 }

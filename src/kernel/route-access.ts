@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { RequestContext } from './request-context.js';
 import type { Role } from './roles.js';
 import type { Scope } from './scopes.js';
+import type { Lane } from './lanes.js';
 import { AppError } from '../common/app-error.js';
 
 export const ROUTE_ACCESS = 'slipway:route-access';
@@ -11,7 +12,12 @@ export const ROUTE_ACCESS = 'slipway:route-access';
  * How a REST controller is guarded. `public`: no credentials (sign-up, login). `per-procedure`:
  * the controller runs the guard itself for each call (the /trpc controller). `guarded`: the
  * roles and scopes a caller needs, checked by the same AccessService as procedures (MFA policy
- * included).
+ * included). A guarded route's `lane` is `read` unless declared `command`: a command route's
+ * refusals are recorded as rejected commands with the names of its input fields, as a command
+ * procedure's are (its successes are recorded by the events it appends).
+ *
+ * `summary`, `body`, `params` and `query` describe the route for the OpenAPI document: a line of
+ * text and the class-validator classes of its JSON body, path parameters and query string.
  */
 export type RouteAccessDeclaration =
   | { auth: 'public' }
@@ -22,6 +28,11 @@ export type RouteAccessDeclaration =
       roles: readonly Role[];
       scopes: readonly Scope[];
       mfaExempt?: boolean;
+      lane?: Extract<Lane, 'read' | 'command'>;
+      summary?: string;
+      body?: new () => object;
+      params?: new () => object;
+      query?: new () => object;
     };
 
 export const RouteAccess = (declaration: RouteAccessDeclaration) =>

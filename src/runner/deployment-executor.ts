@@ -16,6 +16,7 @@ import { GENERIC_FAILURES } from '../deployments/reach/connection-failures.js';
 import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import { contextTarball } from '../deployments/uploads/uploads.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
 import { LogWriter } from './log-writer.js';
 import { ServerSessions } from './server-sessions.js';
@@ -85,7 +86,9 @@ export class DeploymentExecutor {
       const healthUrl = deployment.snapshot.healthCheckUrl;
       step = healthUrl ? 'http-probe' : step;
       const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
-      const steps = deploymentSteps(deployment, this.config.runner, this.box, probe);
+      const context = deployment.snapshot.context;
+      const localContext = context ? contextTarball(this.config.dataDir, context.uploadId) : null;
+      const steps = deploymentSteps(deployment, this.config.runner, this.box, probe, localContext);
       for (const remote of steps) {
         if (await this.cancelled(id, control))
           return await this.finishCancelled(id, control, log, ctx);
@@ -102,6 +105,11 @@ export class DeploymentExecutor {
             log.write(step, stream, text);
           },
         });
+        if (remote.upload && result.code === 0) {
+          const { localPath, remotePath } = remote.upload;
+          const sent = await session.upload(localPath, remotePath, control.abort.signal);
+          log.write(step, 'stdout', `copied ${sent} bytes to ${remotePath} over SFTP`);
+        }
         watchdog.stop();
         if (control.watchdogReason) throw new Error(control.watchdogReason);
         if (control.abort.signal.aborted) return await this.finishCancelled(id, control, log, ctx);

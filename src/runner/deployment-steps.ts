@@ -9,6 +9,38 @@ export interface RemoteStep {
   stdin?: string;
   /** Decides from the step's stdout whether it succeeded, beyond its exit code. */
   check?: (stdout: string[]) => string | null;
+  /** After `args` ran: copies a local file to the server over SFTP (mode 0600). */
+  upload?: { localPath: string; remotePath: string };
+}
+
+/**
+ * Checks the copied context against the SHA-256 recorded at upload, then unpacks it in the
+ * deployment's directory (its entries were checked at upload: files and directories only,
+ * nothing outside) and removes the tarball.
+ */
+const UNPACK_CONTEXT = `cd "$1" || exit
+printf '%s  %s\n' "$2" context.tar.gz | sha256sum -c - || exit
+tar -xzf context.tar.gz --no-same-owner --no-same-permissions && rm -f context.tar.gz`;
+
+/** Writes stdin to `$2` under `$1` (a checked relative path: no `..`, no leading `/`). */
+const WRITE_FILE = 'umask 077 && mkdir -p "$(dirname -- "$1/$2")" && cat > "$1/$2"';
+
+/** The steps that bring an uploaded build context and intake files to the directory. */
+function contextSteps(
+  deployment: DeploymentDoc,
+  dir: string,
+  localContext: string | null,
+): RemoteStep[] {
+  const context = deployment.snapshot.context;
+  if (!context || !localContext) return [];
+  return [
+    {
+      name: 'upload-context',
+      args: ['sh', '-c', 'umask 077 && mkdir -p "$1"', 'slipway', dir],
+      upload: { localPath: localContext, remotePath: `${dir}/context.tar.gz` },
+    },
+    { name: 'unpack-context', args: ['sh', '-c', UNPACK_CONTEXT, 'slipway', dir, context.sha256] },
+  ];
 }
 
 /** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
@@ -67,7 +99,10 @@ export function deploymentSteps(
   runner: { remoteDir: string; stepTimeoutSeconds: number },
   box: SecretBox,
   probe: PinnedProbe | null = null,
+  /** The uploaded build context's tarball on the control plane, when the deployment has one. */
+  localContext: string | null = null,
 ): RemoteStep[] {
+  const building = !!deployment.snapshot.context;
   const { remoteDir } = runner;
   const project = `${deployment.serviceName}-${deployment.environment}`.replace(
     /[^a-z0-9_-]/g,
@@ -87,17 +122,25 @@ export function deploymentSteps(
     `${dir}/.env`,
   ];
   const steps: RemoteStep[] = [
+    ...contextSteps(deployment, dir, localContext),
     {
       name: 'write-compose',
       args: ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
       stdin: composeForDeployment(deployment.snapshot.compose, deployment.imageRef),
     },
+    ...(deployment.snapshot.files ?? []).map((file) => ({
+      name: 'write-file',
+      args: ['sh', '-c', WRITE_FILE, 'slipway', dir, file.path],
+      stdin: file.contents,
+    })),
     {
       name: 'write-env',
       args: ['sh', '-c', 'umask 077 && cat > "$1/.env"', 'slipway', dir],
       stdin: envFile(deployment, box),
     },
-    { name: 'pull', args: [...compose, 'pull'] },
+    // With a context, the services that build are built on the server, not pulled.
+    { name: 'pull', args: [...compose, 'pull', ...(building ? ['--ignore-buildable'] : [])] },
+    ...(building ? [{ name: 'build', args: [...compose, 'build'] }] : []),
     { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
     {
       name: 'health',

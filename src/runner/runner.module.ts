@@ -3,6 +3,8 @@ import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
 import { BackupTaker } from './backup-taker.js';
 import { ServerSessions } from './server-sessions.js';
+import { ServerImages } from './images/server-images.js';
+import { ServerImagesProcedures } from './images/server-images.procedures.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
 
@@ -15,7 +17,9 @@ import { DeploymentRunner } from './deployment-runner.js';
     ServerSessions,
     TriggerBackupHandler,
     BackupProcedures,
+    ServerImages,
+    ServerImagesProcedures,
   ],
-  exports: [DeploymentRunner],
+  exports: [DeploymentRunner, ServerImages, ServerImagesProcedures],
 })
 export class RunnerModule {}

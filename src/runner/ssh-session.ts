@@ -1,9 +1,14 @@
-import type { Client, ClientChannel } from 'ssh2';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import { connectPinned, type SshTarget } from '../deployments/reach/ssh-connect.js';
 import { commandLine } from './shell-quote.js';
 
 export interface ExecOptions {
   stdin?: string;
+  /** Piped to the remote command's stdin instead (a `docker load` tarball); errors abort. */
+  stdinStream?: Readable;
   onLine(stream: 'stdout' | 'stderr', text: string): void;
   /** Raw stdout bytes go here instead of being split into lines (binary artifacts). */
   onStdoutData?: (chunk: Buffer) => void;
@@ -73,10 +78,35 @@ export class SshSession {
           err.flush();
           settle(options.signal?.aborted ? { code: null, signal: 'TERM' } : result);
         });
-        if (options.stdin !== undefined) channel.end(options.stdin);
+        if (options.stdinStream) {
+          pipeline(options.stdinStream, channel).catch((e: unknown) => {
+            if (settled) return;
+            settled = true;
+            options.signal?.removeEventListener('abort', abort);
+            channel.signal('TERM');
+            channel.close();
+            reject(e instanceof Error ? e : new Error(String(e)));
+          });
+        } else if (options.stdin !== undefined) channel.end(options.stdin);
         else channel.end();
       });
     });
+  }
+
+  /** Copies a local file to `remotePath` over SFTP (created with mode 0600); the bytes sent. */
+  async upload(localPath: string, remotePath: string, signal?: AbortSignal): Promise<number> {
+    const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
+      this.client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
+    );
+    try {
+      let bytes = 0;
+      const source = createReadStream(localPath);
+      source.on('data', (chunk) => (bytes += chunk.length));
+      await pipeline(source, sftp.createWriteStream(remotePath, { mode: 0o600 }), { signal });
+      return bytes;
+    } finally {
+      sftp.end();
+    }
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action, type Run } from '../context.js';
 import { keyValues, table } from '../output.js';
+import { deployCompose } from './compose-deploy.js';
 import { resolveDeployTarget, resolveService } from './resolve.js';
 
 interface Deployment {
@@ -145,9 +146,19 @@ export function registerDeploymentCommands(program: Command): void {
     );
 
   program
-    .command('deploy <service> <imageTag>')
+    .command('deploy <service> [imageTag]')
     .description(
-      "deploy an image to a service: a tag of the service's repository (1.4.3) or a full reference (registry/repo:tag or @sha256:)",
+      "deploy an image to a service: a tag of the service's repository (1.4.3) or a full reference (registry/repo:tag or @sha256:); with --compose, from compose files (the tag then defaults to the compose's image)",
+    )
+    .option('--compose <file>', 'deploy this compose file (POST /api/v1/deploy/compose)')
+    .option(
+      '--file <path>',
+      'with --compose: a file to put beside it (relative path; repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--build-context <dir>',
+      'with --compose: upload this directory (gzip tar, with progress) and build it on the server',
     )
     .option(
       '--wait',
@@ -161,10 +172,32 @@ export function registerDeploymentCommands(program: Command): void {
         async (
           run,
           service: string,
-          imageTag: string,
-          opts: { wait?: boolean; idempotencyKey?: string; reason?: string; yes?: boolean },
+          imageTag: string | undefined,
+          opts: {
+            compose?: string;
+            file?: string[];
+            buildContext?: string;
+            wait?: boolean;
+            idempotencyKey?: string;
+            reason?: string;
+            yes?: boolean;
+          },
         ) => {
           const client = run.client();
+          if (opts.compose) {
+            const target = imageTag
+              ? await resolveDeployTarget(client, service, imageTag)
+              : { serviceId: await resolveService(client, service), imageRef: undefined };
+            await confirm(opts.yes, `Deploy ${opts.compose} to ${service}`);
+            const result = await deployCompose(run, client, target.serviceId, target.imageRef, {
+              ...opts,
+              compose: opts.compose,
+            });
+            return answerOrFollow(run, client, result, opts.wait);
+          }
+          if (opts.file?.length || opts.buildContext)
+            throw new CliError('BAD_REQUEST', '--file and --build-context go with --compose');
+          if (!imageTag) throw new CliError('BAD_REQUEST', 'give an image tag, or --compose FILE');
           const { serviceId, imageRef } = await resolveDeployTarget(client, service, imageTag);
           await confirm(opts.yes, `Deploy ${imageRef} to ${service}`);
           const headers: Record<string, string> = opts.idempotencyKey

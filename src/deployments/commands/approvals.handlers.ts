@@ -8,7 +8,7 @@ import { ApprovalRequests, type PendingApproval } from '../approval-requests.js'
 import { approvalDecider } from '../approval.decider.js';
 import { DeploymentLauncher, validImageRef } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { approvalStream } from '../../events/deployments.events.js';
+import { approvalStream, type DeploymentSnapshot } from '../../events/deployments.events.js';
 import { Omittable } from '../../common/omittable.js';
 import { ImageReference, Note, Reason } from '../deployment-fields.js';
 import { checkRepository } from './deploy.handlers.js';
@@ -34,6 +34,12 @@ export class RequestApprovalInput {
 
   @Reason()
   reason!: string;
+}
+
+/** The snapshot a compose intake froze in its approval request, if it is one. */
+function frozenSnapshot(payload: Record<string, unknown>): DeploymentSnapshot | undefined {
+  const snapshot = payload.snapshot;
+  return snapshot && typeof snapshot === 'object' ? (snapshot as DeploymentSnapshot) : undefined;
 }
 
 /** Asks for approval of a deploy, rollback or restore, with its payload checked and frozen. */
@@ -138,7 +144,7 @@ export class DecideApprovalHandler {
         imageRef: target ? target.imageRef : String(approval.payload.imageRef),
         trigger: target ? 'rollback' : 'approval',
         requestedBy: approval.requestedBy,
-        snapshot: target?.snapshot,
+        snapshot: target?.snapshot ?? frozenSnapshot(approval.payload),
         rollbackOf: target?.id ?? null,
         approvalId: approval.id,
         idempotencyKey: `approval:${approval.id}`,

@@ -13,12 +13,52 @@ import {
   validImageRef,
 } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-import { DeploymentCancelled, serviceDeploymentsStream } from '../../events/deployments.events.js';
+import {
+  DeploymentCancelled,
+  serviceDeploymentsStream,
+  type DeploymentContext,
+  type DeploymentFile,
+  type DeploymentSnapshot,
+  type RecordedEnvVar,
+} from '../../events/deployments.events.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { Omittable } from '../../common/omittable.js';
 import { ImageReference, Note, Reason } from '../deployment-fields.js';
 import { DeploymentIdInput } from '../deployment-id.input.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { serviceDeploymentsDecider } from '../service-deployments.decider.js';
+
+/**
+ * What a compose intake brings for one deployment instead of the service's own settings: its
+ * compose file, files beside it, env (sealed) and an uploaded build context. `digest` sums the
+ * request as sent (secrets unsealed), so a repeat is recognised by its idempotency key.
+ */
+export interface DeploymentOverride {
+  compose: string;
+  files: DeploymentFile[];
+  env: RecordedEnvVar[] | null;
+  context: DeploymentContext | null;
+  digest: string;
+}
+
+/** The snapshot a deployment of `service` freezes with an override (a compose intake). */
+export function overrideSnapshot(
+  service: ServiceDoc,
+  imageRef: string,
+  override: DeploymentOverride,
+): DeploymentSnapshot {
+  return {
+    serviceName: service.name,
+    environment: service.environment,
+    serverId: service.serverId,
+    imageRef,
+    compose: override.compose,
+    env: override.env ?? service.env,
+    healthCheckUrl: service.healthCheckUrl,
+    files: override.files,
+    context: override.context,
+  };
+}
 
 export interface QueuedDeploymentAnswer {
   status: 'queued';
@@ -59,22 +99,34 @@ export class TriggerDeployHandler {
     private readonly policy: ComposePolicyGuard,
   ) {}
 
+  /** `override`: a compose intake's compose, files, env and context instead of the service's. */
   async execute(
     input: TriggerDeployInput,
     ctx: RequestContext,
+    override?: DeploymentOverride,
   ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
+    const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
     // Before an approval is asked for, too: nobody should approve what cannot run.
-    this.policy.enforce(service.compose, await this.lookup.server(service.serverId));
+    this.policy.enforce(
+      snapshot?.compose ?? service.compose,
+      await this.lookup.server(service.serverId),
+    );
     if (approvalRequired(service.approvalRule, ctx.principal!)) {
       const reason =
-        input.reason ?? `Deploy ${imageRef} to ${service.name} (${service.environment})`;
+        input.reason ??
+        `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`;
+      const intake = override && {
+        digest: override.digest,
+        files: override.files.map((f) => f.path),
+        contextUploadId: override.context?.uploadId ?? null,
+      };
       return this.approvals.open(
         'deploy',
         service.id,
-        { serviceId: service.id, imageRef },
+        { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
         reason.slice(0, 280),
         ctx,
       );
@@ -86,6 +138,8 @@ export class TriggerDeployHandler {
         trigger: triggerOf(ctx),
         requestedBy: requesterOf(ctx),
         idempotencyKey: ctx.idempotencyKey,
+        snapshot,
+        overrideDigest: override?.digest,
       },
       ctx,
     );

@@ -101,10 +101,17 @@ export class ApprovalQueueHandler {
     return {
       items: page.items.map(({ _position: _p, ...a }) => ({
         ...a,
+        // A compose intake's frozen snapshot (files, sealed env) is shown by its summary only.
+        payload: withoutSnapshot(a.payload),
         serviceName: names.get(a.serviceId)?.name ?? null,
         environment: names.get(a.serviceId)?.environment ?? null,
         status: a.status === 'pending' && a.expiresAt <= now ? 'expired' : a.status,
       })),
     };
   }
+}
+
+function withoutSnapshot(payload: Record<string, unknown>): Record<string, unknown> {
+  const { snapshot: _snapshot, ...shown } = payload;
+  return shown;
 }

@@ -11,6 +11,7 @@ import type { HealthProcedures } from '../../../src/health/health.procedures.js'
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
+import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
@@ -34,7 +35,8 @@ type Declarations = Answers<AccessProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &
   Answers<SecurityProcedures> &
-  Answers<ServerConnectionProcedures>;
+  Answers<ServerConnectionProcedures> &
+  Answers<ServerImagesProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */
 export type AnswerOf<N extends ProcedureName> = N extends keyof Declarations

@@ -1,0 +1,76 @@
+import { Controller, HttpCode, Post, Put, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import {
+  ComposeDeployInput,
+  ComposeIntakeHandler,
+} from '../deployments/commands/compose-intake.js';
+import { Uploads } from '../deployments/uploads/uploads.js';
+import { validateInput } from '../kernel/input-validation.js';
+import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { DEPLOYERS } from '../kernel/roles.js';
+import { UploadIdParams, declaredLength, drain, requireContentType } from './route-inputs.js';
+
+const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
+
+/** Deploys from compose files sent with the request, with or without an uploaded context. */
+@Controller('api/v1/deploy')
+export class DeployController {
+  constructor(
+    private readonly intake: ComposeIntakeHandler,
+    private readonly uploads: Uploads,
+  ) {}
+
+  @Post('compose')
+  @HttpCode(202)
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'POST /api/v1/deploy/compose',
+    roles: DEPLOYERS,
+    scopes: ['deploy:start'],
+    lane: 'command',
+    summary:
+      'Deploys a service from compose files (and an uploaded build context): queued, or pending approval as triggerDeploy',
+    body: ComposeDeployInput,
+  })
+  async compose(@Req() req: Request) {
+    const input = (await validateInput(ComposeDeployInput, req.body)) as ComposeDeployInput;
+    return this.intake.execute(input, routeContext(req));
+  }
+
+  @Post('uploads')
+  @HttpCode(201)
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'POST /api/v1/deploy/uploads',
+    roles: DEPLOYERS,
+    scopes: ['deploy:start'],
+    lane: 'command',
+    summary: 'Opens an upload for a build context: an id for the caller alone, expiring in an hour',
+  })
+  async open(@Req() req: Request) {
+    await validateInput(undefined, req.body);
+    return this.uploads.open(routeContext(req));
+  }
+
+  @Put('uploads/:id')
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'PUT /api/v1/deploy/uploads/:id',
+    roles: DEPLOYERS,
+    scopes: ['deploy:start'],
+    lane: 'command',
+    summary:
+      'Receives the build context as a gzip tar (streamed; capped; links and paths outside refused)',
+    params: UploadIdParams,
+  })
+  async receive(@Req() req: Request) {
+    try {
+      const { id } = (await validateInput(UploadIdParams, { ...req.params })) as UploadIdParams;
+      requireContentType(req, GZIP_TYPES);
+      return await this.uploads.receive(id, req, declaredLength(req), routeContext(req));
+    } catch (error) {
+      drain(req);
+      throw error;
+    }
+  }
+}
