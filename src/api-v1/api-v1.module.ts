@@ -1,12 +1,24 @@
 import { AccessModule } from '../access/access.module.js';
 import { Module } from '@nestjs/common';
+import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { DeploymentLogsController } from './deployment-logs.controller.js';
+import { RunnerModule } from '../runner/runner.module.js';
+import { ServersController } from './servers.controller.js';
+import { ServicesController } from './services.controller.js';
 import { MeController } from './me.controller.js';
 import { MembersController } from './members.controller.js';
 import { ProjectionStreamController } from './projection-stream.controller.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
-  imports: [AccessModule],
-  controllers: [MeController, MembersController, ProjectionStreamController],
+  imports: [AccessModule, DeploymentsModule, RunnerModule],
+  controllers: [
+    DeploymentLogsController,
+    MeController,
+    MembersController,
+    ProjectionStreamController,
+    ServersController,
+    ServicesController,
+  ],
 })
 export class ApiV1Module {}

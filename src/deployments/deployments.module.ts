@@ -18,6 +18,8 @@ import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
 import { DeploymentLogStore } from './deployment-log-store.js';
+import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
+import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
@@ -52,6 +54,8 @@ import {
     DeploymentLauncher,
     DeploymentStateMachine,
     DeploymentLogStore,
+    DeploymentLogFeed,
+    DeploymentLogFollower,
     ApprovalRequests,
     Planner,
     RegisterServerHandler,
@@ -82,8 +86,10 @@ import {
   ],
   exports: [
     AddressGate,
+    CheckServerHandler,
     ComposePolicyGuard,
     DeploymentLogStore,
+    DeploymentLogFollower,
     DeploymentLookup,
     DeploymentStateMachine,
   ],

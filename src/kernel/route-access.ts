@@ -13,7 +13,7 @@ export const ROUTE_ACCESS = 'slipway:route-access';
  * roles and scopes a caller needs, checked by the same AccessService as procedures (MFA policy
  * included).
  */
-export type RouteAccessDeclaration =
+export type RouteAccessDeclaration = (
   | { auth: 'public' }
   | { auth: 'per-procedure' }
   | {
@@ -22,7 +22,21 @@ export type RouteAccessDeclaration =
       roles: readonly Role[];
       scopes: readonly Scope[];
       mfaExempt?: boolean;
-    };
+    }
+) &
+  RouteDocumentation;
+
+/**
+ * What the OpenAPI document says of a route beyond its method and path: a one-line summary and
+ * the class-validator classes of its body, path parameters and query (the same classes the
+ * route validates its input with, so the document cannot promise other rules).
+ */
+export interface RouteDocumentation {
+  summary?: string;
+  body?: new () => object;
+  params?: new () => object;
+  query?: new () => object;
+}
 
 export const RouteAccess = (declaration: RouteAccessDeclaration) =>
   SetMetadata(ROUTE_ACCESS, declaration);

@@ -15,6 +15,14 @@ export const SCOPE_CATALOGUE = {
   'members:read': { lane: 'read', description: 'Read users and agent principals' },
   'tokens:read': { lane: 'read', description: 'Read API token metadata (never values)' },
   'audit:read': { lane: 'read', description: 'Read and export the audit trail' },
+  'logs:read': {
+    lane: 'read',
+    description: 'Follow deployment output and service container logs as they are written',
+  },
+  'diagnostics:read': {
+    lane: 'read',
+    description: 'Read live service status and resource use, and check server connections',
+  },
   'deploy:plan': {
     lane: 'planning',
     description: 'Preview deployments, rollbacks, restores and diffs',

@@ -5,6 +5,8 @@ import { BackupTaker } from './backup-taker.js';
 import { ServerSessions } from './server-sessions.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
+import { ServerDiagnosis } from './observe/server-diagnostics.js';
+import { ServiceObserver } from './observe/service-observer.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -15,7 +17,9 @@ import { DeploymentRunner } from './deployment-runner.js';
     ServerSessions,
     TriggerBackupHandler,
     BackupProcedures,
+    ServiceObserver,
+    ServerDiagnosis,
   ],
-  exports: [DeploymentRunner],
+  exports: [DeploymentRunner, ServiceObserver, ServerDiagnosis],
 })
 export class RunnerModule {}
