@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
-import { loadLiveProcedures } from './load-registry.js';
+import { loadLiveDeclarations } from './load-registry.js';
 import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
 
 // dist/contract/contract-cli.js and contract/contract-cli.ts both sit two levels below the root.
 const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', import.meta.url));
 const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, import.meta.url));
+const openApiFile = fileURLToPath(new URL('../../contract/openapi.json', import.meta.url));
 
 function render(contract: ApiContract): string {
   return `${JSON.stringify(contract, null, 2)}\n`;
@@ -31,15 +32,26 @@ function describeDrift(committed: ApiContract | null, live: ApiContract): string
 
 async function main(): Promise<void> {
   const command = process.argv[2];
-  const live = buildContract(await loadLiveProcedures());
+  const declarations = await loadLiveDeclarations();
+  const live = buildContract(declarations.procedures);
+  const openApi = `${JSON.stringify(declarations.openApi, null, 2)}\n`;
   if (command === 'generate') {
     writeFileSync(contractFile, render(live));
+    writeFileSync(openApiFile, openApi);
+    console.log(`Wrote ${openApiFile} (the OpenAPI document of /api/v1)`);
     writeFileSync(webContractFile, renderWebContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
     console.log(`Wrote ${webContractFile} (the dashboard's client types)`);
     return;
   }
   if (command === 'check') {
+    const committedOpenApi = existsSync(openApiFile) ? readFileSync(openApiFile, 'utf8') : null;
+    if (committedOpenApi !== openApi) {
+      console.error('contract/openapi.json differs from the routes of /api/v1 (or is missing).');
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log('contract/openapi.json matches the routes of /api/v1');
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
     const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
     if (text === render(live) && web === renderWebContract(live)) {

@@ -18,7 +18,6 @@ import {
   startRunnerFor,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { openSse } from './support/sse.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -53,15 +52,6 @@ describe('log streams and service observability on a real Docker engine', () => 
     data<{ deploymentId: string }>(
       await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
     ).deploymentId;
-  const finished = (id: string) =>
-    waitForDeployment<{ status: string }>(
-      t,
-      owner,
-      id,
-      ['succeeded', 'failed', 'cancelled'],
-      60_000,
-      50,
-    );
   const storedLines = async (deploymentId: string) =>
     data<{ lines: Line[] }>(
       await call(t.url, 'GET', 'deploymentLogs', owner, { deploymentId, limit: 1000 }),

@@ -1,5 +1,8 @@
 import { AccessModule } from '../access/access.module.js';
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { DiscoveredRoutes } from './openapi/discovered-routes.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { DeploymentLogsController } from './deployment-logs.controller.js';
 import { RunnerModule } from '../runner/runner.module.js';
@@ -11,11 +14,14 @@ import { ProjectionStreamController } from './projection-stream.controller.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
-  imports: [AccessModule, DeploymentsModule, RunnerModule],
+  imports: [AccessModule, DeploymentsModule, RunnerModule, DiscoveryModule],
+  providers: [DiscoveredRoutes],
+  exports: [DiscoveredRoutes],
   controllers: [
     DeploymentLogsController,
     MeController,
     MembersController,
+    OpenApiController,
     ProjectionStreamController,
     ServersController,
     ServicesController,
