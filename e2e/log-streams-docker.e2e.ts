@@ -177,6 +177,19 @@ describe('log streams and service observability on a real Docker engine', () => 
     ]);
   });
 
+  it('answers the same status and stats as read procedures (/trpc, MCP)', async () => {
+    const status = data<{ containers: { state: string; health: string }[] }>(
+      await call(t.url, 'GET', 'serviceStatus', owner, { serviceId }),
+    );
+    expect(status.containers).toEqual([
+      expect.objectContaining({ state: 'running', health: 'healthy' }),
+    ]);
+    const stats = data<{ containers: { name: string }[] }>(
+      await call(t.url, 'GET', 'serviceStats', owner, { serviceId }),
+    );
+    expect(stats.containers.map((c) => c.name)).toEqual([`${PROJECT}-web-1`]);
+  });
+
   it('reports resource use of the running container from docker stats', async () => {
     const res = await request(t.url).get(`/api/v1/services/${serviceId}/stats`).set(owner);
     expect(res.status).toBe(200);

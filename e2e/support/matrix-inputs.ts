@@ -40,6 +40,8 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   // Test apps keep server checks off: an allowed call is answered 409 and connects nowhere.
   scanServerHostKey: { host: '10.0.0.3', port: 22 },
   checkServer: { serverId: NOBODY },
+  serviceStatus: { serviceId: NOBODY },
+  serviceStats: { serviceId: NOBODY },
   setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },
   registerService: {
     name: 'matrix',

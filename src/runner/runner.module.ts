@@ -5,6 +5,7 @@ import { BackupTaker } from './backup-taker.js';
 import { ServerSessions } from './server-sessions.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
+import { ObservationProcedures } from './observe/observation.procedures.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
 
@@ -19,6 +20,7 @@ import { ServiceObserver } from './observe/service-observer.js';
     BackupProcedures,
     ServiceObserver,
     ServerDiagnosis,
+    ObservationProcedures,
   ],
   exports: [DeploymentRunner, ServiceObserver, ServerDiagnosis],
 })
