@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
 
 /** A query string number: digits only, else left as the string for the validator to refuse. */
 export const toInt = ({ value }: { value: unknown }) =>
@@ -13,7 +14,7 @@ export class IdParams {
 
 /** Where a deployment log stream starts; a `Last-Event-ID` header takes precedence. */
 export class DeploymentLogStreamQuery {
-  @IsOptional()
+  @Omittable()
   @Transform(toInt)
   @IsInt()
   @Min(0)
@@ -23,14 +24,14 @@ export class DeploymentLogStreamQuery {
 
 /** How much of a service's container log to send first, and how long to follow it. */
 export class ServiceLogStreamQuery {
-  @IsOptional()
+  @Omittable()
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(5000)
   tail?: number;
 
-  @IsOptional()
+  @Omittable()
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -8,6 +8,7 @@ import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
+import { registerLogsCommands } from './commands/logs.commands.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerAuthCommands(program);
   registerDeploymentCommands(program);
+  registerLogsCommands(program);
   registerPlanCommands(program);
   registerInfrastructureCommands(program);
   registerServiceCommands(program);
