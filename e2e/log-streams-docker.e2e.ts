@@ -19,6 +19,7 @@ import {
   startSshd,
   type TestSshd,
 } from './support/sshd.js';
+import { cli, cliHome } from './support/cli.js';
 import { openSse } from './support/sse.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -261,6 +262,41 @@ describe('log streams and service observability on a real Docker engine', () => 
     });
   });
 
+  it('the CLI follows, shows status and stats, tails container logs and checks the server', async () => {
+    const { token } = await createToken(t.url, ownerCookie, [
+      'logs:read',
+      'diagnostics:read',
+      'deploy:read',
+      'service:read',
+      'server:read',
+    ]);
+    const home = cliHome();
+    const env = { SLIPWAY_URL: t.url, SLIPWAY_TOKEN: token };
+    const stored = await storedLines(firstId);
+    const human = await cli(home, ['logs', firstId, '--follow'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout.trim().split('\n')).toEqual([
+      ...stored.map((l) => `[${l.step}] ${l.text}`),
+      '… succeeded',
+    ]);
+    const json = await cli(home, ['logs', firstId, '--follow', '--json'], env);
+    expect(json.json.data).toMatchObject({ status: 'succeeded' });
+    expect((json.json.data!.lines as Line[]).map((l) => l.line)).toEqual(stored.map((l) => l.line));
+    const status = await cli(home, ['services', 'status', 'web@streams', '--json'], env);
+    expect(status.json.data!.containers).toEqual([
+      expect.objectContaining({ state: 'running', health: 'healthy' }),
+    ]);
+    const stats = await cli(home, ['services', 'stats', 'web@streams'], env);
+    expect([stats.code, stats.stdout]).toEqual([0, expect.stringContaining(`${PROJECT}-web-1`)]);
+    const tail = await cli(home, ['services', 'logs', 'web@streams', '--tail', '2', '--json'], env);
+    expect((tail.json.data!.lines as Line[]).length).toBe(2);
+    const bad = await cli(home, ['services', 'logs', 'web@streams', '--tail', '9999'], env);
+    expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('--tail')]);
+    const check = await cli(home, ['servers', 'check', 'loopback', '--versions'], env);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/docker\s+\d+\.\d+/);
+  }, 60_000);
+
   describe('refuses bad input and missing access, never with a 500', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     const routes = (id: string) => [
@@ -329,6 +365,8 @@ describe('log streams and service observability on a real Docker engine', () => 
         `/api/v1/services/${serviceId}/logs/stream?seconds=abc`,
         `/api/v1/services/${serviceId}/logs/stream?tail=1&tail=2`,
         `/api/v1/services/${serviceId}/logs/stream?follow=1`,
+        `/api/v1/services/${serviceId}/logs/stream?follow=yes&tail=1`,
+        `/api/v1/services/${serviceId}/logs/stream?lines=1`,
         `/api/v1/deployments/${firstId}/logs/stream?after=-1`,
         `/api/v1/deployments/${firstId}/logs/stream?after=1e3`,
       ];

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsUUID, Max, Min } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
 
 /** A query string number: digits only, else left as the string for the validator to refuse. */
@@ -37,4 +37,12 @@ export class ServiceLogStreamQuery {
   @Min(1)
   @Max(3600)
   seconds?: number;
+
+  /** `false`: the last `tail` lines only, then the end event (default `true`). */
+  @Omittable()
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'true' ? true : value === 'false' ? false : value,
+  )
+  @IsBoolean()
+  follow?: boolean;
 }

@@ -60,7 +60,7 @@ export class ServicesController {
     roles: EVERYONE,
     scopes: ['logs:read'],
     summary:
-      "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300), then an end event.",
+      "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300) unless `follow=false`, then an end event.",
     params: IdParams,
     query: ServiceLogStreamQuery,
   })
@@ -77,6 +77,7 @@ export class ServicesController {
         .followLogs(id, {
           tail,
           seconds,
+          follow: query.follow ?? true,
           signal: stop.signal,
           onLine: (stream, text) => {
             line += 1;

@@ -125,12 +125,12 @@ export function registerServiceObservationCommands(services: Command): void {
         async (run, ref: string, opts: { follow?: boolean; tail: string; seconds: string }) => {
           const client = run.client();
           const tail = bounded('tail', opts.tail, 0, 5000);
-          const seconds = opts.follow ? bounded('seconds', opts.seconds, 1, 3600) : 1;
+          const seconds = bounded('seconds', opts.seconds, 1, 3600);
           const id = await resolveService(client, ref);
           const lines: Line[] = [];
           await followStream(
             client,
-            `/api/v1/services/${id}/logs/stream?tail=${tail}&seconds=${seconds}`,
+            `/api/v1/services/${id}/logs/stream?tail=${tail}&seconds=${seconds}&follow=${!!opts.follow}`,
             (e) => {
               const line = JSON.parse(e.data) as Line;
               if (run.out.json) lines.push(line);

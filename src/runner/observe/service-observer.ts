@@ -34,6 +34,8 @@ export interface ServiceStats {
 export interface LogFollow {
   tail: number;
   seconds: number;
+  /** false: the last `tail` lines and no more. */
+  follow: boolean;
   onLine(stream: 'stdout' | 'stderr', text: string): void;
   signal: AbortSignal;
 }
@@ -102,7 +104,7 @@ export class ServiceObserver {
           '--project-name',
           project,
           'logs',
-          '--follow',
+          ...(follow.follow ? ['--follow'] : []),
           '--no-color',
           '--timestamps',
           '--tail',
