@@ -11,6 +11,7 @@ import type { HealthProcedures } from '../../../src/health/health.procedures.js'
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
+import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { ProcedureName } from './contract';
 
@@ -29,6 +30,7 @@ type Declarations = Answers<AccessProcedures> &
   Answers<HealthProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
+  Answers<ObservationProcedures> &
   Answers<SecurityProcedures> &
   Answers<ServerConnectionProcedures>;
 
