@@ -86,6 +86,7 @@ describe('the OpenAPI 3.1 document of /api/v1', () => {
         required: false,
         schema: { type: 'integer', minimum: 1, maximum: 3600 },
       },
+      { name: 'follow', in: 'query', required: false, schema: { type: 'boolean' } },
     ]);
     expect(Object.keys(logs.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '404', 'default']),
@@ -111,7 +112,7 @@ describe('the OpenAPI 3.1 document of /api/v1', () => {
         summary: 'A route the document was never told about',
         'x-slipway-scopes': ['service:read'],
       });
-      expect(op.parameters.map((p) => p.name)).toEqual(['id', 'tail', 'seconds']);
+      expect(op.parameters.map((p) => p.name)).toEqual(['id', 'tail', 'seconds', 'follow']);
       expect((await new Validator().validate(doc)).valid).toBe(true);
       // The rest is the committed document.
       delete doc.paths['/api/v1/extra/{id}'];
