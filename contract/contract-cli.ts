@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
-import { loadLiveProcedures } from './load-registry.js';
+import { loadLiveDeclarations } from './load-registry.js';
 import { buildReadModelContract } from './read-model-schema.js';
 import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
 
@@ -39,6 +39,7 @@ function readModelDrift(rendered: string): string[] {
   }
   return lines;
 }
+const openApiFile = fileURLToPath(new URL('../../contract/openapi.json', import.meta.url));
 
 function render(contract: ApiContract): string {
   return `${JSON.stringify(contract, null, 2)}\n`;
@@ -62,12 +63,16 @@ function describeDrift(committed: ApiContract | null, live: ApiContract): string
 
 async function main(): Promise<void> {
   const command = process.argv[2];
-  const live = buildContract(await loadLiveProcedures());
+  const declarations = await loadLiveDeclarations();
+  const live = buildContract(declarations.procedures);
+  const openApi = `${JSON.stringify(declarations.openApi, null, 2)}\n`;
   const readModels = renderJson(buildReadModelContract(root));
   if (command === 'generate') {
     writeFileSync(readModelsFile, readModels);
     console.log(`Wrote ${readModelsFile} (the read-model document schemas)`);
     writeFileSync(contractFile, render(live));
+    writeFileSync(openApiFile, openApi);
+    console.log(`Wrote ${openApiFile} (the OpenAPI document of /api/v1)`);
     writeFileSync(webContractFile, renderWebContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
     console.log(`Wrote ${webContractFile} (the dashboard's client types)`);
@@ -82,6 +87,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     console.log('contract/read-models.json matches the projection types');
+    const committedOpenApi = existsSync(openApiFile) ? readFileSync(openApiFile, 'utf8') : null;
+    if (committedOpenApi !== openApi) {
+      console.error('contract/openapi.json differs from the routes of /api/v1 (or is missing).');
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log('contract/openapi.json matches the routes of /api/v1');
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
     const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
     if (text === render(live) && web === renderWebContract(live)) {

@@ -20,6 +20,7 @@ describe('slipway for people: help, field problems, logout', () => {
     const scopes = ['members:manage', 'members:read', 'deploy:read', 'deploy:start', 'server:read'];
     // An agent's preset must lie within the token that creates it (narrowing).
     scopes.push('approvals:request', 'approval:read', 'tokens:manage', 'service:read');
+    scopes.push('logs:read', 'diagnostics:read');
     ({ token } = await createToken(t.url, owner.cookie, scopes, 30));
     await seed(t, serviceWithHistory());
   });

@@ -82,7 +82,14 @@ describe('slipway deploy, plans and audit against a runner on a real sshd (the r
       code: 'FORBIDDEN',
       data: {
         requiredScopes: ['deploy:start'],
-        grantedScopes: ['approval:read', 'deploy:read', 'server:read', 'service:read'],
+        grantedScopes: [
+          'approval:read',
+          'deploy:read',
+          'diagnostics:read',
+          'logs:read',
+          'server:read',
+          'service:read',
+        ],
       },
     });
   });

@@ -87,6 +87,8 @@ describe('cookie-authenticated state changes refuse cross-site requests', () => 
       'server:read',
       'service:read',
       'approval:read',
+      'logs:read',
+      'diagnostics:read',
     ]);
     const res = await createAgent({ ...bearer(token.token), Origin: EVIL });
     expect(res.status).toBe(200);

@@ -55,7 +55,14 @@ describe('spec 4.3: agent provisioning end to end over HTTP', () => {
       code: 'FORBIDDEN',
       data: {
         requiredScopes: ['deploy:start'],
-        grantedScopes: ['approval:read', 'deploy:read', 'server:read', 'service:read'],
+        grantedScopes: [
+          'approval:read',
+          'deploy:read',
+          'diagnostics:read',
+          'logs:read',
+          'server:read',
+          'service:read',
+        ],
       },
     });
   });

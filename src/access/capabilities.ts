@@ -44,7 +44,14 @@ export const NEVER_FOR_AGENTS: readonly Scope[] = [
   'privacy:erase',
 ];
 
-const AGENT_READ: Scope[] = ['deploy:read', 'server:read', 'service:read', 'approval:read'];
+const AGENT_READ: Scope[] = [
+  'deploy:read',
+  'server:read',
+  'service:read',
+  'approval:read',
+  'logs:read',
+  'diagnostics:read',
+];
 
 /** Agent presets: an agent's capability ceiling. `agent:read-only` is the default. */
 export const AGENT_PRESETS = {

@@ -7,17 +7,36 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { DeployHooksModule } from '../deployments/hooks/deploy-hooks.module.js';
 import { DeployHooksController } from './deploy-hooks.controller.js';
+import { DiscoveryModule } from '@nestjs/core';
+import { DiscoveredRoutes } from './openapi/discovered-routes.js';
+import { OpenApiController } from './openapi/openapi.controller.js';
+import { DeploymentLogsController } from './deployment-logs.controller.js';
+import { ServersController } from './servers.controller.js';
+import { ServicesController } from './services.controller.js';
 import { MeController } from './me.controller.js';
 import { MembersController } from './members.controller.js';
 import { ProjectionStreamController } from './projection-stream.controller.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
-  imports: [AccessModule, AuditModule, DeployHooksModule, DeploymentsModule, RunnerModule],
+  imports: [
+    AccessModule,
+    AuditModule,
+    DeployHooksModule,
+    DeploymentsModule,
+    RunnerModule,
+    DiscoveryModule,
+  ],
+  providers: [DiscoveredRoutes],
+  exports: [DiscoveredRoutes],
   controllers: [
+    DeploymentLogsController,
     MeController,
     MembersController,
+    OpenApiController,
     ProjectionStreamController,
+    ServersController,
+    ServicesController,
     DeployHooksController,
     DeployController,
     ServerImagesController,

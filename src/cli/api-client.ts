@@ -124,6 +124,39 @@ export class ApiClient {
     return bytes;
   }
 
+  /** A REST GET answered with JSON (e.g. /api/v1/services/{id}/status). */
+  async get<T>(path: string): Promise<T> {
+    return (await this.parse(
+      await this.send(path, { method: 'GET', headers: this.headers() }),
+    )) as T;
+  }
+
+  /**
+   * Opens a server-sent event stream (a GET answered with text/event-stream). An error answer
+   * is thrown as CliError; the caller reads the body and aborts `signal` to close it.
+   */
+  async openStream(
+    path: string,
+    signal: AbortSignal,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, this.connection.url), {
+        method: 'GET',
+        headers: this.headers({ Accept: 'text/event-stream', ...headers }),
+        signal,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new CliError('UNREACHABLE', `Cannot reach ${this.connection.url}: ${reason}`);
+    }
+    if (!res.ok || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
+      await this.parse(res);
+    }
+    return res;
+  }
+
   private async rpc<T>(path: string, init: RequestInit): Promise<T> {
     const body = (await this.parse(await this.send(path, init))) as {
       result: { data: { json: T } };

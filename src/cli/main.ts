@@ -11,6 +11,7 @@ import { registerDeploymentCommands } from './commands/deployments.commands.js';
 import { registerImageCommands } from './commands/images.commands.js';
 import { registerInfrastructureCommands } from './commands/infrastructure.commands.js';
 import { registerInitCommand } from './commands/init.command.js';
+import { registerLogsCommands } from './commands/logs.commands.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerInitCommand(program);
   registerAuthCommands(program);
   registerDeploymentCommands(program);
+  registerLogsCommands(program);
   registerPlanCommands(program);
   registerInfrastructureCommands(program);
   registerServiceCommands(program);

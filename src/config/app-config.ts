@@ -118,6 +118,23 @@ export class EnvironmentVariables {
   @Max(60_000)
   SLIPWAY_RUNNER_POLL_MS = 1000;
 
+  /** Heartbeat comment on server-sent event streams (`: ping`), in milliseconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(300_000)
+  SLIPWAY_SSE_HEARTBEAT_MS = 15_000;
+
+  /**
+   * With SLIPWAY_RUNNER=off (the runner in a worker process), how often a followed deployment's
+   * log is read for lines the other process wrote.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(10_000)
+  SLIPWAY_LOG_STREAM_POLL_MS = 250;
+
   @Matches(/^\/[A-Za-z0-9._/-]{1,200}$/, {
     message: 'SLIPWAY_RUNNER_REMOTE_DIR must be an absolute path',
   })
@@ -356,6 +373,11 @@ export interface AppConfig {
     /** SLIPWAY_IMAGE_UPLOAD_MAX_BYTES: a `docker save` tarball. */
     imageMaxBytes: number;
   };
+  streams: {
+    heartbeatMs: number;
+    /** Only with the runner in another process: see SLIPWAY_LOG_STREAM_POLL_MS. */
+    crossProcessPollMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -444,6 +466,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     uploads: {
       contextMaxBytes: vars.SLIPWAY_UPLOAD_MAX_BYTES,
       imageMaxBytes: vars.SLIPWAY_IMAGE_UPLOAD_MAX_BYTES,
+    },
+    streams: {
+      heartbeatMs: vars.SLIPWAY_SSE_HEARTBEAT_MS,
+      crossProcessPollMs: vars.SLIPWAY_LOG_STREAM_POLL_MS,
     },
     publicUrl: (vars.SLIPWAY_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
   };

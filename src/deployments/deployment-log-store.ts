@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
 
@@ -16,10 +17,19 @@ type LogLine = LogLineData & Doc;
  * Deployment output, one document per line in `deployment_logs` (not events: output is bulky
  * and not a decision). Numbered per deployment, so readers page with `afterLine` and live
  * subscribers can resume where they stopped. The runner appends; `deploymentLogs` reads.
+ * Listeners in this process hear of each append once it is committed (the live log stream).
  */
 @Injectable()
 export class DeploymentLogStore implements OnModuleInit {
+  private readonly appended = new EventEmitter().setMaxListeners(0);
+
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  /** Calls `listener` with the deployment id after each committed append in this process. */
+  onAppended(listener: (deploymentId: string) => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
 
   async onModuleInit(): Promise<void> {
     await this.reads.ensureCollection({
@@ -35,6 +45,7 @@ export class DeploymentLogStore implements OnModuleInit {
         await logs.put({ ...l, id: `${l.deploymentId}:${String(l.line).padStart(9, '0')}` });
       }
     });
+    for (const id of new Set(lines.map((l) => l.deploymentId))) this.appended.emit('appended', id);
   }
 
   async read(deploymentId: string, afterLine: number, limit: number) {

@@ -20,6 +20,8 @@ import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
 import { DeploymentLogStore } from './deployment-log-store.js';
+import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
+import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
@@ -54,6 +56,8 @@ import {
     DeploymentLauncher,
     DeploymentStateMachine,
     DeploymentLogStore,
+    DeploymentLogFeed,
+    DeploymentLogFollower,
     ApprovalRequests,
     Planner,
     RegisterServerHandler,
@@ -89,8 +93,10 @@ import {
     Uploads,
     ComposeIntakeHandler,
     AddressGate,
+    CheckServerHandler,
     ComposePolicyGuard,
     DeploymentLogStore,
+    DeploymentLogFollower,
     DeploymentLookup,
     DeploymentStateMachine,
   ],

@@ -19,7 +19,7 @@ export const ROUTE_ACCESS = 'slipway:route-access';
  * `summary`, `body`, `params` and `query` describe the route for the OpenAPI document: a line of
  * text and the class-validator classes of its JSON body, path parameters and query string.
  */
-export type RouteAccessDeclaration =
+export type RouteAccessDeclaration = (
   | { auth: 'public' }
   | { auth: 'per-procedure' }
   | {
@@ -29,11 +29,21 @@ export type RouteAccessDeclaration =
       scopes: readonly Scope[];
       mfaExempt?: boolean;
       lane?: Extract<Lane, 'read' | 'command'>;
-      summary?: string;
-      body?: new () => object;
-      params?: new () => object;
-      query?: new () => object;
-    };
+    }
+) &
+  RouteDocumentation;
+
+/**
+ * What the OpenAPI document says of a route beyond its method and path: a one-line summary and
+ * the class-validator classes of its body, path parameters and query (the same classes the
+ * route validates its input with, so the document cannot promise other rules).
+ */
+export interface RouteDocumentation {
+  summary?: string;
+  body?: new () => object;
+  params?: new () => object;
+  query?: new () => object;
+}
 
 export const RouteAccess = (declaration: RouteAccessDeclaration) =>
   SetMetadata(ROUTE_ACCESS, declaration);

@@ -19,6 +19,14 @@ export const SCOPE_CATALOGUE = {
     lane: 'read',
     description: 'Read notification channels (targets masked) and their deliveries',
   },
+  'logs:read': {
+    lane: 'read',
+    description: 'Follow deployment output and service container logs as they are written',
+  },
+  'diagnostics:read': {
+    lane: 'read',
+    description: 'Read live service status and resource use, and check server connections',
+  },
   'deploy:plan': {
     lane: 'planning',
     description: 'Preview deployments, rollbacks, restores and diffs',

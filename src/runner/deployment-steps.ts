@@ -2,6 +2,7 @@ import type { DeploymentDoc } from '../../projections/deployments.projection.js'
 import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
+import { composeProject } from './compose-project.js';
 
 export interface RemoteStep {
   name: string;
@@ -104,10 +105,7 @@ export function deploymentSteps(
 ): RemoteStep[] {
   const building = !!deployment.snapshot.context;
   const { remoteDir } = runner;
-  const project = `${deployment.serviceName}-${deployment.environment}`.replace(
-    /[^a-z0-9_-]/g,
-    '-',
-  );
+  const project = composeProject(deployment.serviceName, deployment.environment);
   const dir = `${remoteDir}/${project}/${deployment.id}`;
   const compose = [
     'docker',

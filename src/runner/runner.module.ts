@@ -7,6 +7,9 @@ import { ServerImages } from './images/server-images.js';
 import { ServerImagesProcedures } from './images/server-images.procedures.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
+import { ObservationProcedures } from './observe/observation.procedures.js';
+import { ServerDiagnosis } from './observe/server-diagnostics.js';
+import { ServiceObserver } from './observe/service-observer.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -19,7 +22,10 @@ import { DeploymentRunner } from './deployment-runner.js';
     BackupProcedures,
     ServerImages,
     ServerImagesProcedures,
+    ServiceObserver,
+    ServerDiagnosis,
+    ObservationProcedures,
   ],
-  exports: [DeploymentRunner, ServerImages, ServerImagesProcedures],
+  exports: [DeploymentRunner, ServerImages, ServerImagesProcedures, ServiceObserver, ServerDiagnosis],
 })
 export class RunnerModule {}

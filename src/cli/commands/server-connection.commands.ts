@@ -5,7 +5,10 @@ import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
+import { describeDiagnostics } from './logs.commands.js';
 import { resolveServer } from './resolve.js';
+
+type Diagnostics = Parameters<typeof describeDiagnostics>[0];
 import type { Inventory } from './inventory.js';
 
 /** What `checkServer` answers, and `approveServerHostKey` as its `connection`. */
@@ -120,13 +123,23 @@ export function registerServerConnectionCommands(servers: Command): void {
   servers
     .command('check <server>')
     .description('connect to a server as a deployment would, run nothing, and say how it went')
+    .option(
+      '--versions',
+      'also Docker and Compose versions and free disk (GET /api/v1/servers/{id}/check, diagnostics:read)',
+    )
     .action(
-      action(async (run, server: string) => {
+      action(async (run, server: string, opts: { versions?: boolean }) => {
         const client = run.client();
         const serverId = await resolveServer(client, server);
-        const check = await client.mutation<ServerCheck>('checkServer', { serverId });
+        const check: ServerCheck & Partial<Diagnostics> = opts.versions
+          ? await client.get<ServerCheck & Diagnostics>(`/api/v1/servers/${serverId}/check`)
+          : await client.mutation<ServerCheck>('checkServer', { serverId });
         if (!check.ok) throw new CliError('CHECK_FAILED', describeCheck(check), { check });
-        run.out.ok(check, () => describeCheck(check));
+        run.out.ok(check, () =>
+          opts.versions
+            ? `${describeCheck(check)}\n${describeDiagnostics({ docker: check.docker ?? null, compose: check.compose ?? null, diskFreeKib: check.diskFreeKib ?? null })}`
+            : describeCheck(check),
+        );
       }),
     );
 }

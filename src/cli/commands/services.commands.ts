@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { table } from '../output.js';
+import { registerServiceObservationCommands } from './logs.commands.js';
 import { resolveServer, resolveService } from './resolve.js';
 import type { Inventory } from './inventory.js';
 
@@ -75,6 +76,7 @@ function settings(opts: SettingsOptions) {
 
 export function registerServiceCommands(program: Command): void {
   const services = program.command('services').description('deployable services');
+  registerServiceObservationCommands(services);
   services.command('list').action(
     action(async (run) => {
       const inv = await run.client().query<Inventory>('infrastructureInventory');

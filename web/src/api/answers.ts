@@ -12,6 +12,7 @@ import type { IdentityProcedures } from '../../../src/identity/identity.procedur
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
+import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
@@ -34,6 +35,7 @@ type Declarations = Answers<AccessProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &
+  Answers<ObservationProcedures> &
   Answers<SecurityProcedures> &
   Answers<ServerConnectionProcedures> &
   Answers<ServerImagesProcedures>;

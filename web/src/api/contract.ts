@@ -373,6 +373,16 @@ export interface ProcedureInputs {
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
+  /** CPU, memory, network and block I/O of the service's running containers (docker stats --no-stream). */
+  serviceStats: {
+    /** uuid */
+    serviceId: string;
+  };
+  /** The service's containers as its server reports them now (docker compose ps + inspect): state, health, restarts, published ports, image digest. */
+  serviceStatus: {
+    /** uuid */
+    serviceId: string;
+  };
   /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
   setServerComposePolicy: {
     /** uuid */
@@ -506,6 +516,8 @@ export const PROCEDURES = {
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
+  serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
+  serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   testNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },

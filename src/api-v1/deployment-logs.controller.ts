@@ -1,0 +1,67 @@
+import { Controller, Inject, Req, Sse, type MessageEvent } from '@nestjs/common';
+import type { Request } from 'express';
+import { Observable } from 'rxjs';
+import { badRequest } from '../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { DeploymentLookup } from '../deployments/deployment-lookup.js';
+import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
+import { RouteAccess } from '../kernel/route-access.js';
+import { routeInput } from '../kernel/route-input.js';
+import { EVERYONE } from '../kernel/roles.js';
+import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
+import { lastEventId, MAX_PENDING_EVENT_CHARS, withHeartbeat } from './sse-events.js';
+
+@Controller('api/v1/deployments')
+export class DeploymentLogsController {
+  constructor(
+    private readonly follower: DeploymentLogFollower,
+    private readonly lookup: DeploymentLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * A deployment's output as server-sent events, pushed as the runner stores it: `event: line`
+   * with `id:` the line number, then `event: end` with the final status, and the stream closes.
+   */
+  @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
+  @RouteAccess({
+    auth: 'guarded',
+    name: 'GET /api/v1/deployments/:id/logs/stream',
+    roles: EVERYONE,
+    scopes: ['logs:read'],
+    summary:
+      "Follows a deployment's output lines as server-sent events (resume with Last-Event-ID or ?after=), then an end event with its final status.",
+    params: IdParams,
+    query: DeploymentLogStreamQuery,
+  })
+  async stream(@Req() req: Request): Promise<Observable<MessageEvent>> {
+    const { id } = await routeInput(IdParams, req.params);
+    const { after } = await routeInput(DeploymentLogStreamQuery, req.query);
+    const resume = lastEventId(req.headers['last-event-id']);
+    if (Number.isNaN(resume)) {
+      throw badRequest('Last-Event-ID must be a line number', [
+        { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
+      ]);
+    }
+    await this.lookup.deployment(id);
+    const events = new Observable<MessageEvent>((subscriber) =>
+      this.follower.follow(id, resume ?? after ?? 0, {
+        lines: (lines) => {
+          for (const { line, step, stream, text, at } of lines) {
+            subscriber.next({
+              id: String(line),
+              type: 'line',
+              data: JSON.stringify({ line, step, stream, text, at }),
+            });
+          }
+        },
+        end: (status, lastLine) => {
+          subscriber.next({ id: String(lastLine), type: 'end', data: JSON.stringify({ status }) });
+          subscriber.complete();
+        },
+        error: (error) => subscriber.error(error),
+      }),
+    );
+    return withHeartbeat(events, this.config.streams.heartbeatMs);
+  }
+}

@@ -1,0 +1,104 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ProjectionRunner } from '../../../projections/projection-runner.js';
+import { WakeSignal } from '../../common/wake-signal.js';
+import { errorForLog } from '../../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '../../eventstore/event-store.port.js';
+import { DeploymentLogStore } from '../deployment-log-store.js';
+
+const FINAL_EVENTS = new Set(['DeploymentSucceeded', 'DeploymentFailed', 'DeploymentCancelled']);
+const logger = new Logger('LogFeed');
+
+/**
+ * Wakes the followers of a deployment's log when something they wait for happens, without
+ * reading the database to find out:
+ * - a line appended by a runner in this process: the log store's in-process notification;
+ * - the deployment reaching a final state: the event store's subscription (in-process wake-up,
+ *   and its own poll for events another process appended), once the `deployments` read model
+ *   has applied the event;
+ * - with the runner in another process (`SLIPWAY_RUNNER=off`), lines that process appended:
+ *   nothing in this process hears of them, so while anyone follows a deployment each follower is
+ *   woken every `SLIPWAY_LOG_STREAM_POLL_MS` to read past its last line (one indexed query).
+ */
+@Injectable()
+export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly followers = new Map<string, Set<WakeSignal>>();
+  private subscription: Subscription | null = null;
+  private stopListening: (() => void) | null = null;
+  private poll: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: DeploymentLogStore,
+    private readonly runner: ProjectionRunner,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.stopListening = this.store.onAppended((id) => this.wake(id));
+    const from = (await this.events.headPosition()) + 1n;
+    this.subscription = this.events.subscribe(
+      from,
+      (event) => this.onEvent(event),
+      (error) => logger.warn(`Final-state subscription stopped: ${errorForLog(error)}`),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopListening?.();
+    if (this.poll) clearInterval(this.poll);
+    this.poll = null;
+    await this.subscription?.stop();
+    for (const signals of this.followers.values()) for (const s of signals) s.signal();
+  }
+
+  /** Registers a follower's signal; call the returned function when it stops following. */
+  follow(deploymentId: string, signal: WakeSignal): () => void {
+    let signals = this.followers.get(deploymentId);
+    if (!signals) this.followers.set(deploymentId, (signals = new Set()));
+    signals.add(signal);
+    this.updatePoll();
+    return () => {
+      signals.delete(signal);
+      if (signals.size === 0) this.followers.delete(deploymentId);
+      this.updatePoll();
+    };
+  }
+
+  private wake(deploymentId: string): void {
+    for (const signal of this.followers.get(deploymentId) ?? []) signal.signal();
+  }
+
+  private async onEvent(event: RecordedEvent): Promise<void> {
+    if (!FINAL_EVENTS.has(event.type)) return;
+    const id = (event.data as { deploymentId?: unknown }).deploymentId;
+    if (typeof id !== 'string' || !this.followers.has(id)) return;
+    // Followers read the status from the read model: wake them once it shows the final state.
+    await this.runner.waitFor(event.position, ['deployments']).catch(() => undefined);
+    this.wake(id);
+  }
+
+  private updatePoll(): void {
+    const crossProcess = this.config.runner.mode === 'off';
+    if (crossProcess && this.followers.size > 0 && !this.poll) {
+      this.poll = setInterval(() => {
+        for (const id of this.followers.keys()) this.wake(id);
+      }, this.config.streams.crossProcessPollMs);
+      this.poll.unref();
+    } else if (this.poll && this.followers.size === 0) {
+      clearInterval(this.poll);
+      this.poll = null;
+    }
+  }
+}

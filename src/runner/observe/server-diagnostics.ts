@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { CheckServerHandler } from '../../deployments/commands/server-connection.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { ServerSessions } from '../server-sessions.js';
+import type { SshSession } from '../ssh-session.js';
+import { diskFreeKib } from './observation-parsers.js';
+
+const COMMAND_TIMEOUT_MS = 15_000;
+
+/** `df` of the runner's remote directory, or of `/` while that does not exist yet. */
+const DISK_FREE = 'df -Pk "$1" 2>/dev/null || df -Pk /';
+
+export interface ServerDiagnostics {
+  docker: string | null;
+  compose: string | null;
+  diskFreeKib: number | null;
+}
+
+/**
+ * `checkServer` (connect with the pinned host key, recorded as ServerConnectionChecked) and,
+ * once logged in, what the runner needs there: Docker and Compose versions and free disk.
+ */
+@Injectable()
+export class ServerDiagnosis {
+  constructor(
+    private readonly check: CheckServerHandler,
+    private readonly lookup: DeploymentLookup,
+    private readonly sessions: ServerSessions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async run(serverId: string, ctx: RequestContext) {
+    const connection = await this.check.execute({ serverId }, ctx);
+    let diagnostics: ServerDiagnostics | null = null;
+    if (connection.ok && connection.mode === 'login') {
+      diagnostics = await this.diagnose(serverId).catch(() => null);
+    }
+    return {
+      ...connection,
+      ...(diagnostics ?? { docker: null, compose: null, diskFreeKib: null }),
+    };
+  }
+
+  private async diagnose(serverId: string): Promise<ServerDiagnostics> {
+    const session = await this.sessions.open(await this.lookup.server(serverId));
+    try {
+      const first = async (args: string[]) => (await output(session, args))[0]?.trim() || null;
+      const docker = await first(['docker', 'version', '--format', '{{.Server.Version}}']);
+      const compose = await first(['docker', 'compose', 'version', '--short']);
+      const df = await output(session, [
+        'sh',
+        '-c',
+        DISK_FREE,
+        'slipway',
+        this.config.runner.remoteDir,
+      ]);
+      return { docker, compose, diskFreeKib: diskFreeKib(df) };
+    } finally {
+      session.close();
+    }
+  }
+}
+
+async function output(session: SshSession, args: string[]): Promise<string[]> {
+  const stdout: string[] = [];
+  const result = await session.exec(args, {
+    onLine: (stream, text) => {
+      if (stream === 'stdout' && stdout.length < 100) stdout.push(text.slice(0, 500));
+    },
+    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+  });
+  return result.code === 0 ? stdout : [];
+}
