@@ -6,6 +6,7 @@ import { deploymentsProjection } from './deployments.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
 import { servicesProjection } from './services.projection.js';
+import { invitesProjection } from './invites.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { securityPolicyProjection } from './security-policy.projection.js';
@@ -22,6 +23,7 @@ export const applicationProjections: Projection[] = [
   mfaProjection,
   securityPolicyProjection,
   passwordResetsProjection,
+  invitesProjection,
   serversProjection,
   servicesProjection,
   deploymentsProjection,
