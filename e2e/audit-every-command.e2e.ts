@@ -133,6 +133,17 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     changeUserRole: async () =>
       asOwner({ userId: (await viewer()).account.userId, role: 'operator' }),
     deactivateUser: async () => asOwner({ userId: (await viewer()).account.userId }),
+    inviteMember: async () =>
+      asOwner({ email: `${unique('invitee')}@example.com`, role: 'viewer' }),
+    revokeInvite: async () => {
+      const invite = data<{ inviteId: string }>(
+        await call(t.url, 'POST', 'inviteMember', ownerCookie, {
+          email: `${unique('invitee')}@example.com`,
+          role: 'operator',
+        }),
+      );
+      return asOwner({ inviteId: invite.inviteId });
+    },
     eraseSubjectData: async () => {
       const { account } = await viewer();
       data(await call(t.url, 'POST', 'deactivateUser', ownerCookie, { userId: account.userId }));

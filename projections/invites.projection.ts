@@ -52,13 +52,22 @@ export const invitesProjection: Projection = {
       collection: 'invites',
       documentId: byInvite,
       evolve: (c, { data, recordedAt }) =>
-        c ? { ...c, status: 'accepted', acceptedUserId: data.userId, acceptedAt: recordedAt } : null,
+        c
+          ? { ...c, status: 'accepted', acceptedUserId: data.userId, acceptedAt: recordedAt }
+          : null,
     }),
     on<EventDataOf<typeof InviteRevoked>, InviteDoc>(InviteRevoked, {
       collection: 'invites',
       documentId: byInvite,
       evolve: (c, { metadata, recordedAt }) =>
-        c ? { ...c, status: 'revoked', revokedAt: recordedAt, revokedBy: metadata.actor.principalId } : null,
+        c
+          ? {
+              ...c,
+              status: 'revoked',
+              revokedAt: recordedAt,
+              revokedBy: metadata.actor.principalId,
+            }
+          : null,
     }),
   ),
 };

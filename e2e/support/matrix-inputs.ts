@@ -23,6 +23,9 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   invalidatePrincipal: { principalId: NOBODY },
   changeUserRole: { userId: NOBODY, role: 'viewer' },
   deactivateUser: { userId: NOBODY },
+  inviteMember: { email: 'matrix-invitee@example.com', role: 'viewer' },
+  revokeInvite: { inviteId: NOBODY },
+  invites: { limit: 5 },
   accountSecurityStatus: undefined,
   updateAccountSecurityPolicy: { policy: 'optional' },
   startMfaEnrollment: { password: 'not the password' },
@@ -93,4 +96,5 @@ export const MATRIX_GRANTS: Record<string, readonly string[]> = {
   createToken: ['deploy:read'],
   createAgent: capabilitiesOf({ kind: 'agent', role: 'agent', preset: 'agent:read-only' }),
   changeUserRole: capabilitiesOf({ kind: 'user', role: 'viewer' }),
+  inviteMember: capabilitiesOf({ kind: 'user', role: 'viewer' }),
 };

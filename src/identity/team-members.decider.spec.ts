@@ -53,9 +53,9 @@ describe('team members decider', () => {
   it('with open sign-up off, refuses sign-up after the owner unless it comes with an invite', () => {
     const owner = [signedUp('u1', 'owner')];
     // The founder needs no invite.
-    expect(decideFrom(decider, [], signUp('a@x.io', { openSignup: false }))[0].data).toMatchObject(
-      { role: 'owner' },
-    );
+    expect(decideFrom(decider, [], signUp('a@x.io', { openSignup: false }))[0].data).toMatchObject({
+      role: 'owner',
+    });
     expect(() => decideFrom(decider, owner, signUp('b@x.io', { openSignup: false }))).toThrow(
       /by invitation/,
     );

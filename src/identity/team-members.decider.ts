@@ -50,11 +50,15 @@ export type TeamCommand =
 
 /** Sign-up after the owner, with open sign-up off and no invite. */
 export function signUpByInviteOnly(): AppError {
-  return new AppError('FORBIDDEN', 'Sign-up is by invitation: ask an owner or admin for an invite', {
-    requiredScopes: [],
-    grantedScopes: [],
-    rule: 'invite-only',
-  });
+  return new AppError(
+    'FORBIDDEN',
+    'Sign-up is by invitation: ask an owner or admin for an invite',
+    {
+      requiredScopes: [],
+      grantedScopes: [],
+      rule: 'invite-only',
+    },
+  );
 }
 
 /**

@@ -5,11 +5,7 @@ import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { TEAM_MEMBERS_STREAM } from '../events/identity.events.js';
 import { HUMANS } from '../kernel/roles.js';
-import {
-  teamMembersDecider,
-  type HumanRole,
-  type TeamCommand,
-} from './team-members.decider.js';
+import { teamMembersDecider, type HumanRole, type TeamCommand } from './team-members.decider.js';
 
 const isHumanRole = (role: unknown): role is HumanRole =>
   (HUMANS as readonly unknown[]).includes(role);

@@ -2,7 +2,8 @@
  * The invite link's token: `<inviteId>.<secret>`. The id names the invite's stream; the secret
  * (256 bits, base64url) is checked against the keyed digest the invite recorded.
  */
-const TOKEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 
 export const inviteLinkToken = (inviteId: string, secret: string) => `${inviteId}.${secret}`;
 

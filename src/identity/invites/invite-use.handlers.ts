@@ -96,10 +96,9 @@ export class AcceptInviteHandler {
       { kind: 'accept', inviteId: parsed.inviteId, tokenDigest, userId, now },
       ctx,
     );
-    return this.signUp.execute(
-      { email, password: input.password, name: input.name },
-      ctx,
-      { role: state.invite.role, userId },
-    );
+    return this.signUp.execute({ email, password: input.password, name: input.name }, ctx, {
+      role: state.invite.role,
+      userId,
+    });
   }
 }

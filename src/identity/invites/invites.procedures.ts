@@ -31,7 +31,8 @@ export class InviteProcedures {
     roles: ADMINS,
     scopes: ['members:manage'],
     input: RevokeInviteInput,
-    description: 'Withdraws a pending invite: its link stops working. Not an invite to a role above yours.',
+    description:
+      'Withdraws a pending invite: its link stops working. Not an invite to a role above yours.',
   })
   revokeInvite(input: RevokeInviteInput, ctx: RequestContext) {
     return this.revokeInviteHandler.execute(input, ctx);
@@ -42,7 +43,8 @@ export class InviteProcedures {
     roles: ADMINS,
     scopes: ['members:read'],
     input: InvitesInput,
-    description: 'Invites newest first, with status pending, accepted, revoked or expired; never the link.',
+    description:
+      'Invites newest first, with status pending, accepted, revoked or expired; never the link.',
   })
   invites(input: InvitesInput) {
     return this.listInvitesHandler.execute(input);
