@@ -5,6 +5,7 @@ import {
   type ApprovalRule,
   type RecordedEnvVar,
 } from '../src/events/deployments.events.js';
+import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
@@ -12,7 +13,8 @@ import { handlersOf, on, type Projection } from './projection.js';
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
  * sealed), approvalRule, healthCheckUrl, backupCommand, currentImage, currentDeploymentId,
- * registeredAt, updatedAt}`. `currentImage` follows the last succeeded deployment.
+ * registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
+ * last succeeded deployment.
  */
 export interface ServiceDoc extends Doc {
   name: string;
@@ -28,13 +30,23 @@ export interface ServiceDoc extends Doc {
   currentDeploymentId: string | null;
   registeredAt: string;
   updatedAt: string;
+  /** Absent before version 2: active. */
+  status?: 'active' | 'archived';
+  archivedAt?: string | null;
 }
 
 export const servicesProjection: Projection = {
   name: 'services',
-  version: 1,
+  version: 2,
   collections: [
-    { name: 'services', indexes: [{ fields: ['name', 'environment'] }, { fields: ['serverId'] }] },
+    {
+      name: 'services',
+      indexes: [
+        { fields: ['name', 'environment'] },
+        { fields: ['serverId'] },
+        { fields: ['registeredAt'] },
+      ],
+    },
   ],
   handlers: handlersOf(
     on<EventDataOf<typeof ServiceRegistered>, ServiceDoc>(ServiceRegistered, {
@@ -55,7 +67,15 @@ export const servicesProjection: Projection = {
         currentDeploymentId: null,
         registeredAt: recordedAt,
         updatedAt: recordedAt,
+        status: 'active',
+        archivedAt: null,
       }),
+    }),
+    on<EventDataOf<typeof ServiceArchived>, ServiceDoc>(ServiceArchived, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, { recordedAt }) =>
+        c ? { ...c, status: 'archived', archivedAt: recordedAt, updatedAt: recordedAt } : null,
     }),
     on<EventDataOf<typeof ServiceUpdated>, ServiceDoc>(ServiceUpdated, {
       collection: 'services',

@@ -44,6 +44,8 @@ export function serverView(s: ServerDoc) {
     labels: s.labels,
     status: s.status,
     registeredAt: s.registeredAt,
+    updatedAt: s.updatedAt ?? null,
+    decommissionedAt: s.decommissionedAt ?? null,
     composePolicy: s.composePolicy ?? { allow: [], setAt: null, setBy: null },
     lastCheck: s.lastCheck ?? null,
   };
@@ -64,5 +66,7 @@ export function serviceView(s: ServiceDoc) {
     currentDeploymentId: s.currentDeploymentId,
     registeredAt: s.registeredAt,
     updatedAt: s.updatedAt,
+    status: s.status ?? 'active',
+    archivedAt: s.archivedAt ?? null,
   };
 }

@@ -37,12 +37,22 @@ import {
   RecentDeploymentsHandler,
 } from './queries/deployment-queries.js';
 import {
+  DecommissionServerHandler,
+  UpdateServerHandler,
+} from './lifecycle/server-lifecycle.handlers.js';
+import { LifecycleProcedures } from './lifecycle/lifecycle.procedures.js';
+import { CatalogQueries } from './queries/catalog-queries.js';
+import {
   ApprovalQueueHandler,
   InfrastructureInventoryHandler,
 } from './queries/inventory-queries.js';
 
 @Module({
   providers: [
+    UpdateServerHandler,
+    DecommissionServerHandler,
+    CatalogQueries,
+    LifecycleProcedures,
     AddressGate,
     ComposePolicyGuard,
     SetServerComposePolicyHandler,
@@ -81,6 +91,8 @@ import {
     ServerConnectionProcedures,
   ],
   exports: [
+    ServiceStreams,
+    ServerStreams,
     AddressGate,
     ComposePolicyGuard,
     DeploymentLogStore,

@@ -5,6 +5,8 @@ import { BackupTaker } from './backup-taker.js';
 import { ServerSessions } from './server-sessions.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
+import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
+import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -15,6 +17,8 @@ import { DeploymentRunner } from './deployment-runner.js';
     ServerSessions,
     TriggerBackupHandler,
     BackupProcedures,
+    ArchiveServiceHandler,
+    ArchiveProcedures,
   ],
   exports: [DeploymentRunner],
 })

@@ -3,7 +3,8 @@ import { connectPinned, type SshTarget } from '../deployments/reach/ssh-connect.
 import { commandLine } from './shell-quote.js';
 
 export interface ExecOptions {
-  stdin?: string;
+  /** Written to the command's standard input, then closed (text, or a binary artifact). */
+  stdin?: string | Buffer;
   onLine(stream: 'stdout' | 'stderr', text: string): void;
   /** Raw stdout bytes go here instead of being split into lines (binary artifacts). */
   onStdoutData?: (chunk: Buffer) => void;

@@ -41,6 +41,12 @@ export interface ProcedureInputs {
     /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
     fingerprint: string;
   };
+  /** Archives a service (a state; its history stays): new deployments and changes are refused. Refused while a deployment is queued or running. composeDown: also runs docker compose down for it on its server over SSH (outcome recorded and answered). */
+  archiveService: {
+    /** uuid */
+    serviceId: string;
+    composeDown?: boolean;
+  };
   /** Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time. */
   auditTrail: {
     /** at most 128 characters */
@@ -133,6 +139,11 @@ export interface ProcedureInputs {
   deactivateUser: {
     /** uuid */
     userId: string;
+  };
+  /** Takes a server out of service (a state; its history stays): refused while a service that is not archived targets it; nothing is deployed to it afterwards. */
+  decommissionServer: {
+    /** uuid */
+    serverId: string;
   };
   /** One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position. */
   deploymentDetails: {
@@ -340,6 +351,34 @@ export interface ProcedureInputs {
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
+  /** One server: connection settings (never its key), status, last check and its services. */
+  serverDetails: {
+    /** uuid */
+    serverId: string;
+  };
+  /** Servers oldest first (limit 1-100, default 20, cursor; status pending-host-key|ready|decommissioned); never a key. */
+  servers: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+    status?: 'pending-host-key' | 'ready' | 'decommissioned';
+  };
+  /** One service: settings (secret env values masked), compose, server, its five latest deployments and how many backups it has. */
+  serviceDetails: {
+    /** uuid */
+    serviceId: string;
+  };
+  /** Services oldest first (limit 1-100, default 20, cursor; serverId?, status active|archived); secret env values masked. */
+  services: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+    /** uuid */
+    serverId?: string;
+    status?: 'active' | 'archived';
+  };
   /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
   setServerComposePolicy: {
     /** uuid */
@@ -379,6 +418,21 @@ export interface ProcedureInputs {
   updateAccountSecurityPolicy: {
     policy: 'optional' | 'privileged' | 'all';
   };
+  /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */
+  updateServer: {
+    /** uuid */
+    serverId: string;
+    /** at most 32 items */
+    labels?: string[];
+    /** pattern `^[a-z_][a-z0-9_-]{0,31}$` */
+    sshUser?: string;
+    /** integer; 1-65535 */
+    sshPort?: number;
+    /** at most 16384 characters; pattern `^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----` */
+    privateKey?: string;
+    /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
+    hostKeyFingerprint?: string;
+  };
   /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. */
   updateService: {
     /** uuid */
@@ -389,6 +443,10 @@ export interface ProcedureInputs {
     imageRepository?: string;
     /** 1-262144 characters */
     compose?: string;
+    /** at most 200 items */
+    setEnv?: EnvVarInput[];
+    /** at most 200 items */
+    removeEnv?: string[];
     /** at most 200 items */
     env?: EnvVarInput[];
     approvalRule?: 'none' | 'agents' | 'all-but-admins';
@@ -415,6 +473,7 @@ export const PROCEDURES = {
   approvalQueue: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['approval:read'], mfaExempt: false },
   approveRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   approveServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  archiveService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   backups: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
@@ -427,6 +486,7 @@ export const PROCEDURES = {
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  decommissionServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
@@ -453,12 +513,17 @@ export const PROCEDURES = {
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
+  serverDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  servers: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  serviceDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  services: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
   triggerBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   triggerDeploy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   updateAccountSecurityPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['security:manage'], mfaExempt: false },
+  updateServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
