@@ -214,6 +214,22 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         compose: COMPOSE,
       });
     },
+    updateServer: async () =>
+      asOwner({ serverId: (await service()).serverId, labels: ['tier=web'], sshUser: 'deploy2' }),
+    decommissionServer: async () => {
+      const fingerprint = `SHA256:${'D'.repeat(43)}`;
+      const server = data<{ serverId: string }>(
+        await call(t.url, 'POST', 'registerServer', ownerCookie, {
+          name: unique('server'),
+          host: '10.0.0.6',
+          sshUser: 'deploy',
+          privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+          hostKeyFingerprint: fingerprint,
+        }),
+      );
+      return asOwner({ serverId: server.serverId });
+    },
+    archiveService: async () => asOwner({ serviceId: (await service()).serviceId }),
     updateService: async () =>
       asOwner({ serviceId: (await service()).serviceId, approvalRule: 'agents' }),
     triggerDeploy: async () =>
