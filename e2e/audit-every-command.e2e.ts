@@ -277,6 +277,39 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       );
       return asOwner({ serviceId: registered.serviceId });
     },
+    restoreBackup: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('restore'));
+      const { serviceId } = data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', ownerCookie, {
+          name: unique('db'),
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand: 'docker exec db pg_dump app',
+          restoreCommand: 'cat > /dev/null',
+        }),
+      );
+      const { backupId } = data<{ backupId: string }>(
+        await call(t.url, 'POST', 'triggerBackup', ownerCookie, { serviceId }),
+      );
+      const requester = await memberWithRole(
+        t.url,
+        ownerCookie,
+        `${unique('admin')}@example.com`,
+        'admin',
+      );
+      const { approvalId } = data<{ approvalId: string }>(
+        await call(t.url, 'POST', 'requestApproval', requester, {
+          action: 'restore',
+          serviceId,
+          backupId,
+          reason: 'restore for the audit test',
+        }),
+      );
+      data(await call(t.url, 'POST', 'approveRequest', ownerCookie, { approvalId }));
+      return asOwner({ backupId, approvalId });
+    },
     sealAuditCheckpoint: async () => asOwner(undefined),
   };
 

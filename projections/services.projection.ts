@@ -12,7 +12,7 @@ import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
- * sealed), approvalRule, healthCheckUrl, backupCommand, currentImage, currentDeploymentId,
+ * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, currentImage, currentDeploymentId,
  * registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
  * last succeeded deployment.
  */
@@ -26,6 +26,7 @@ export interface ServiceDoc extends Doc {
   approvalRule: ApprovalRule;
   healthCheckUrl: string | null;
   backupCommand: string | null;
+  restoreCommand?: string | null;
   currentImage: string | null;
   currentDeploymentId: string | null;
   registeredAt: string;
@@ -63,6 +64,7 @@ export const servicesProjection: Projection = {
         approvalRule: data.approvalRule,
         healthCheckUrl: data.healthCheckUrl ?? null,
         backupCommand: data.backupCommand ?? null,
+        restoreCommand: data.restoreCommand ?? null,
         currentImage: null,
         currentDeploymentId: null,
         registeredAt: recordedAt,

@@ -88,6 +88,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   backupRestorePlan: { backupId: NOBODY },
   configDiff: { fromDeploymentId: NOBODY, toDeploymentId: NOBODY },
   triggerBackup: { serviceId: NOBODY },
+  restoreBackup: { backupId: NOBODY, approvalId: NOBODY },
   verifyAuditTrail: { fromPosition: 1, toPosition: 10 },
   auditTrail: { limit: 5, outcome: 'denied' },
   eraseSubjectData: { userId: NOBODY },

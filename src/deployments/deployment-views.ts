@@ -62,6 +62,7 @@ export function serviceView(s: ServiceDoc) {
     approvalRule: s.approvalRule,
     healthCheckUrl: s.healthCheckUrl,
     backupCommand: s.backupCommand,
+    restoreCommand: s.restoreCommand ?? null,
     currentImage: s.currentImage,
     currentDeploymentId: s.currentDeploymentId,
     registeredAt: s.registeredAt,

@@ -7,6 +7,7 @@ import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
 import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
+import { RestoreRunner } from './restore/restore-runner.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -19,6 +20,7 @@ import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
     BackupProcedures,
     ArchiveServiceHandler,
     ArchiveProcedures,
+    RestoreRunner,
   ],
   exports: [DeploymentRunner],
 })

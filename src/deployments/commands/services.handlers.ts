@@ -63,6 +63,7 @@ export class RegisterServiceHandler {
       approvalRule: input.approvalRule ?? 'none',
       healthCheckUrl: input.healthCheckUrl ?? null,
       backupCommand: input.backupCommand ?? null,
+      restoreCommand: input.restoreCommand ?? null,
     };
     await this.services.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };
