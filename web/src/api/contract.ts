@@ -291,6 +291,8 @@ export interface ProcedureInputs {
     healthCheckUrl?: string;
     /** 1-1024 characters */
     backupCommand?: string;
+    /** 1-1024 characters */
+    restoreCommand?: string;
   };
   /** Rejects a request filed neither by you nor by an agent you created or minted its token. */
   rejectRequest: {
@@ -312,6 +314,13 @@ export interface ProcedureInputs {
     backupId?: string;
     /** 12-280 characters */
     reason: string;
+  };
+  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded. */
+  restoreBackup: {
+    /** uuid */
+    backupId: string;
+    /** uuid */
+    approvalId: string;
   };
   /** Withdraws a pending invite: its link stops working. Not an invite to a role above yours. */
   revokeInvite: {
@@ -454,6 +463,8 @@ export interface ProcedureInputs {
     healthCheckUrl?: string;
     /** 1-1024 characters */
     backupCommand?: string;
+    /** 1-1024 characters */
+    restoreCommand?: string;
   };
   /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
   verifyAuditTrail: {
@@ -506,6 +517,7 @@ export const PROCEDURES = {
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
+  restoreBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   revokeInvite: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
