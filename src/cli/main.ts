@@ -11,6 +11,7 @@ import { registerInitCommand } from './commands/init.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
 import { registerInviteCommands } from './commands/invites.commands.js';
+import { registerLifecycleCommands } from './commands/lifecycle.commands.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerInfrastructureCommands(program);
   registerServiceCommands(program);
   registerBackupCommands(program);
+  registerLifecycleCommands(program);
   registerMemberCommands(program);
   registerInviteCommands(program);
   registerAccessCommands(program);

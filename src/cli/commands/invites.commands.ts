@@ -50,12 +50,10 @@ export function registerInviteCommands(program: Command): void {
     .option('--limit <n>', 'at most this many (1-100)', '50')
     .action(
       action(async (run, opts: { status?: string; limit: string }) => {
-        const page = await run
-          .client()
-          .query<{ items: Invite[] }>('invites', {
-            status: opts.status,
-            limit: Number(opts.limit),
-          });
+        const page = await run.client().query<{ items: Invite[] }>('invites', {
+          status: opts.status,
+          limit: Number(opts.limit),
+        });
         run.out.ok(page.items, () =>
           table(
             ['id', 'email', 'role', 'status', 'expires'],
