@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { IsEmail, IsIn, IsInt, Max, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
 import { callerOf } from '../../access/authority.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { conflict } from '../../common/app-error.js';
@@ -33,7 +34,7 @@ export class InviteMemberInput {
   role!: (typeof HUMANS)[number];
 
   /** How long the link works: 1-30 days, 7 by default. */
-  @IsOptional()
+  @Omittable()
   @IsInt()
   @Min(1)
   @Max(30)

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
 import type { InviteDoc } from '../../../projections/invites.projection.js';
 import { PageInput } from '../../access/page.input.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
@@ -9,7 +10,7 @@ import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-st
 export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
 export class InvitesInput extends PageInput {
-  @IsOptional()
+  @Omittable()
   @IsIn(INVITE_STATUSES)
   status?: (typeof INVITE_STATUSES)[number];
 }
