@@ -133,6 +133,17 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     changeUserRole: async () =>
       asOwner({ userId: (await viewer()).account.userId, role: 'operator' }),
     deactivateUser: async () => asOwner({ userId: (await viewer()).account.userId }),
+    inviteMember: async () =>
+      asOwner({ email: `${unique('invitee')}@example.com`, role: 'viewer' }),
+    revokeInvite: async () => {
+      const invite = data<{ inviteId: string }>(
+        await call(t.url, 'POST', 'inviteMember', ownerCookie, {
+          email: `${unique('invitee')}@example.com`,
+          role: 'operator',
+        }),
+      );
+      return asOwner({ inviteId: invite.inviteId });
+    },
     eraseSubjectData: async () => {
       const { account } = await viewer();
       data(await call(t.url, 'POST', 'deactivateUser', ownerCookie, { userId: account.userId }));
@@ -216,6 +227,22 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         compose: COMPOSE,
       });
     },
+    updateServer: async () =>
+      asOwner({ serverId: (await service()).serverId, labels: ['tier=web'], sshUser: 'deploy2' }),
+    decommissionServer: async () => {
+      const fingerprint = `SHA256:${'D'.repeat(43)}`;
+      const server = data<{ serverId: string }>(
+        await call(t.url, 'POST', 'registerServer', ownerCookie, {
+          name: unique('server'),
+          host: '10.0.0.6',
+          sshUser: 'deploy',
+          privateKey: '-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n',
+          hostKeyFingerprint: fingerprint,
+        }),
+      );
+      return asOwner({ serverId: server.serverId });
+    },
+    archiveService: async () => asOwner({ serviceId: (await service()).serviceId }),
     updateService: async () =>
       asOwner({ serviceId: (await service()).serviceId, approvalRule: 'agents' }),
     triggerDeploy: async () =>
@@ -262,6 +289,39 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         }),
       );
       return asOwner({ serviceId: registered.serviceId });
+    },
+    restoreBackup: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('restore'));
+      const { serviceId } = data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', ownerCookie, {
+          name: unique('db'),
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand: 'docker exec db pg_dump app',
+          restoreCommand: 'cat > /dev/null',
+        }),
+      );
+      const { backupId } = data<{ backupId: string }>(
+        await call(t.url, 'POST', 'triggerBackup', ownerCookie, { serviceId }),
+      );
+      const requester = await memberWithRole(
+        t.url,
+        ownerCookie,
+        `${unique('admin')}@example.com`,
+        'admin',
+      );
+      const { approvalId } = data<{ approvalId: string }>(
+        await call(t.url, 'POST', 'requestApproval', requester, {
+          action: 'restore',
+          serviceId,
+          backupId,
+          reason: 'restore for the audit test',
+        }),
+      );
+      data(await call(t.url, 'POST', 'approveRequest', ownerCookie, { approvalId }));
+      return asOwner({ backupId, approvalId });
     },
     sealAuditCheckpoint: async () => asOwner(undefined),
     createNotificationChannel: async () =>

@@ -100,13 +100,14 @@ describe('the dashboard is served at / with history fallback; the API keeps its 
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
-  it('tells the first-run page whether the owner exists, never cached', async () => {
+  it('tells the first-run page whether the owner exists and sign-up is open, never cached', async () => {
     const before = await fetch(`${t.url}/api/auth/first-run`);
     expect(before.headers.get('cache-control')).toBe('no-store');
-    expect(await before.json()).toEqual({ ownerExists: false });
+    // This suite's test app opens sign-up (startTestApp's default for suites).
+    expect(await before.json()).toEqual({ ownerExists: false, openSignup: true });
     await signUp(t.url, 'owner@example.com');
     const after = await fetch(`${t.url}/api/auth/first-run`);
-    expect(await after.json()).toEqual({ ownerExists: true });
+    expect(await after.json()).toEqual({ ownerExists: true, openSignup: true });
   });
 
   it('still lets a procedure answer a browser-like GET', async () => {

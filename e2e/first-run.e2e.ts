@@ -60,7 +60,7 @@ describe('first run: the log says what to do, slipway init creates the owner', (
       expect(init.stdout).toContain('Owner owner@example.com created');
       const who = await cli(home, ['whoami', '--json']);
       expect(who.json).toMatchObject({ ok: true, data: { role: 'owner', authMethod: 'session' } });
-      // A second init joins, as sign-up does, and says so instead of pretending to own it.
+      // A second init is refused: after the owner, sign-up is by invitation by default.
       const again = await cli(
         home,
         [
@@ -76,7 +76,8 @@ describe('first run: the log says what to do, slipway init creates the owner', (
         ],
         { SLIPWAY_PASSWORD: PASSWORD },
       );
-      expect(again.stdout).toContain('already has an owner');
+      expect(again.code).toBe(2);
+      expect(again.stderr).toMatch(/Sign-up is by invitation/);
     } finally {
       first.stop();
     }

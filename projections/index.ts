@@ -8,6 +8,7 @@ import { notificationChannelsProjection } from './notification-channels.projecti
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
 import { servicesProjection } from './services.projection.js';
+import { invitesProjection } from './invites.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { securityPolicyProjection } from './security-policy.projection.js';
@@ -24,6 +25,7 @@ export const applicationProjections: Projection[] = [
   mfaProjection,
   securityPolicyProjection,
   passwordResetsProjection,
+  invitesProjection,
   serversProjection,
   servicesProjection,
   deploymentsProjection,

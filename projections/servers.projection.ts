@@ -4,13 +4,19 @@ import {
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../src/events/deployments.events.js';
+import {
+  ServerDecommissioned,
+  ServerHostKeyRepinned,
+  ServerUpdated,
+} from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `servers`: `{id, name, host, sshPort, sshUser, hostKeyFingerprint, hostKeyApproved, labels,
- * status: "pending-host-key"|"ready", credentialCiphertext, registeredAt, registeredBy,
+ * status: "pending-host-key"|"ready"|"decommissioned", credentialCiphertext, updatedAt,
+ * decommissionedAt, registeredAt, registeredBy,
  * composePolicy: {allow: string[], setAt, setBy}, lastCheck: {at, mode, ok, latencyMs} | null}`.
  * The credential is sealed (AES-GCM) and is never returned by a read procedure.
  * `composePolicy.allow` lists the compose capabilities an owner or admin allowed on the server
@@ -26,9 +32,12 @@ export interface ServerDoc extends Doc {
   hostKeyFingerprint: string;
   hostKeyApproved: boolean;
   labels: Record<string, string>;
-  status: 'pending-host-key' | 'ready';
+  status: 'pending-host-key' | 'ready' | 'decommissioned';
   credentialCiphertext: string;
   registeredAt: string;
+  /** Last change of connection settings or host key (absent before version 4). */
+  updatedAt?: string | null;
+  decommissionedAt?: string | null;
   registeredBy: string | null;
   composePolicy: { allow: string[]; setAt: string | null; setBy: string | null };
   lastCheck: {
@@ -41,7 +50,7 @@ export interface ServerDoc extends Doc {
 
 export const serversProjection: Projection = {
   name: 'servers',
-  version: 3,
+  version: 4,
   collections: [{ name: 'servers', indexes: [{ fields: ['name'] }] }],
   handlers: handlersOf(
     on<EventDataOf<typeof ServerRegistered>, ServerDoc>(ServerRegistered, {
@@ -62,7 +71,35 @@ export const serversProjection: Projection = {
         registeredBy: metadata.actor.principalId,
         composePolicy: { allow: [], setAt: null, setBy: null },
         lastCheck: null,
+        updatedAt: null,
+        decommissionedAt: null,
       }),
+    }),
+    on<EventDataOf<typeof ServerUpdated>, ServerDoc>(ServerUpdated, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c, { data, recordedAt }) =>
+        c ? { ...c, ...data.changes, updatedAt: recordedAt } : null,
+    }),
+    on<EventDataOf<typeof ServerHostKeyRepinned>, ServerDoc>(ServerHostKeyRepinned, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c, { data, recordedAt }) =>
+        c
+          ? {
+              ...c,
+              hostKeyFingerprint: data.fingerprint,
+              hostKeyApproved: false,
+              status: 'pending-host-key',
+              updatedAt: recordedAt,
+            }
+          : null,
+    }),
+    on<EventDataOf<typeof ServerDecommissioned>, ServerDoc>(ServerDecommissioned, {
+      collection: 'servers',
+      documentId: (e) => e.data.serverId,
+      evolve: (c, { recordedAt }) =>
+        c ? { ...c, status: 'decommissioned', decommissionedAt: recordedAt } : null,
     }),
     on<EventDataOf<typeof ServerHostKeyApproved>, ServerDoc>(ServerHostKeyApproved, {
       collection: 'servers',

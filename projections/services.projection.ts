@@ -5,14 +5,16 @@ import {
   type ApprovalRule,
   type RecordedEnvVar,
 } from '../src/events/deployments.events.js';
+import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
- * sealed), approvalRule, healthCheckUrl, backupCommand, currentImage, currentDeploymentId,
- * registeredAt, updatedAt}`. `currentImage` follows the last succeeded deployment.
+ * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, currentImage, currentDeploymentId,
+ * registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
+ * last succeeded deployment.
  */
 export interface ServiceDoc extends Doc {
   name: string;
@@ -24,17 +26,28 @@ export interface ServiceDoc extends Doc {
   approvalRule: ApprovalRule;
   healthCheckUrl: string | null;
   backupCommand: string | null;
+  restoreCommand?: string | null;
   currentImage: string | null;
   currentDeploymentId: string | null;
   registeredAt: string;
   updatedAt: string;
+  /** Absent before version 2: active. */
+  status?: 'active' | 'archived';
+  archivedAt?: string | null;
 }
 
 export const servicesProjection: Projection = {
   name: 'services',
-  version: 1,
+  version: 2,
   collections: [
-    { name: 'services', indexes: [{ fields: ['name', 'environment'] }, { fields: ['serverId'] }] },
+    {
+      name: 'services',
+      indexes: [
+        { fields: ['name', 'environment'] },
+        { fields: ['serverId'] },
+        { fields: ['registeredAt'] },
+      ],
+    },
   ],
   handlers: handlersOf(
     on<EventDataOf<typeof ServiceRegistered>, ServiceDoc>(ServiceRegistered, {
@@ -51,11 +64,20 @@ export const servicesProjection: Projection = {
         approvalRule: data.approvalRule,
         healthCheckUrl: data.healthCheckUrl ?? null,
         backupCommand: data.backupCommand ?? null,
+        restoreCommand: data.restoreCommand ?? null,
         currentImage: null,
         currentDeploymentId: null,
         registeredAt: recordedAt,
         updatedAt: recordedAt,
+        status: 'active',
+        archivedAt: null,
       }),
+    }),
+    on<EventDataOf<typeof ServiceArchived>, ServiceDoc>(ServiceArchived, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, { recordedAt }) =>
+        c ? { ...c, status: 'archived', archivedAt: recordedAt, updatedAt: recordedAt } : null,
     }),
     on<EventDataOf<typeof ServiceUpdated>, ServiceDoc>(ServiceUpdated, {
       collection: 'services',

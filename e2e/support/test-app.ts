@@ -41,6 +41,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...defaults,
     // Nor checked (keyscan, connection checks, plans): a test that checks its own sshd sets a timeout.
     serverCheckTimeoutSeconds: 0,
+    // Most suites sign up several users to act as each role: open sign-up is on for them. The
+    // suites of the registration rule itself (invites.e2e.ts, first-run) start with the
+    // production default, `config: { openSignup: false }`.
+    openSignup: true,
     dataDir,
     port: 0,
     projectionPollMs: 50,

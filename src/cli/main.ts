@@ -14,6 +14,8 @@ import { registerInitCommand } from './commands/init.command.js';
 import { registerLogsCommands } from './commands/logs.commands.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
+import { registerInviteCommands } from './commands/invites.commands.js';
+import { registerLifecycleCommands } from './commands/lifecycle.commands.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
@@ -37,7 +39,9 @@ export function buildProgram(): Command {
   registerServiceCommands(program);
   registerBackupCommands(program);
   registerImageCommands(program);
+  registerLifecycleCommands(program);
   registerMemberCommands(program);
+  registerInviteCommands(program);
   registerAccessCommands(program);
   registerMfaCommands(program);
   registerApprovalCommands(program);

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       secretKey: null,
       smtpUrl: null,
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
+      openSignup: false,
       publicUrl: 'http://localhost:3000',
       serverAddressPolicy: '',
       serverCheckTimeoutSeconds: 10,
@@ -57,6 +58,7 @@ describe('loadConfig', () => {
       SLIPWAY_DATA_DIR: '/var/lib/slipway',
       SLIPWAY_TRUST_PROXY: 'true',
       SLIPWAY_LOG_LEVEL: 'debug',
+      SLIPWAY_OPEN_SIGNUP: 'true',
       SLIPWAY_SERVER_ADDRESS_POLICY: 'allow:loopback, deny:private,allow:10.1.0.0/16',
     });
     expect(config).toMatchObject({
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/slipway',
       trustProxy: true,
       logLevel: 'debug',
+      openSignup: true,
     });
   });
 

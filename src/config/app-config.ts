@@ -297,6 +297,7 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(64)
   SLIPWAY_REPLICAS = 1;
+
   /** Largest gzip tar of a build context `PUT /api/v1/deploy/uploads/{id}` takes (bytes). */
   @Transform(toInt)
   @IsInt()
@@ -310,6 +311,14 @@ export class EnvironmentVariables {
   @Min(1024)
   @Max(64 * 1024 ** 3)
   SLIPWAY_IMAGE_UPLOAD_MAX_BYTES = 2 * 1024 ** 3;
+
+  /**
+   * Whether anyone may sign up once the team has its owner (they join as viewers). Off: later
+   * members join only through an invite.
+   */
+  @Transform(toBool)
+  @IsBoolean({ message: 'SLIPWAY_OPEN_SIGNUP must be true or false' })
+  SLIPWAY_OPEN_SIGNUP = false;
 
   /** Where users reach the dashboard; reset links point here. */
   @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
@@ -330,6 +339,8 @@ export interface AppConfig {
   secretKey: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /** SLIPWAY_OPEN_SIGNUP: sign-up after the owner without an invite (as viewer). */
+  openSignup: boolean;
   publicUrl: string;
   /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
   serverAddressPolicy: string;
@@ -433,6 +444,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,
     smtpUrl: vars.SLIPWAY_SMTP_URL ?? null,
     mailFrom: vars.SLIPWAY_MAIL_FROM,
+    openSignup: vars.SLIPWAY_OPEN_SIGNUP,
     serverAddressPolicy: vars.SLIPWAY_SERVER_ADDRESS_POLICY,
     serverCheckTimeoutSeconds: vars.SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS,
     http: {

@@ -1,9 +1,10 @@
 import type { Decider, EventLike } from '../storage/decider.js';
 import { ServiceRegistered } from '../events/deployments.events.js';
+import { ServiceArchived } from '../events/lifecycle.events.js';
 import { decideServiceUpdate, type ServiceUpdate } from './service.decider.js';
 
 export interface CatalogState {
-  services: Map<string, { key: string }>;
+  services: Map<string, { key: string; archived?: boolean }>;
 }
 
 const keyOf = (name: string, environment: string) => `${environment}/${name}`;
@@ -19,6 +20,14 @@ export const catalogHasService = (state: CatalogState, name: string, environment
 export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
   initialState: () => ({ services: new Map() }),
   evolve(state: CatalogState, event: EventLike): CatalogState {
+    if (event.type === ServiceArchived.type) {
+      const { serviceId } = ServiceArchived.dataOf(event);
+      const known = state.services.get(serviceId);
+      if (!known) return state;
+      const services = new Map(state.services);
+      services.set(serviceId, { ...known, archived: true });
+      return { services };
+    }
     if (event.type !== ServiceRegistered.type) return state;
     const services = new Map(state.services);
     const d = ServiceRegistered.dataOf(event);
@@ -26,5 +35,9 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
     return { services };
   },
   decide: (command, state) =>
-    decideServiceUpdate(command, state.services.has(command.event.serviceId)),
+    decideServiceUpdate(
+      command,
+      state.services.has(command.event.serviceId),
+      state.services.get(command.event.serviceId)?.archived,
+    ),
 };

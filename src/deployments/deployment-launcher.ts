@@ -4,6 +4,7 @@ import type { ServiceDoc } from '../../projections/services.projection.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
+import { assertServerInService, assertServiceActive } from './lifecycle/lifecycle-rules.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { DuplicateEventIdError } from '../eventstore/wrong-expected-revision.error.js';
@@ -78,6 +79,8 @@ export class DeploymentLauncher {
     const { service } = request;
     const serverId = request.snapshot?.serverId ?? service.serverId;
     const server = await this.lookup.server(serverId);
+    assertServiceActive(service);
+    assertServerInService(server);
     if (!server.hostKeyApproved) {
       throw conflict(`Approve the host key of server ${server.name} before deploying to it`, {
         serverId,

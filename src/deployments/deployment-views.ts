@@ -44,6 +44,8 @@ export function serverView(s: ServerDoc) {
     labels: s.labels,
     status: s.status,
     registeredAt: s.registeredAt,
+    updatedAt: s.updatedAt ?? null,
+    decommissionedAt: s.decommissionedAt ?? null,
     composePolicy: s.composePolicy ?? { allow: [], setAt: null, setBy: null },
     lastCheck: s.lastCheck ?? null,
   };
@@ -60,9 +62,12 @@ export function serviceView(s: ServiceDoc) {
     approvalRule: s.approvalRule,
     healthCheckUrl: s.healthCheckUrl,
     backupCommand: s.backupCommand,
+    restoreCommand: s.restoreCommand ?? null,
     currentImage: s.currentImage,
     currentDeploymentId: s.currentDeploymentId,
     registeredAt: s.registeredAt,
     updatedAt: s.updatedAt,
+    status: s.status ?? 'active',
+    archivedAt: s.archivedAt ?? null,
   };
 }

@@ -41,12 +41,22 @@ import {
   RecentDeploymentsHandler,
 } from './queries/deployment-queries.js';
 import {
+  DecommissionServerHandler,
+  UpdateServerHandler,
+} from './lifecycle/server-lifecycle.handlers.js';
+import { LifecycleProcedures } from './lifecycle/lifecycle.procedures.js';
+import { CatalogQueries } from './queries/catalog-queries.js';
+import {
   ApprovalQueueHandler,
   InfrastructureInventoryHandler,
 } from './queries/inventory-queries.js';
 
 @Module({
   providers: [
+    UpdateServerHandler,
+    DecommissionServerHandler,
+    CatalogQueries,
+    LifecycleProcedures,
     AddressGate,
     ComposePolicyGuard,
     SetServerComposePolicyHandler,
@@ -92,6 +102,8 @@ import {
     TriggerDeployHandler,
     Uploads,
     ComposeIntakeHandler,
+    ServiceStreams,
+    ServerStreams,
     AddressGate,
     CheckServerHandler,
     ComposePolicyGuard,

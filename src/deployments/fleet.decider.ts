@@ -4,6 +4,7 @@ import {
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../events/deployments.events.js';
+import { ServerDecommissioned, ServerHostKeyRepinned } from '../events/lifecycle.events.js';
 import {
   decideServerChange,
   evolveServer,
@@ -19,7 +20,13 @@ export interface FleetState {
 export const fleetHasName = (state: FleetState, name: string) =>
   [...state.servers.values()].some((s) => s.name === name);
 
-const SERVER_EVENTS = [ServerRegistered, ServerHostKeyApproved, ServerComposePolicySet] as const;
+const SERVER_EVENTS = [
+  ServerRegistered,
+  ServerHostKeyApproved,
+  ServerComposePolicySet,
+  ServerHostKeyRepinned,
+  ServerDecommissioned,
+] as const;
 
 /**
  * The `fleet` stream of stores written before servers had their own streams: it no longer

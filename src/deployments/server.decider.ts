@@ -7,6 +7,11 @@ import {
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../events/deployments.events.js';
+import {
+  ServerDecommissioned,
+  ServerHostKeyRepinned,
+  ServerUpdated,
+} from '../events/lifecycle.events.js';
 
 /** What decisions about one server need. */
 export interface ServerFacts {
@@ -15,6 +20,7 @@ export interface ServerFacts {
   fingerprint: string;
   approved: boolean;
   composeAllow: string[];
+  decommissioned: boolean;
 }
 
 export interface ServerState {
@@ -24,7 +30,10 @@ export interface ServerState {
 export type ServerChange =
   | { kind: 'approveHostKey'; serverId: string; fingerprint: string }
   | { kind: 'setComposePolicy'; serverId: string; allow: string[] }
-  | { kind: 'recordCheck'; serverId: string; check: ConnectionCheck };
+  | { kind: 'recordCheck'; serverId: string; check: ConnectionCheck }
+  | { kind: 'update'; serverId: string; changes: Parameters<typeof ServerUpdated>[0]['changes'] }
+  | { kind: 'repinHostKey'; serverId: string; fingerprint: string }
+  | { kind: 'decommission'; serverId: string };
 
 /** A connection check's outcome, as ServerConnectionChecked records it. */
 export type ConnectionCheck = Omit<Parameters<typeof ServerConnectionChecked>[0], 'serverId'>;
@@ -42,9 +51,20 @@ export function evolveServer(server: ServerFacts | null, event: EventLike): Serv
       fingerprint: d.hostKeyFingerprint,
       approved: false,
       composeAllow: [],
+      decommissioned: false,
     };
   }
   if (!server) return server;
+  if (event.type === ServerHostKeyRepinned.type) {
+    const d = ServerHostKeyRepinned.dataOf(event);
+    return d.serverId === server.serverId
+      ? { ...server, fingerprint: d.fingerprint, approved: false }
+      : server;
+  }
+  if (event.type === ServerDecommissioned.type) {
+    const d = ServerDecommissioned.dataOf(event);
+    return d.serverId === server.serverId ? { ...server, decommissioned: true } : server;
+  }
   if (event.type === ServerHostKeyApproved.type) {
     const d = ServerHostKeyApproved.dataOf(event);
     return d.serverId === server.serverId ? { ...server, approved: true } : server;
@@ -57,7 +77,9 @@ export function evolveServer(server: ServerFacts | null, event: EventLike): Serv
 }
 
 /**
- * The host key pinned at registration must be approved, as pinned, once; the compose policy
+ * The host key pinned at registration (or re-pinned since) must be approved, as pinned, once; a
+ * re-pinned key needs that approval again; a decommissioned server takes no change but checks
+ * (and decommissioning again is no event); the compose policy
  * records what an owner or admin allowed (a repeat of the same set is no event); a connection
  * check of a known server is recorded as it came out.
  */
@@ -66,6 +88,28 @@ export function decideServerChange(
   server: ServerFacts | null | undefined,
 ): PendingEvent[] {
   if (!server || server.serverId !== command.serverId) throw notFound('No such server');
+  if (command.kind === 'decommission') {
+    return server.decommissioned ? [] : [ServerDecommissioned({ serverId: command.serverId })];
+  }
+  if (server.decommissioned && command.kind !== 'recordCheck') {
+    throw conflict(`Server ${server.name} is decommissioned`, { serverId: server.serverId });
+  }
+  if (command.kind === 'update') {
+    return Object.keys(command.changes).length
+      ? [ServerUpdated({ serverId: command.serverId, changes: command.changes })]
+      : [];
+  }
+  if (command.kind === 'repinHostKey') {
+    return command.fingerprint === server.fingerprint
+      ? []
+      : [
+          ServerHostKeyRepinned({
+            serverId: command.serverId,
+            fingerprint: command.fingerprint,
+            previousFingerprint: server.fingerprint,
+          }),
+        ];
+  }
   if (command.kind === 'recordCheck')
     return [ServerConnectionChecked({ serverId: command.serverId, ...command.check })];
   if (command.kind === 'setComposePolicy') {

@@ -103,6 +103,8 @@ export type ServiceSettings = {
   approvalRule: ApprovalRule;
   healthCheckUrl: string | null;
   backupCommand: string | null;
+  /** Runs with the backup artifact on its standard input (restoreBackup); absent in older events. */
+  restoreCommand?: string | null;
 };
 
 // Stream `service-<sha256(environment/name)>`: one service, on the stream of its unique name and

@@ -36,6 +36,8 @@ import { LoginVerifyInput, VerifyLoginHandler } from './commands/verify-login.ha
 import { clearSessionCookie, setSessionCookie } from './session-cookie.js';
 import { errorForLog } from '../common/log-text.js';
 import { FirstRun } from './first-run.js';
+import { AcceptInviteHandler, AcceptInviteInput } from './invites/invite-use.handlers.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 
 const resetLogger = new Logger('PasswordReset');
 
@@ -54,16 +56,48 @@ export class AuthController {
     private readonly throttle: Throttle,
     private readonly devices: LoginDevices,
     private readonly firstRun: FirstRun,
+    private readonly acceptInviteHandler: AcceptInviteHandler,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** For the dashboard's first page: with no account yet, sign-up makes the owner. */
+  /**
+   * For the dashboard's first page: with no account yet, sign-up makes the owner; after that,
+   * `openSignup` says whether sign-up without an invite is possible.
+   */
   @Get('first-run')
   @Header('Cache-Control', 'no-store')
   async firstRunState() {
-    return { ownerExists: await this.firstRun.ownerExists() };
+    return { ownerExists: await this.firstRun.ownerExists(), openSignup: this.config.openSignup };
+  }
+
+  /** The mailed invite link: into the web app with the token, or with INVALID_TOKEN. */
+  @Get('invite')
+  @Header('Cache-Control', 'no-store')
+  async inviteLink(@Query('token') token: unknown, @Res() res: Response) {
+    const live = await this.acceptInviteHandler.isLive(token);
+    res.redirect(
+      302,
+      live && typeof token === 'string'
+        ? `/accept-invite?token=${encodeURIComponent(token)}`
+        : '/accept-invite?error=INVALID_TOKEN',
+    );
+  }
+
+  /** `{token, password, name}`: creates the invited account (email and role from the invite). */
+  @Post('accept-invite')
+  @HttpCode(201)
+  async acceptInvite(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    this.throttle.take(`invite:ip:${addressKey(req.ip)}`, AUTH_LIMITS.acceptInvitePerAddress);
+    const input = (await validateInput(AcceptInviteInput, jsonBody(req))) as AcceptInviteInput;
+    const { user, session } = await this.acceptInviteHandler.execute(
+      input,
+      this.access.anonymous(req),
+    );
+    setSessionCookie(res, session.value, session.expiresAt);
+    return { user };
   }
 
   @Post('sign-up')

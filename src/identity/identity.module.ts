@@ -15,6 +15,10 @@ import {
   ResetPasswordHandler,
 } from './commands/password-reset.handlers.js';
 import { Throttle } from './login/throttle.js';
+import { InviteMemberHandler } from './invites/invite-member.handler.js';
+import { AcceptInviteHandler, RevokeInviteHandler } from './invites/invite-use.handlers.js';
+import { InviteProcedures } from './invites/invites.procedures.js';
+import { ListInvitesHandler } from './invites/invites.query.js';
 import { LoginAttempts } from './login/login-attempts.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
@@ -61,6 +65,11 @@ import { SessionTerminator } from './session-terminator.js';
     ChangeUserRoleHandler,
     DeactivateUserHandler,
     IdentityProcedures,
+    InviteMemberHandler,
+    RevokeInviteHandler,
+    AcceptInviteHandler,
+    ListInvitesHandler,
+    InviteProcedures,
   ],
 })
 export class IdentityModule {}

@@ -24,7 +24,7 @@ const actor = (id: string, role: HumanRole, scopes = ROLE_CAPABILITIES[role]): C
   role,
   scopes,
 });
-const signUp = (email: string) => ({
+const signUp = (email: string, more: { openSignup?: boolean; invitedAs?: HumanRole } = {}) => ({
   kind: 'signUp' as const,
   userId: 'new',
   email,
@@ -32,6 +32,8 @@ const signUp = (email: string) => ({
   sealedEmail: sealed(email),
   sealedName: sealed('N'),
   passwordHash: 'h',
+  openSignup: more.openSignup ?? true,
+  invitedAs: more.invitedAs,
 });
 const changeRole = (by: Caller, userId: string, role: HumanRole) => ({
   kind: 'changeRole' as const,
@@ -46,6 +48,36 @@ describe('team members decider', () => {
     expect(decideFrom(decider, [signedUp('u1', 'owner')], signUp('b@x.io'))[0].data).toMatchObject({
       role: 'viewer',
     });
+  });
+
+  it('with open sign-up off, refuses sign-up after the owner unless it comes with an invite', () => {
+    const owner = [signedUp('u1', 'owner')];
+    // The founder needs no invite.
+    expect(decideFrom(decider, [], signUp('a@x.io', { openSignup: false }))[0].data).toMatchObject({
+      role: 'owner',
+    });
+    expect(() => decideFrom(decider, owner, signUp('b@x.io', { openSignup: false }))).toThrow(
+      /by invitation/,
+    );
+    const invited = decideFrom(
+      decider,
+      owner,
+      signUp('b@x.io', { openSignup: false, invitedAs: 'operator' }),
+    );
+    expect(invited[0].data).toMatchObject({ role: 'operator' });
+  });
+
+  it('ranks a member who joined by invite as the invite’s role (read from the read model)', () => {
+    const owner = [signedUp('u1', 'owner')];
+    const admin = actor('a1', 'admin');
+    // An invited owner signed up on their own email stream: an admin cannot demote them.
+    expect(() =>
+      decideFrom(decider, owner, {
+        ...changeRole(admin, 'u2', 'viewer'),
+        joined: true,
+        joinedAs: 'owner',
+      }),
+    ).toThrow(/ranks above/);
   });
 
   it('refuses a second account with the same email', () => {

@@ -1,6 +1,6 @@
 import type { PersonalValue } from '../events/personal-value.js';
 import { assertMayActOn, assertMayGrantRole, type Caller } from '../access/authority.js';
-import { conflict, notFound } from '../common/app-error.js';
+import { AppError, conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import { EMAIL_TAKEN } from './member-email.decider.js';
 import {
@@ -33,22 +33,52 @@ export type TeamCommand =
       sealedEmail: PersonalValue;
       sealedName: PersonalValue;
       passwordHash: string;
+      /** SLIPWAY_OPEN_SIGNUP: whether anyone may join after the owner without an invite. */
+      openSignup: boolean;
+      /** The role of the accepted invite this sign-up comes with, if any. */
+      invitedAs?: HumanRole;
     }
-  | { kind: 'changeRole'; actor: Caller; userId: string; role: HumanRole; joined?: boolean }
-  | { kind: 'deactivate'; actor: Caller; userId: string; joined?: boolean };
+  | {
+      kind: 'changeRole';
+      actor: Caller;
+      userId: string;
+      role: HumanRole;
+      joined?: boolean;
+      joinedAs?: HumanRole;
+    }
+  | { kind: 'deactivate'; actor: Caller; userId: string; joined?: boolean; joinedAs?: HumanRole };
+
+/** Sign-up after the owner, with open sign-up off and no invite. */
+export function signUpByInviteOnly(): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    'Sign-up is by invitation: ask an owner or admin for an invite',
+    {
+      requiredScopes: [],
+      grantedScopes: [],
+      rule: 'invite-only',
+    },
+  );
+}
 
 /**
  * A member who signed up on their own email stream (everyone after the founder) and has no
- * role change or deactivation yet: the team decider made them viewer, so that is what they are.
+ * role change or deactivation yet: the team decider gave them their role at sign-up (viewer, or
+ * the role of their invite), which the handler reads from the read model (`joinedAs`).
  */
 const JOINED: Member = { emailKey: '', role: 'viewer', active: true };
 
 const activeOwners = (state: TeamState) =>
   [...state.members.values()].filter((m) => m.active && m.role === 'owner').length;
 
-/** `joined`: the handler found the user signed up outside this stream. */
-function member(state: TeamState, userId: string, joined = false): Member {
-  const found = state.members.get(userId) ?? (joined ? JOINED : undefined);
+/** `joined`: the handler found the user signed up outside this stream, as `joinedAs`. */
+function member(
+  state: TeamState,
+  userId: string,
+  joined = false,
+  joinedAs: HumanRole = 'viewer',
+): Member {
+  const found = state.members.get(userId) ?? (joined ? { ...JOINED, role: joinedAs } : undefined);
   if (!found) throw notFound('No such user');
   return found;
 }
@@ -93,13 +123,16 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
           (m) => m.emailKey === command.emailDigest || m.emailKey === command.email,
         );
         if (taken) throw conflict(EMAIL_TAKEN);
+        const founder = state.members.size === 0;
+        if (!founder && !command.invitedAs && !command.openSignup) throw signUpByInviteOnly();
+        const role = founder ? 'owner' : (command.invitedAs ?? 'viewer');
         return [
           UserSignedUp({
             userId: command.userId,
             email: command.sealedEmail,
             emailDigest: command.emailDigest,
             name: command.sealedName,
-            role: state.members.size === 0 ? 'owner' : 'viewer',
+            role,
             passwordHash: command.passwordHash,
           }),
         ];
@@ -107,7 +140,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
       case 'changeRole': {
         // What is asked for is checked first: it exceeds the caller whoever the target is.
         assertMayGrantRole(command.actor, command.role);
-        const target = member(state, command.userId, command.joined);
+        const target = member(state, command.userId, command.joined, command.joinedAs);
         if (!target.active) throw conflict('The user is deactivated');
         assertMayActOn(command.actor, user(command.userId, target), 'change the role of');
         if (target.role === command.role) return [];
@@ -117,7 +150,7 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
         return [UserRoleChanged({ userId: command.userId, from: target.role, to: command.role })];
       }
       case 'deactivate': {
-        const target = member(state, command.userId, command.joined);
+        const target = member(state, command.userId, command.joined, command.joinedAs);
         if (!target.active) return [];
         assertMayActOn(command.actor, user(command.userId, target), 'deactivate');
         if (target.role === 'owner' && activeOwners(state) === 1) {

@@ -4,7 +4,11 @@ import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { TEAM_MEMBERS_STREAM } from '../events/identity.events.js';
-import { teamMembersDecider, type TeamCommand } from './team-members.decider.js';
+import { HUMANS } from '../kernel/roles.js';
+import { teamMembersDecider, type HumanRole, type TeamCommand } from './team-members.decider.js';
+
+const isHumanRole = (role: unknown): role is HumanRole =>
+  (HUMANS as readonly unknown[]).includes(role);
 
 type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' }>;
 
@@ -23,6 +27,12 @@ export class TeamRoster {
   async change(command: MemberChange, ctx: RequestContext) {
     const doc = await this.reads.collection<PrincipalDoc>('principals').get(command.userId);
     const joined = doc?.kind === 'user';
-    return this.runner.run(TEAM_MEMBERS_STREAM, teamMembersDecider, { ...command, joined }, ctx);
+    const joinedAs = joined && isHumanRole(doc.role) ? doc.role : undefined;
+    return this.runner.run(
+      TEAM_MEMBERS_STREAM,
+      teamMembersDecider,
+      { ...command, joined, joinedAs },
+      ctx,
+    );
   }
 }

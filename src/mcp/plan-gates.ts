@@ -4,9 +4,9 @@
  * its plan returned (same principal, same subject, at most `PLAN_TTL_MS` old).
  *
  * The subject is the part of the input the plan previews; free text the plan does not look at
- * (a `reason`) is left out, so it may differ. Compose deploys and restores have planning
- * procedures (`composeDeploymentPlan`, `backupRestorePlan`) but no command procedure yet: when
- * one is declared, it gets its row here.
+ * (a `reason`) is left out, so it may differ. Compose deploys have a planning procedure
+ * (`composeDeploymentPlan`) but no command procedure yet: when one is declared, it gets its row
+ * here. `restoreBackup` needs a `backupRestorePlan` of the same backup.
  */
 export interface PlanGate {
   command: string;
@@ -24,6 +24,7 @@ const pick = (input: Record<string, unknown>, fields: readonly string[]) =>
 
 const DEPLOY_FIELDS = ['serviceId', 'imageTag'] as const;
 const ROLLBACK_FIELDS = ['serviceId', 'targetDeploymentId'] as const;
+const RESTORE_FIELDS = ['backupId'] as const;
 
 export const PLAN_GATES: readonly PlanGate[] = [
   {
@@ -39,6 +40,12 @@ export const PLAN_GATES: readonly PlanGate[] = [
     // A plan for "the previous deployment" does not say which one the command will name.
     planSubject: (input) =>
       typeof input.targetDeploymentId === 'string' ? pick(input, ROLLBACK_FIELDS) : null,
+  },
+  {
+    command: 'restoreBackup',
+    plan: 'backupRestorePlan',
+    commandSubject: (input) => pick(input, RESTORE_FIELDS),
+    planSubject: (input) => pick(input, RESTORE_FIELDS),
   },
 ];
 

@@ -15,6 +15,7 @@ import {
   seesConnectionDetails,
 } from '../deployments/reach/connection-failures.js';
 import { ServerSessions } from './server-sessions.js';
+import { BackupFailed } from '../events/restore.events.js';
 import type { SshSession } from './ssh-session.js';
 
 export interface TakenBackup {
@@ -46,7 +47,7 @@ export class BackupTaker {
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
-    const session = await this.connect(server, ctx);
+    const session = await this.connect(server, ctx, service.id);
     const backupId = randomUUID();
     const dir = join(this.config.dataDir, 'backups', service.id);
     const location = join(dir, `${backupId}.bak`);
@@ -68,6 +69,13 @@ export class BackupTaker {
         file.end((error?: Error | null) => (error ? reject(error) : resolve())),
       );
       if (result.code !== 0) {
+        await this.recordFailure(
+          service.id,
+          'command-failed',
+          `exit ${result.code ?? result.signal}`,
+          result.code,
+          ctx,
+        );
         throw conflict(`The backup command failed (exit ${result.code ?? result.signal})`, {
           stderr: stderr.slice(-20),
         });
@@ -91,11 +99,38 @@ export class BackupTaker {
     return taken;
   }
 
+  /** `BackupFailed` on the service's backups stream, for the audit trail and notifications. */
+  private async recordFailure(
+    serviceId: string,
+    reason: 'connect-failed' | 'command-failed',
+    detail: string,
+    exitCode: number | null,
+    ctx: RequestContext,
+  ): Promise<void> {
+    await this.writer.append(
+      serviceBackupsStream(serviceId),
+      [BackupFailed({ serviceId, reason, detail, exitCode })],
+      'any',
+      ctx,
+    );
+  }
+
   /** One answer for every connection failure, unless the caller is an owner or admin. */
-  private async connect(server: ServerDoc, ctx: RequestContext): Promise<SshSession> {
+  private async connect(
+    server: ServerDoc,
+    ctx: RequestContext,
+    serviceId: string,
+  ): Promise<SshSession> {
     try {
       return await this.sessions.open(server);
     } catch (error) {
+      await this.recordFailure(
+        serviceId,
+        'connect-failed',
+        'could not connect to the server',
+        null,
+        ctx,
+      );
       const detail = error instanceof Error ? error.message : String(error);
       throw conflict(
         seesConnectionDetails(ctx)

@@ -4,6 +4,7 @@ import type { RequestContext } from '../kernel/request-context.js';
 import { Procedure } from '../kernel/procedure.js';
 import { BackupTaker } from './backup-taker.js';
 import { DEPLOYERS } from '../kernel/roles.js';
+import { RestoreBackupInput, RestoreRunner } from './restore/restore-runner.js';
 
 export class TriggerBackupInput {
   @IsUUID()
@@ -21,7 +22,10 @@ export class TriggerBackupHandler {
 
 @Injectable()
 export class BackupProcedures {
-  constructor(private readonly triggerBackupHandler: TriggerBackupHandler) {}
+  constructor(
+    private readonly triggerBackupHandler: TriggerBackupHandler,
+    private readonly restoreRunner: RestoreRunner,
+  ) {}
 
   @Procedure.command({
     name: 'triggerBackup',
@@ -32,5 +36,17 @@ export class BackupProcedures {
   })
   triggerBackup(input: TriggerBackupInput, ctx: RequestContext) {
     return this.triggerBackupHandler.execute(input.serviceId, ctx);
+  }
+
+  @Procedure.command({
+    name: 'restoreBackup',
+    roles: DEPLOYERS,
+    scopes: ['backup:write'],
+    input: RestoreBackupInput,
+    description:
+      "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded.",
+  })
+  restoreBackup(input: RestoreBackupInput, ctx: RequestContext) {
+    return this.restoreRunner.restore(input, ctx);
   }
 }

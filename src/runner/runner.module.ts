@@ -10,6 +10,9 @@ import { DeploymentRunner } from './deployment-runner.js';
 import { ObservationProcedures } from './observe/observation.procedures.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
+import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
+import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
+import { RestoreRunner } from './restore/restore-runner.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -25,6 +28,9 @@ import { ServiceObserver } from './observe/service-observer.js';
     ServiceObserver,
     ServerDiagnosis,
     ObservationProcedures,
+    ArchiveServiceHandler,
+    ArchiveProcedures,
+    RestoreRunner,
   ],
   exports: [DeploymentRunner, ServerImages, ServerImagesProcedures, ServiceObserver, ServerDiagnosis],
 })

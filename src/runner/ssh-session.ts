@@ -6,7 +6,8 @@ import { connectPinned, type SshTarget } from '../deployments/reach/ssh-connect.
 import { commandLine } from './shell-quote.js';
 
 export interface ExecOptions {
-  stdin?: string;
+  /** Written to the command's standard input, then closed (text, or a binary artifact). */
+  stdin?: string | Buffer;
   /** Piped to the remote command's stdin instead (a `docker load` tarball); errors abort. */
   stdinStream?: Readable;
   onLine(stream: 'stdout' | 'stderr', text: string): void;

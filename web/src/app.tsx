@@ -4,6 +4,7 @@ import { FirstRunPage } from './pages/first-run';
 import { ForgotPasswordPage } from './pages/forgot-password';
 import { LoginPage } from './pages/login';
 import { ResetPasswordPage } from './pages/reset-password';
+import { AcceptInvitePage } from './pages/accept-invite';
 
 type SignedInModule = typeof import('./signed-in');
 let signedIn: SignedInModule | null = null;
@@ -46,6 +47,7 @@ export function App() {
       <Route path="/setup" component={FirstRunPage} />
       <Route path="/forgot-password" component={ForgotPasswordPage} />
       <Route path="/reset-password" component={ResetPasswordPage} />
+      <Route path="/accept-invite" component={AcceptInvitePage} />
       <Route component={SignedInPages} />
     </Switch>
   );

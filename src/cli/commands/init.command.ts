@@ -6,7 +6,8 @@ import { passwordFrom, valueFrom } from '../user-input.js';
 
 /**
  * `slipway init`: the first account of a new service, which is its owner, and a stored session
- * for it. On a service that already has an owner, sign-up makes a viewer: said plainly.
+ * for it. On a service that already has an owner, sign-up is refused unless the server runs
+ * with SLIPWAY_OPEN_SIGNUP (then it makes a viewer: said plainly); invites are the way in.
  */
 export function registerInitCommand(program: Command): void {
   program

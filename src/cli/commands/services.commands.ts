@@ -20,7 +20,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * `NAME=VALUE` pairs; a secret given as `NAME` alone takes its value from the environment
  * variable of that name, so that it is never on the command line (shell history, `ps`).
  */
-function envFrom(plain: string[], secrets: string[]): EnvVar[] | undefined {
+export function envFrom(plain: string[], secrets: string[]): EnvVar[] | undefined {
   if (!plain.length && !secrets.length) return undefined;
   const pair = (entry: string, secret: boolean): EnvVar => {
     const at = entry.indexOf('=');

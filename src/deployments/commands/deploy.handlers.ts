@@ -12,6 +12,7 @@ import {
   triggerOf,
   validImageRef,
 } from '../deployment-launcher.js';
+import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import {
   DeploymentCancelled,
@@ -106,6 +107,8 @@ export class TriggerDeployHandler {
     override?: DeploymentOverride,
   ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
+    // Before an approval is asked for: nobody should approve what cannot run.
+    assertServiceActive(service);
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
     const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
@@ -173,6 +176,7 @@ export class ExecuteRollbackHandler {
     ctx: RequestContext,
   ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.lookup.service(input.serviceId);
+    assertServiceActive(service);
     const target = await this.lookup.deployment(input.targetDeploymentId);
     if (target.serviceId !== service.id)
       throw badRequest('The target deployment belongs to another service', [

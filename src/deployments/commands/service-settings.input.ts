@@ -45,4 +45,9 @@ export class ServiceSettingsInput {
   @Omittable()
   @ShellCommand()
   backupCommand?: string;
+
+  /** Runs on the server with a backup artifact on its standard input (`restoreBackup`). */
+  @Omittable()
+  @ShellCommand()
+  restoreCommand?: string;
 }

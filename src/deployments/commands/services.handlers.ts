@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { IsUUID } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
+import { badRequest } from '../../common/app-error.js';
+import type { RecordedEnvVar } from '../../events/deployments.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { ServiceStreams } from '../service-streams.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { Omittable } from '../../common/omittable.js';
 import { ComposeText, EnvironmentName, ImageRepository, SlugName } from '../deployment-fields.js';
-import { ServiceSettingsInput } from './service-settings.input.js';
+import { EnvVarInput, ServiceSettingsInput } from './service-settings.input.js';
+import { EnvList } from '../deployment-fields.js';
 import { ServiceSettingsChecks } from './service-settings.checks.js';
+import { assertServerInService, assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 
 export class RegisterServiceInput extends ServiceSettingsInput {
   @SlugName()
@@ -43,6 +47,7 @@ export class RegisterServiceHandler {
     environment: string;
   }> {
     const server = await this.lookup.server(input.serverId);
+    assertServerInService(server);
     this.settings.validCompose(input.compose);
     this.settings.allowedOn(server, input.compose);
     await this.settings.healthUrl(input.healthCheckUrl);
@@ -58,6 +63,7 @@ export class RegisterServiceHandler {
       approvalRule: input.approvalRule ?? 'none',
       healthCheckUrl: input.healthCheckUrl ?? null,
       backupCommand: input.backupCommand ?? null,
+      restoreCommand: input.restoreCommand ?? null,
     };
     await this.services.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };
@@ -79,6 +85,41 @@ export class UpdateServiceInput extends ServiceSettingsInput {
   @Omittable()
   @ComposeText()
   compose?: string;
+
+  /** Adds these variables, or changes those of the same name; the others stay. */
+  @Omittable()
+  @EnvList(() => EnvVarInput)
+  setEnv?: EnvVarInput[];
+
+  /** Removes the variables of these names (an unknown name changes nothing). */
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, {
+    each: true,
+    message: 'env var names are letters, digits and _',
+  })
+  removeEnv?: string[];
+}
+
+/** The service's variables after removing `remove` and setting `set` (by name, in place). */
+function patchEnv(
+  current: RecordedEnvVar[],
+  set: RecordedEnvVar[],
+  remove: string[],
+): RecordedEnvVar[] {
+  const next = current.filter((v) => !remove.includes(v.name));
+  for (const v of set) {
+    const at = next.findIndex((c) => c.name === v.name);
+    if (at >= 0) next[at] = v;
+    else next.push(v);
+  }
+  if (next.length > 200) {
+    throw badRequest('A service has at most 200 env vars', [
+      { path: 'setEnv', message: 'at most 200 env vars in all' },
+    ]);
+  }
+  return next;
 }
 
 @Injectable()
@@ -94,17 +135,28 @@ export class UpdateServiceHandler {
     ctx: RequestContext,
   ): Promise<{ serviceId: string; updated: string[] }> {
     const service = await this.lookup.service(input.serviceId);
+    assertServiceActive(service);
     const server = await this.lookup.server(input.serverId ?? service.serverId);
+    if (input.serverId !== undefined) assertServerInService(server);
     if (input.compose !== undefined) this.settings.validCompose(input.compose);
     // A new compose, or the same compose moved to a server that allows less.
     if (input.compose !== undefined || input.serverId !== undefined)
       this.settings.allowedOn(server, input.compose ?? service.compose);
     await this.settings.healthUrl(input.healthCheckUrl);
-    const { serviceId, env, ...rest } = input;
+    const { serviceId, env, setEnv, removeEnv, ...rest } = input;
+    if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {
+      throw badRequest('Give env (the whole list) or setEnv/removeEnv (a change), not both', [
+        { path: 'env', message: 'not with setEnv or removeEnv' },
+      ]);
+    }
     const changes: Record<string, unknown> = Object.fromEntries(
       Object.entries(rest).filter(([, v]) => v !== undefined),
     );
     if (env !== undefined) changes.env = this.settings.env(env);
+    if (setEnv !== undefined || removeEnv !== undefined) {
+      // Secrets are sealed as on registration; the whole resulting list is recorded.
+      changes.env = patchEnv(service.env, this.settings.env(setEnv), removeEnv ?? []);
+    }
     await this.services.update({ kind: 'update', event: { serviceId, changes } }, ctx);
     return { serviceId, updated: Object.keys(changes).sort() };
   }

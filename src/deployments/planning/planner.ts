@@ -211,6 +211,9 @@ export class Planner {
         'backup-exists',
         `${backup.location} (${backup.sizeBytes} bytes, taken ${backup.takenAt})`,
       ),
+      service.restoreCommand
+        ? ok('restore-command', service.restoreCommand)
+        : warn('restore-command', 'the service defines no restore command yet (updateService)'),
       /^sha256:[a-f0-9]{64}$/.test(backup.checksum)
         ? ok('checksum-present', backup.checksum)
         : fail('checksum-present', 'the backup has no usable checksum'),
@@ -222,12 +225,10 @@ export class Planner {
       ),
     ];
     const steps = [
-      'fetch the artifact',
-      'verify its SHA-256 against the recorded checksum',
-      'stop the service',
-      'restore',
-      'start the service',
-      'health check',
+      'read the artifact Slipway holds',
+      'verify its SHA-256 against the recorded checksum (a mismatch refuses the restore)',
+      'connect to the server with its pinned host key',
+      "run the service's restore command with the artifact on its standard input",
     ];
     const reason = shellArg(`Restore ${service.name} from backup ${backup.id}`);
     return plan(

@@ -21,6 +21,7 @@ import { teamMembersDecider, type HumanRole, type TeamCommand } from '../team-me
 
 type SignUpDecision = Extract<TeamCommand, { kind: 'signUp' }>;
 import { SessionStarter, type StartedSession } from '../session-starter.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 
 export interface SignedUpUser {
   user: { id: string; email: string; name: string; role: string };
@@ -50,10 +51,19 @@ export class SignUpHandler {
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
     private readonly sessions: SessionStarter,
     private readonly personal: PersonalData,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute(input: SignUpInput, ctx: RequestContext): Promise<SignedUpUser> {
-    const userId = randomUUID();
+  /**
+   * After the founder, sign-up needs SLIPWAY_OPEN_SIGNUP (the user joins as viewer) or an
+   * accepted invite (its role, and the user id the invite recorded).
+   */
+  async execute(
+    input: SignUpInput,
+    ctx: RequestContext,
+    invite?: { role: HumanRole; userId: string },
+  ): Promise<SignedUpUser> {
+    const userId = invite?.userId ?? randomUUID();
     const passwordHash = await this.hasher.hash(input.password);
     const subject = userSubject(userId);
     const command = {
@@ -64,6 +74,8 @@ export class SignUpHandler {
       sealedEmail: this.personal.protect(subject, input.email)!,
       sealedName: this.personal.protect(subject, input.name)!,
       passwordHash,
+      openSignup: this.config.openSignup,
+      invitedAs: invite?.role,
     };
     // The new user is the actor of their own sign-up, with the role the decision gave them.
     const principalFor = (role: string) => ({

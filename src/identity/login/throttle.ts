@@ -88,6 +88,8 @@ export const AUTH_LIMITS = {
   resetRequestPerEmail: { max: 3, windowMs: 60 * MINUTE },
   /** Setting a new password with a reset token, per client address. */
   resetPerAddress: { max: 10, windowMs: 15 * MINUTE },
+  /** Accepting an invite, per client address. */
+  acceptInvitePerAddress: { max: 10, windowMs: 15 * MINUTE },
 } satisfies Record<string, Limit>;
 
 /**

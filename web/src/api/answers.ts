@@ -10,6 +10,9 @@ import type { ServerConnectionProcedures } from '../../../src/deployments/server
 import type { HealthProcedures } from '../../../src/health/health.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
+import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
+import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
+import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
@@ -26,6 +29,9 @@ type Answers<T> = {
 // One mapped type per class: intersecting the classes themselves would give `never`, as
 // several have private members of the same name.
 type Declarations = Answers<AccessProcedures> &
+  Answers<ArchiveProcedures> &
+  Answers<InviteProcedures> &
+  Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &

@@ -8,6 +8,7 @@ import type {
 } from '../../../src/identity/commands/password-reset.handlers.js';
 import type { SignedUpUser, SignUpInput } from '../../../src/identity/commands/sign-up.handler.js';
 import type { LoginVerifyInput } from '../../../src/identity/commands/verify-login.handler.js';
+import type { AcceptInviteInput } from '../../../src/identity/invites/invite-use.handlers.js';
 import { errorFromAnswer, networkError } from './errors';
 
 /** Only the data fields of an input class. */
@@ -35,7 +36,13 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
 
 export const auth = {
   /** Whether the service has its owner yet (with no account, sign-up makes the owner). */
-  firstRun: () => send<{ ownerExists: boolean }>('GET', '/api/auth/first-run'),
+  firstRun: () => send<{ ownerExists: boolean; openSignup: boolean }>('GET', '/api/auth/first-run'),
+  acceptInvite: (body: Body<AcceptInviteInput>) =>
+    send<{ user: { id: string; email: string; name: string; role: string } }>(
+      'POST',
+      '/api/auth/accept-invite',
+      body,
+    ),
   signUp: (body: Body<SignUpInput>) => send<SignedUpUser>('POST', '/api/auth/sign-up', body),
   logIn: (body: Body<LoginInput>) => send<LoginAnswer>('POST', '/api/auth/login', body),
   verify: (body: Body<LoginVerifyInput>) =>

@@ -1,0 +1,107 @@
+import { assertMayGrantRole, type Caller } from '../../access/authority.js';
+import { badRequest, conflict, notFound } from '../../common/app-error.js';
+import type { PersonalValue } from '../../events/personal-value.js';
+import { InviteAccepted, InviteRevoked, MemberInvited } from '../../events/invite.events.js';
+import type { Decider, EventLike } from '../../storage/decider.js';
+import type { HumanRole } from '../team-members.decider.js';
+
+export interface InviteState {
+  invite: {
+    email: PersonalValue;
+    emailDigest: string;
+    role: HumanRole;
+    tokenDigest: string;
+    expiresAt: number;
+  } | null;
+  status: 'none' | 'pending' | 'accepted' | 'revoked';
+}
+
+export type InviteCommand =
+  | {
+      kind: 'invite';
+      actor: Caller;
+      inviteId: string;
+      email: PersonalValue;
+      emailDigest: string;
+      role: HumanRole;
+      tokenDigest: string;
+      expiresAt: string;
+    }
+  | { kind: 'revoke'; actor: Caller; inviteId: string }
+  | { kind: 'accept'; inviteId: string; tokenDigest: string; userId: string; now: number };
+
+/** One answer for every unusable link (unknown, wrong secret, used, revoked, expired). */
+export function invalidInvite() {
+  return badRequest('The invite link is invalid, used, revoked or expired', [
+    { path: 'token', message: 'ask for a new invite' },
+  ]);
+}
+
+/** Whether a link with this digest can still be accepted at `now`. */
+export function inviteIsLive(state: InviteState, tokenDigest: string, now: number): boolean {
+  return (
+    state.status === 'pending' &&
+    state.invite !== null &&
+    state.invite.tokenDigest === tokenDigest &&
+    state.invite.expiresAt > now
+  );
+}
+
+/**
+ * Stream `invite-<id>`: created once, by someone who may grant its role (rank and narrowing);
+ * accepted at most once, with the link's secret, before it expires; revoked by someone who could
+ * have made it. Accepted and revoked are final.
+ */
+export const inviteDecider: Decider<InviteState, InviteCommand> = {
+  initialState: () => ({ invite: null, status: 'none' }),
+
+  evolve(state: InviteState, event: EventLike): InviteState {
+    if (event.type === MemberInvited.type) {
+      const d = MemberInvited.dataOf(event);
+      return {
+        invite: {
+          email: d.email,
+          emailDigest: d.emailDigest,
+          role: d.role,
+          tokenDigest: d.tokenDigest,
+          expiresAt: Date.parse(d.expiresAt),
+        },
+        status: 'pending',
+      };
+    }
+    if (event.type === InviteAccepted.type) return { ...state, status: 'accepted' };
+    if (event.type === InviteRevoked.type) return { ...state, status: 'revoked' };
+    return state;
+  },
+
+  decide(command: InviteCommand, state: InviteState) {
+    switch (command.kind) {
+      case 'invite': {
+        assertMayGrantRole(command.actor, command.role);
+        if (state.status !== 'none') throw conflict('This invite already exists');
+        return [
+          MemberInvited({
+            inviteId: command.inviteId,
+            email: command.email,
+            emailDigest: command.emailDigest,
+            role: command.role,
+            tokenDigest: command.tokenDigest,
+            expiresAt: command.expiresAt,
+          }),
+        ];
+      }
+      case 'revoke': {
+        if (!state.invite) throw notFound('No such invite');
+        // Only someone who could have made it: an admin cannot withdraw an owner's invite.
+        assertMayGrantRole(command.actor, state.invite.role);
+        if (state.status === 'revoked') return [];
+        if (state.status === 'accepted') throw conflict('The invite was already accepted');
+        return [InviteRevoked({ inviteId: command.inviteId })];
+      }
+      case 'accept': {
+        if (!inviteIsLive(state, command.tokenDigest, command.now)) throw invalidInvite();
+        return [InviteAccepted({ inviteId: command.inviteId, userId: command.userId })];
+      }
+    }
+  },
+};

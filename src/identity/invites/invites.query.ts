@@ -1,0 +1,69 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IsIn } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
+import type { InviteDoc } from '../../../projections/invites.projection.js';
+import { PageInput } from '../../access/page.input.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { PersonalData } from '../../privacy/personal-data.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+
+export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+
+export class InvitesInput extends PageInput {
+  @Omittable()
+  @IsIn(INVITE_STATUSES)
+  status?: (typeof INVITE_STATUSES)[number];
+}
+
+export interface InviteView {
+  inviteId: string;
+  email: string | null;
+  role: string;
+  status: (typeof INVITE_STATUSES)[number];
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+  acceptedUserId: string | null;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Invites newest first; a pending one past its expiry reads `expired`. Never the link. */
+@Injectable()
+export class ListInvitesHandler {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly personal: PersonalData,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(input: InvitesInput): Promise<{ items: InviteView[]; nextCursor: string | null }> {
+    const now = this.clock.now().toISOString();
+    const filter: Filter =
+      input.status === 'expired'
+        ? { status: 'pending', expiresAt: { $lte: now } }
+        : input.status === 'pending'
+          ? { status: 'pending', expiresAt: { $gt: now } }
+          : input.status
+            ? { status: input.status }
+            : {};
+    const page = await this.reads
+      .collection<InviteDoc>('invites')
+      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
+    return {
+      items: page.items.map((d) => ({
+        inviteId: d.id,
+        email: this.personal.reveal(d.email),
+        role: d.role,
+        status: d.status === 'pending' && d.expiresAt <= now ? 'expired' : d.status,
+        invitedBy: d.invitedBy,
+        createdAt: d.createdAt,
+        expiresAt: d.expiresAt,
+        acceptedUserId: d.acceptedUserId,
+        acceptedAt: d.acceptedAt,
+        revokedAt: d.revokedAt,
+      })),
+      nextCursor: page.nextCursor,
+    };
+  }
+}

@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { IsBoolean, IsUUID } from 'class-validator';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { conflict } from '../../common/app-error.js';
+import { Omittable } from '../../common/omittable.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { ServiceStreams } from '../../deployments/service-streams.js';
+import { ServiceComposeDownRan } from '../../events/lifecycle.events.js';
+import { serviceStream } from '../../events/deployments.events.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { ServerSessions } from '../server-sessions.js';
+
+export class ArchiveServiceInput {
+  @IsUUID()
+  serviceId!: string;
+
+  /** Also run `docker compose down` for the service's project on its server, over SSH. */
+  @Omittable()
+  @IsBoolean()
+  composeDown?: boolean;
+}
+
+export interface ComposeDownOutcome {
+  ok: boolean;
+  exitCode: number | null;
+  failure: string | null;
+}
+
+/** The compose project a service's deployments run under (as deployment-steps names it). */
+export const composeProject = (name: string, environment: string) =>
+  `${name}-${environment}`.replace(/[^a-z0-9_-]/g, '-');
+
+/**
+ * Archiving is a state: the service and its history stay, new deployments and changes are
+ * refused. Refused while a deployment is queued or running (cancel it first). With
+ * `composeDown`, the containers are stopped afterwards; that outcome is recorded and answered,
+ * and a failure there does not undo the archiving.
+ */
+@Injectable()
+export class ArchiveServiceHandler {
+  constructor(
+    private readonly services: ServiceStreams,
+    private readonly lookup: DeploymentLookup,
+    private readonly sessions: ServerSessions,
+    private readonly writer: EventWriter,
+  ) {}
+
+  async execute(input: ArchiveServiceInput, ctx: RequestContext) {
+    const service = await this.lookup.service(input.serviceId);
+    const active = await this.lookup.reads
+      .collection<DeploymentDoc>('deployments')
+      .count({ serviceId: service.id, status: { $in: ['queued', 'running'] } });
+    if (active > 0 && service.status !== 'archived') {
+      throw conflict('A deployment of this service is queued or running: cancel it first', {
+        serviceId: service.id,
+      });
+    }
+    const composeDown = input.composeDown ?? false;
+    const decision = await this.services.update(
+      { kind: 'archive', event: { serviceId: service.id, composeDown } },
+      ctx,
+    );
+    let down: ComposeDownOutcome | null = null;
+    if (composeDown) {
+      down = await this.composeDown(
+        service.serverId,
+        composeProject(service.name, service.environment),
+      );
+      await this.writer.append(
+        serviceStream(service.environment, service.name),
+        [ServiceComposeDownRan({ serviceId: service.id, serverId: service.serverId, ...down })],
+        'any',
+        ctx,
+      );
+    }
+    return {
+      serviceId: service.id,
+      status: 'archived' as const,
+      changed: decision.events.length > 0,
+      composeDown: down,
+    };
+  }
+
+  private async composeDown(serverId: string, project: string): Promise<ComposeDownOutcome> {
+    const server = await this.lookup.server(serverId);
+    if (!server.hostKeyApproved)
+      return { ok: false, exitCode: null, failure: 'host key not approved' };
+    try {
+      const session = await this.sessions.open(server);
+      try {
+        const result = await session.exec(
+          ['docker', 'compose', '--project-name', project, 'down'],
+          { onLine: () => undefined },
+        );
+        return {
+          ok: result.code === 0,
+          exitCode: result.code,
+          failure: result.code === 0 ? null : `exit ${result.code ?? result.signal}`,
+        };
+      } finally {
+        session.close();
+      }
+    } catch {
+      // The cause stays out of the answer and the event, as for deployments' connect step.
+      return { ok: false, exitCode: null, failure: 'could not connect to the server' };
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { Inject, Injectable } from '@nestjs/common';
+import { IsUUID } from 'class-validator';
+import type { BackupDoc } from '../../../projections/backups.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { conflict } from '../../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { assertServiceActive } from '../../deployments/lifecycle/lifecycle-rules.js';
+import {
+  RestoreFailed,
+  RestoreStarted,
+  RestoreSucceeded,
+  restoreStream,
+} from '../../events/restore.events.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { ServerSessions } from '../server-sessions.js';
+
+export class RestoreBackupInput {
+  @IsUUID()
+  backupId!: string;
+
+  /** The approved `restore` request for this backup (requestApproval, then approveRequest). */
+  @IsUUID()
+  approvalId!: string;
+}
+
+type Failure = Parameters<typeof RestoreFailed>[0]['reason'];
+
+export interface RestoreOutcome {
+  restoreId: string;
+  backupId: string;
+  serviceId: string;
+  status: 'succeeded' | 'failed';
+  reason: Failure | null;
+  exitCode: number | null;
+}
+
+/** At most this many bytes are sent (the artifact is read into memory to be verified and sent). */
+export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Runs an approved restore: the artifact Slipway holds is read and its SHA-256 compared with the
+ * recorded checksum before anything reaches the server (a mismatch is refused, `409`, and
+ * recorded); then the service's restore command runs over SSH with the artifact on its standard
+ * input. Every outcome is an event on `restore-<approvalId>`, whose first event claims the
+ * approval: one approval, one restore.
+ */
+@Injectable()
+export class RestoreRunner {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly writer: EventWriter,
+    private readonly sessions: ServerSessions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async restore(input: RestoreBackupInput, ctx: RequestContext): Promise<RestoreOutcome> {
+    const backup = await this.lookup.backup(input.backupId);
+    const service = await this.lookup.service(backup.serviceId);
+    assertServiceActive(service);
+    if (!service.restoreCommand) throw conflict('The service defines no restore command');
+    await this.assertApproved(input, backup);
+    const server = await this.lookup.server(service.serverId);
+    if (!server.hostKeyApproved)
+      throw conflict(`Approve the host key of server ${server.name} first`);
+    const restoreId = randomUUID();
+    const stream = restoreStream(input.approvalId);
+    try {
+      await this.writer.append(
+        stream,
+        [
+          RestoreStarted({
+            restoreId,
+            approvalId: input.approvalId,
+            backupId: backup.id,
+            serviceId: service.id,
+            serverId: server.id,
+          }),
+        ],
+        'no_stream',
+        ctx,
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError)
+        throw conflict('This approval was already used for a restore', {
+          approvalId: input.approvalId,
+        });
+      throw error;
+    }
+    const fail = async (reason: Failure, detail: string, exitCode: number | null = null) => {
+      await this.writer.append(
+        stream,
+        [
+          RestoreFailed({
+            restoreId,
+            backupId: backup.id,
+            serviceId: service.id,
+            reason,
+            detail,
+            exitCode,
+          }),
+        ],
+        'any',
+        ctx,
+      );
+      return {
+        restoreId,
+        backupId: backup.id,
+        serviceId: service.id,
+        status: 'failed' as const,
+        reason,
+        exitCode,
+      };
+    };
+
+    const artifact = await this.readArtifact(backup, service);
+    if (!artifact) {
+      await fail('artifact-unavailable', 'Slipway does not hold this backup’s artifact');
+      throw conflict('Slipway does not hold this backup’s artifact', { restoreId });
+    }
+    const actual = `sha256:${createHash('sha256').update(artifact).digest('hex')}`;
+    if (actual !== backup.checksum) {
+      await fail('checksum-mismatch', `expected ${backup.checksum}, found ${actual}`);
+      throw conflict('The artifact does not match its recorded checksum: nothing was restored', {
+        restoreId,
+        expected: backup.checksum,
+        actual,
+      });
+    }
+    let session;
+    try {
+      session = await this.sessions.open(server);
+    } catch {
+      return fail('connect-failed', 'could not connect to the server');
+    }
+    try {
+      const result = await session.exec(['sh', '-c', service.restoreCommand], {
+        stdin: artifact,
+        onLine: () => undefined,
+      });
+      if (result.code !== 0)
+        return fail('command-failed', `exit ${result.code ?? result.signal}`, result.code);
+    } finally {
+      session.close();
+    }
+    await this.writer.append(
+      stream,
+      [
+        RestoreSucceeded({
+          restoreId,
+          backupId: backup.id,
+          serviceId: service.id,
+          sizeBytes: artifact.length,
+        }),
+      ],
+      'any',
+      ctx,
+    );
+    return {
+      restoreId,
+      backupId: backup.id,
+      serviceId: service.id,
+      status: 'succeeded',
+      reason: null,
+      exitCode: 0,
+    };
+  }
+
+  /** An approved, unexpired-at-decision `restore` request for exactly this backup. */
+  private async assertApproved(input: RestoreBackupInput, backup: BackupDoc): Promise<void> {
+    const approval = await this.lookup.approval(input.approvalId);
+    if (
+      approval.action !== 'restore' ||
+      approval.serviceId !== backup.serviceId ||
+      approval.payload.backupId !== backup.id
+    ) {
+      throw conflict('The approval is not for restoring this backup', {
+        approvalId: approval.id,
+      });
+    }
+    if (approval.status !== 'approved') {
+      throw conflict(`The restore request is ${approval.status}, not approved`, {
+        approvalId: approval.id,
+      });
+    }
+  }
+
+  /** Only artifacts under `<data dir>/backups/<service>/` (what triggerBackup wrote). */
+  private async readArtifact(backup: BackupDoc, service: ServiceDoc): Promise<Buffer | null> {
+    const dir = resolve(join(this.config.dataDir, 'backups', service.id));
+    const location = resolve(backup.location);
+    if (!location.startsWith(dir + sep)) return null;
+    try {
+      if ((await stat(location)).size > RESTORE_MAX_BYTES) return null;
+      return await readFile(location);
+    } catch {
+      return null;
+    }
+  }
+}
