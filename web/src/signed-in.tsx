@@ -3,16 +3,21 @@ import { Route, Switch } from 'wouter';
 import { query } from './api/client';
 import { describeError, needsLogin } from './api/errors';
 import { Layout } from './components/layout';
+import { useLiveReadModels } from './live/projection-stream';
+import { ApprovalsPage } from './pages/approvals';
 import { DeploymentPage } from './pages/deployment';
 import { DeploymentsPage } from './pages/deployments';
 import { MfaPage } from './pages/mfa';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
+import { ServersPage } from './pages/servers';
+import { ServicesPage } from './pages/services';
 import { MFA_PAGE } from './query-client';
 
 /** Asks who is calling; without a session the query's 401 sends the browser to the login. */
 export function SignedIn() {
   const viewer = useQuery({ queryKey: ['viewer'], queryFn: () => query('viewer') });
+  useLiveReadModels();
   if (viewer.isPending) {
     return (
       <p className="splash" role="status">
@@ -34,6 +39,9 @@ export function SignedIn() {
         <Route path="/" component={OverviewPage} />
         <Route path="/deployments" component={DeploymentsPage} />
         <Route path="/deployments/:id" component={DeploymentPage} />
+        <Route path="/servers" component={ServersPage} />
+        <Route path="/services" component={ServicesPage} />
+        <Route path="/approvals" component={ApprovalsPage} />
         <Route path={MFA_PAGE} component={MfaPage} />
         <Route component={NotFoundPage} />
       </Switch>

@@ -81,6 +81,9 @@ export function Layout({ viewer, children }: { viewer: Viewer; children: ReactNo
         <nav id="main-nav" aria-label="Main" className={open ? 'nav open' : 'nav'}>
           <NavLink href="/">Overview</NavLink>
           <NavLink href="/deployments">Deployments</NavLink>
+          <NavLink href="/services">Services</NavLink>
+          <NavLink href="/servers">Servers</NavLink>
+          <NavLink href="/approvals">Approvals</NavLink>
           <NavLink href={MFA_PAGE}>Two-factor authentication</NavLink>
         </nav>
         <main id="main" tabIndex={-1}>
