@@ -4,11 +4,7 @@ import type { ProcedureName } from '../api/contract';
 
 /** Which read procedures answer from which read model (projection). */
 const READS_OF: Record<string, ProcedureName[]> = {
-  deployments: [
-    'recentDeployments',
-    'deploymentDetails',
-    'infrastructureInventory',
-  ],
+  deployments: ['recentDeployments', 'deploymentDetails', 'infrastructureInventory'],
   approvals: ['approvalQueue'],
   servers: ['infrastructureInventory'],
   services: ['infrastructureInventory'],

@@ -43,12 +43,7 @@ function Decide({ request }: { request: Request }) {
     <div className="decide">
       <div className="field">
         <label htmlFor={noteId}>Note (optional)</label>
-        <input
-          id={noteId}
-          value={note}
-          maxLength={280}
-          onChange={(e) => setNote(e.target.value)}
-        />
+        <input id={noteId} value={note} maxLength={280} onChange={(e) => setNote(e.target.value)} />
       </div>
       <FormError error={decide.error} fields={['note']} />
       <div className="button-row">

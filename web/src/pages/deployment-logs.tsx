@@ -37,7 +37,11 @@ function useLogs(deploymentId: string, live: boolean) {
   });
 }
 
-function LogLines({ lines }: { lines: { line: number; step: string; stream: string; text: string }[] }) {
+function LogLines({
+  lines,
+}: {
+  lines: { line: number; step: string; stream: string; text: string }[];
+}) {
   return (
     <pre className="log" role="log" aria-label="Deployment log" aria-live="polite" tabIndex={0}>
       {lines.map((l) => (

@@ -239,11 +239,7 @@ export function DeploymentPage() {
       <section className="card" aria-labelledby="facts-title">
         <h2 id="facts-title">Deployment</h2>
         <Facts d={d} />
-        {live && (
-          <p className="muted small">
-            This page follows the deployment while it runs.
-          </p>
-        )}
+        {live && <p className="muted small">This page follows the deployment while it runs.</p>}
         <CancelDeployment d={d} />
         <RollBack d={d} />
       </section>

@@ -76,7 +76,12 @@ function RegisterServer({ onDone }: { onDone: () => void }) {
   };
   const error = register.error ?? scan.error;
   return (
-    <form className="card form" onSubmit={submit} aria-labelledby="register-server-title" noValidate>
+    <form
+      className="card form"
+      onSubmit={submit}
+      aria-labelledby="register-server-title"
+      noValidate
+    >
       <h2 id="register-server-title">Register a server</h2>
       <FormError error={error} fields={[...SERVER_FIELDS, 'port']} />
       <Field
@@ -211,7 +216,9 @@ function ApproveHostKey({ server }: { server: Server }) {
         <button
           type="button"
           className="button primary"
-          disabled={approve.isPending || (scanned !== null && scanned !== server.hostKeyFingerprint)}
+          disabled={
+            approve.isPending || (scanned !== null && scanned !== server.hostKeyFingerprint)
+          }
           onClick={() => approve.mutate()}
         >
           Approve this host key

@@ -17,7 +17,8 @@ const RULES: { value: Rule; label: string }[] = [
   { value: 'all-but-admins', label: 'Approval for everyone but owners and admins' },
 ];
 const FIELDS = ['name', 'environment', 'serverId', 'imageRepository', 'compose', 'env'];
-const COMPOSE_EXAMPLE = 'services:\n  web:\n    image: ghcr.io/acme/web:1.0.0\n    ports: ["8080:80"]\n';
+const COMPOSE_EXAMPLE =
+  'services:\n  web:\n    image: ghcr.io/acme/web:1.0.0\n    ports: ["8080:80"]\n';
 
 /**
  * Registers a service, or changes one (`service` given). The environment is sent only when it
@@ -162,7 +163,9 @@ export function ServiceForm({
         error={save.error}
       />
       <div className="button-row">
-        <SubmitButton pending={save.isPending}>{service ? 'Save' : 'Register the service'}</SubmitButton>
+        <SubmitButton pending={save.isPending}>
+          {service ? 'Save' : 'Register the service'}
+        </SubmitButton>
         <button type="button" className="button" onClick={onCancel}>
           Cancel
         </button>

@@ -174,8 +174,7 @@ export function ServicesPage() {
             <EmptyState title="No service yet.">
               {inventory.data.servers.length === 0 ? (
                 <p>
-                  A service runs on a server: <Link href="/servers">register a server</Link>{' '}
-                  first.
+                  A service runs on a server: <Link href="/servers">register a server</Link> first.
                 </p>
               ) : (
                 <p>
