@@ -134,6 +134,15 @@ export interface ProcedureInputs {
     /** uuid */
     userId: string;
   };
+  /** Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts. */
+  deliveryMetrics: {
+    /** integer; 1-90 */
+    windowDays?: number;
+    /** uuid */
+    serviceId?: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    environment?: string;
+  };
   /** One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position. */
   deploymentDetails: {
     /** uuid */
@@ -406,6 +415,7 @@ export const PROCEDURES = {
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  deliveryMetrics: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
