@@ -205,6 +205,27 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await context.close();
   }, 60_000);
 
+  it('charts the delivery metrics on the overview, and the audit chain verifies after it all', async () => {
+    const [context, page] = await signedIn(OWNER, '/');
+    const metrics = page.getByRole('region', { name: 'Delivery metrics' });
+    await metrics.getByText('Deployment frequency').waitFor();
+    await metrics.locator('.delivery-chart canvas').first().waitFor();
+    await expect(
+      metrics.getByRole('img', { name: /Deployments per day over 30 days: \d+ finished/ }).count(),
+    ).resolves.toBe(1);
+    await expect(metrics.innerText()).resolves.toMatch(/shop\s+production/);
+    await metrics.getByLabel('Window').selectOption('7');
+    await metrics.getByRole('img', { name: /over 7 days/ }).waitFor();
+    await screenshot(page, 'overview-metrics');
+
+    await page.goto(`${origin}/audit?action=ApprovalGranted`);
+    const entries = page.getByRole('region', { name: 'Entries' }).getByRole('listitem');
+    await entries.first().waitFor();
+    await page.getByRole('button', { name: 'Verify the chain' }).click();
+    await page.getByRole('status').filter({ hasText: 'Verified' }).waitFor();
+    await context.close();
+  }, 60_000);
+
   it('shows a viewer no control it cannot use, and the API refuses those calls anyway', async () => {
     const [context, page] = await signedIn(VIEWER, '/servers');
     await page.getByRole('region', { name: 'web-1' }).waitFor();

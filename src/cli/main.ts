@@ -10,6 +10,7 @@ import { registerInfrastructureCommands } from './commands/infrastructure.comman
 import { registerInitCommand } from './commands/init.command.js';
 import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
+import { registerMetricsCommand } from './commands/metrics.command.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerMfaCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
+  registerMetricsCommand(program);
   registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);
   return program;

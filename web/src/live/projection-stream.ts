@@ -4,7 +4,12 @@ import type { ProcedureName } from '../api/contract';
 
 /** Which read procedures answer from which read model (projection). */
 const READS_OF: Record<string, ProcedureName[]> = {
-  deployments: ['recentDeployments', 'deploymentDetails', 'infrastructureInventory'],
+  deployments: [
+    'recentDeployments',
+    'deploymentDetails',
+    'infrastructureInventory',
+    'deliveryMetrics',
+  ],
   approvals: ['approvalQueue'],
   servers: ['infrastructureInventory'],
   services: ['infrastructureInventory'],
