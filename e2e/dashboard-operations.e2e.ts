@@ -226,6 +226,38 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await context.close();
   }, 60_000);
 
+  it('fits a phone-sized screen: no page scrolls sideways', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${origin}/login?returnTo=%2Fservices`);
+    await page.getByLabel('Email').fill(OWNER);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${origin}/services`);
+    const card = page.getByRole('region', { name: 'shop production' });
+    await card.getByRole('button', { name: 'Deploy…' }).click();
+    await card.getByLabel('Image tag').fill('2.1.0');
+    await card.getByRole('button', { name: 'Show the plan' }).click();
+    await card.getByRole('region', { name: /Plan for/ }).waitFor();
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await screenshot(page, 'phone-services-deploy');
+    await expect(width()).resolves.toBeLessThanOrEqual(390);
+    for (const [path, ready] of [
+      ['/servers', 'web-1'],
+      ['/approvals?status=approved', 'Approvals'],
+      ['/audit', 'Audit trail'],
+      ['/agents', 'Agents and tokens'],
+      ['/members', 'Members'],
+      ['/', 'Delivery metrics'],
+    ] as const) {
+      await page.goto(`${origin}${path}`);
+      await page.getByRole('heading', { name: ready }).first().waitFor();
+      expect([path, (await width()) <= 390]).toEqual([path, true]);
+    }
+    await screenshot(page, 'phone-overview-metrics');
+    await context.close();
+  }, 60_000);
+
   it('shows a viewer no control it cannot use, and the API refuses those calls anyway', async () => {
     const [context, page] = await signedIn(VIEWER, '/servers');
     await page.getByRole('region', { name: 'web-1' }).waitFor();

@@ -20,7 +20,9 @@ export default function DeliveryChart({ daily }: { daily: DailyCounts[] }) {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const xs = daily.map((d) => Date.parse(`${d.date}T12:00:00Z`) / 1000);
+    // One bar per UTC day: x is the day's index, labelled with its date (MM-DD).
+    const xs = daily.map((_d, i) => i);
+    const label = (i: number) => daily[Math.round(i)]?.date.slice(5) ?? '';
     const ok = daily.map((d) => d.succeeded);
     // Stacked: the failed bar starts where the succeeded one ends.
     const total = daily.map((d) => d.succeeded + d.failed);
@@ -34,10 +36,22 @@ export default function DeliveryChart({ daily }: { daily: DailyCounts[] }) {
       {
         width: el.clientWidth || 600,
         height: 180,
-        legend: { show: true },
+        legend: { show: true, live: false },
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(2, max)] } },
-        axes: [axis, { ...axis, size: 36, incrs: [1, 2, 5, 10, 20, 50, 100] }],
+        scales: {
+          x: { time: false, range: [-0.5, daily.length - 0.5] },
+          y: { range: (_u, _min, max) => [0, Math.max(2, max)] },
+        },
+        axes: [
+          {
+            ...axis,
+            grid: { show: false },
+            incrs: [1, 2, 7, 14],
+            space: 44,
+            values: (_u, splits) => splits.map(label),
+          },
+          { ...axis, size: 36, incrs: [1, 2, 5, 10, 20, 50, 100] },
+        ],
         series: [
           {},
           {
