@@ -254,6 +254,7 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
       await page.getByRole('heading', { name: ready }).first().waitFor();
       expect([path, (await width()) <= 390]).toEqual([path, true]);
     }
+    await page.locator('.delivery-chart canvas').first().waitFor();
     await screenshot(page, 'phone-overview-metrics');
     await context.close();
   }, 60_000);
