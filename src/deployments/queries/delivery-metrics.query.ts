@@ -47,7 +47,7 @@ export class DeliveryMetricsHandler {
     if (input.environment) filter.environment = input.environment;
     const deployments: FinishedDeployment[] = [];
     let cursor: string | undefined;
-    let truncated = false;
+    let truncated: boolean;
     do {
       const page = await this.reads
         .collection<DeploymentDoc>('deployments')
