@@ -239,7 +239,12 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await card.getByLabel('Image tag').fill('2.1.0');
     await card.getByRole('button', { name: 'Show the plan' }).click();
     await card.getByRole('region', { name: /Plan for/ }).waitFor();
-    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    const width = () =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+            .document.documentElement.scrollWidth,
+      );
     await screenshot(page, 'phone-services-deploy');
     await expect(width()).resolves.toBeLessThanOrEqual(390);
     for (const [path, ready] of [
