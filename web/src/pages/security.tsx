@@ -22,7 +22,7 @@ const POLICIES: { value: Policy; label: string; detail: string }[] = [
   { value: 'all', label: 'Required for everyone', detail: 'Every human account.' },
 ];
 
-function TeamPolicy({ current }: { current: Policy }) {
+function TeamPolicy({ current, enrolled }: { current: Policy; enrolled: boolean }) {
   const queryClient = useQueryClient();
   const [policy, setPolicy] = useState<Policy>(current);
   const save = useMutation({
@@ -57,6 +57,12 @@ function TeamPolicy({ current }: { current: Policy }) {
           </label>
         ))}
       </fieldset>
+      {!enrolled && policy !== 'optional' && (
+        <p className="alert alert-warning">
+          You have no second factor yet: this policy holds your own account back too until you{' '}
+          <Link href={MFA_PAGE}>turn it on</Link>.
+        </p>
+      )}
       <SubmitButton pending={save.isPending}>Save the policy</SubmitButton>
     </form>
   );
@@ -186,7 +192,9 @@ export function SecurityPage() {
       </section>
       {caller.enrolled && <RotateCodes />}
       {caller.enrolled && <DisableMfa />}
-      {can('updateAccountSecurityPolicy') && <TeamPolicy current={policy} />}
+      {can('updateAccountSecurityPolicy') && (
+        <TeamPolicy current={policy} enrolled={caller.enrolled} />
+      )}
     </Page>
   );
 }
