@@ -22,6 +22,12 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   approvals: { file: 'projections/approvals.projection.ts', type: 'ApprovalDoc' },
   backups: { file: 'projections/backups.projection.ts', type: 'BackupDoc' },
   audit_trail: { file: 'projections/audit-trail.projection.ts', type: 'AuditEntryDoc' },
+  invites: { file: 'projections/invites.projection.ts', type: 'InviteDoc' },
+  notification_channels: {
+    file: 'projections/notification-channels.projection.ts',
+    type: 'NotificationChannelDoc',
+  },
+  deploy_hooks: { file: 'projections/deploy-hooks.projection.ts', type: 'DeployHookDoc' },
 };
 
 type JsonSchema = Record<string, unknown>;

@@ -86,6 +86,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   deploymentDetails: { deploymentId: NOBODY },
   deploymentLogs: { deploymentId: NOBODY },
   infrastructureInventory: undefined,
+  deliveryMetrics: { windowDays: 7 },
   approvalQueue: { limit: 5 },
   backups: { serviceId: NOBODY, limit: 5 },
   deploymentPlan: { serviceId: NOBODY, imageTag: 'ghcr.io/acme/api:1' },

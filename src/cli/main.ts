@@ -16,6 +16,7 @@ import { registerMcpCommand } from './commands/mcp.command.js';
 import { registerMemberCommands } from './commands/members.commands.js';
 import { registerInviteCommands } from './commands/invites.commands.js';
 import { registerLifecycleCommands } from './commands/lifecycle.commands.js';
+import { registerMetricsCommand } from './commands/metrics.command.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerNotificationCommands(program);
   registerHookCommands(program);
+  registerMetricsCommand(program);
   registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);
   return program;

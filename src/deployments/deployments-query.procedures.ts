@@ -11,6 +11,7 @@ import {
 } from './planning/plan.query.js';
 import { DeploymentIdInput } from './deployment-id.input.js';
 import { BackupsHandler, BackupsInput } from './queries/backup-queries.js';
+import { DeliveryMetricsHandler, DeliveryMetricsInput } from './queries/delivery-metrics.query.js';
 import {
   DeploymentDetailsHandler,
   DeploymentLogsHandler,
@@ -30,6 +31,7 @@ export class DeploymentQueryProcedures {
   constructor(
     private readonly approvalQueueHandler: ApprovalQueueHandler,
     private readonly backupsHandler: BackupsHandler,
+    private readonly deliveryMetricsHandler: DeliveryMetricsHandler,
     private readonly deploymentDetailsHandler: DeploymentDetailsHandler,
     private readonly deploymentLogsHandler: DeploymentLogsHandler,
     private readonly infrastructureInventoryHandler: InfrastructureInventoryHandler,
@@ -69,6 +71,18 @@ export class DeploymentQueryProcedures {
   })
   deploymentLogs(input: DeploymentLogsInput) {
     return this.deploymentLogsHandler.execute(input);
+  }
+
+  @Procedure.read({
+    name: 'deliveryMetrics',
+    roles: EVERYONE,
+    scopes: ['deploy:read'],
+    input: DeliveryMetricsInput,
+    description:
+      'Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts.',
+  })
+  deliveryMetrics(input: DeliveryMetricsInput) {
+    return this.deliveryMetricsHandler.execute(input);
   }
 
   @Procedure.read({

@@ -29,6 +29,7 @@ import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.h
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { BackupsHandler } from './queries/backup-queries.js';
+import { DeliveryMetricsHandler } from './queries/delivery-metrics.query.js';
 import { AddressGate } from './reach/address-gate.js';
 import { ServerReach } from './reach/server-reach.js';
 import { ServerConnectionProcedures } from './server-connection.procedures.js';
@@ -91,6 +92,7 @@ import {
     InfrastructureInventoryHandler,
     ApprovalQueueHandler,
     BackupsHandler,
+    DeliveryMetricsHandler,
     PlanHandler,
     DeploymentCommandProcedures,
     DeploymentQueryProcedures,

@@ -32,6 +32,12 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ArchiveProcedures,
     RestoreRunner,
   ],
-  exports: [DeploymentRunner, ServerImages, ServerImagesProcedures, ServiceObserver, ServerDiagnosis],
+  exports: [
+    DeploymentRunner,
+    ServerImages,
+    ServerImagesProcedures,
+    ServiceObserver,
+    ServerDiagnosis,
+  ],
 })
 export class RunnerModule {}

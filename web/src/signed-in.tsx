@@ -3,16 +3,25 @@ import { Route, Switch } from 'wouter';
 import { query } from './api/client';
 import { describeError, needsLogin } from './api/errors';
 import { Layout } from './components/layout';
+import { useLiveReadModels } from './live/projection-stream';
+import { AgentsPage } from './pages/agents';
+import { ApprovalsPage } from './pages/approvals';
+import { AuditPage } from './pages/audit';
 import { DeploymentPage } from './pages/deployment';
 import { DeploymentsPage } from './pages/deployments';
+import { MembersPage } from './pages/members';
 import { MfaPage } from './pages/mfa';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
+import { SecurityPage } from './pages/security';
+import { ServersPage } from './pages/servers';
+import { ServicesPage } from './pages/services';
 import { MFA_PAGE } from './query-client';
 
 /** Asks who is calling; without a session the query's 401 sends the browser to the login. */
 export function SignedIn() {
   const viewer = useQuery({ queryKey: ['viewer'], queryFn: () => query('viewer') });
+  useLiveReadModels();
   if (viewer.isPending) {
     return (
       <p className="splash" role="status">
@@ -34,6 +43,13 @@ export function SignedIn() {
         <Route path="/" component={OverviewPage} />
         <Route path="/deployments" component={DeploymentsPage} />
         <Route path="/deployments/:id" component={DeploymentPage} />
+        <Route path="/servers" component={ServersPage} />
+        <Route path="/services" component={ServicesPage} />
+        <Route path="/approvals" component={ApprovalsPage} />
+        <Route path="/agents" component={AgentsPage} />
+        <Route path="/members" component={MembersPage} />
+        <Route path="/audit" component={AuditPage} />
+        <Route path="/settings/security" component={SecurityPage} />
         <Route path={MFA_PAGE} component={MfaPage} />
         <Route component={NotFoundPage} />
       </Switch>

@@ -50,6 +50,12 @@ export interface ProcedureInputs {
     /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
     fingerprint: string;
   };
+  /** Archives a service (a state; its history stays): new deployments and changes are refused. Refused while a deployment is queued or running. composeDown: also runs docker compose down for it on its server over SSH (outcome recorded and answered). */
+  archiveService: {
+    /** uuid */
+    serviceId: string;
+    composeDown?: boolean;
+  };
   /** Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time. */
   auditTrail: {
     /** at most 128 characters */
@@ -162,6 +168,20 @@ export interface ProcedureInputs {
     /** uuid */
     userId: string;
   };
+  /** Takes a server out of service (a state; its history stays): refused while a service that is not archived targets it; nothing is deployed to it afterwards. */
+  decommissionServer: {
+    /** uuid */
+    serverId: string;
+  };
+  /** Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts. */
+  deliveryMetrics: {
+    /** integer; 1-90 */
+    windowDays?: number;
+    /** uuid */
+    serviceId?: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    environment?: string;
+  };
   /** One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position. */
   deploymentDetails: {
     /** uuid */
@@ -235,6 +255,22 @@ export interface ProcedureInputs {
     /** at most 280 characters */
     reason?: string;
   };
+  /** Mails a single-use link (1-30 days, 7 by default) that creates an account for this email with this role; never a role above yours or wider than your credential. The link is returned to nobody. */
+  inviteMember: {
+    /** at most 254 characters; email */
+    email: string;
+    role: 'owner' | 'admin' | 'operator' | 'viewer';
+    /** integer; 1-30 */
+    expiresInDays?: number;
+  };
+  /** Invites newest first, with status pending, accepted, revoked or expired; never the link. */
+  invites: {
+    status?: 'pending' | 'accepted' | 'revoked' | 'expired';
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
   /** Users of the team with their roles and status, oldest first. */
   members: {
     /** integer; 1-100 */
@@ -253,6 +289,19 @@ export interface ProcedureInputs {
     limit?: number;
     /** at most 1024 characters */
     cursor?: string;
+  };
+  /** Removes dangling images (`all`: every unused one) from a server; recorded. */
+  pruneServerImages: {
+    all?: boolean;
+    /** uuid */
+    serverId: string;
+  };
+  /** Pulls an image on a server (`docker pull` over SSH); recorded. */
+  pullServerImage: {
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    reference: string;
+    /** uuid */
+    serverId: string;
   };
   /** Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}. */
   recentDeployments: {
@@ -313,6 +362,8 @@ export interface ProcedureInputs {
     healthCheckUrl?: string;
     /** 1-1024 characters */
     backupCommand?: string;
+    /** 1-1024 characters */
+    restoreCommand?: string;
   };
   /** Rejects a request filed neither by you nor by an agent you created or minted its token. */
   rejectRequest: {
@@ -320,6 +371,13 @@ export interface ProcedureInputs {
     approvalId: string;
     /** at most 280 characters */
     note?: string;
+  };
+  /** Removes an image (reference or ID) from a server (`docker image rm`); recorded. */
+  removeServerImage: {
+    /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
+    reference: string;
+    /** uuid */
+    serverId: string;
   };
   /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
   requestApproval: {
@@ -335,10 +393,22 @@ export interface ProcedureInputs {
     /** 12-280 characters */
     reason: string;
   };
+  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded. */
+  restoreBackup: {
+    /** uuid */
+    backupId: string;
+    /** uuid */
+    approvalId: string;
+  };
   /** Revokes a deploy hook: its deliveries are refused from now on. */
   revokeDeployWebhook: {
     /** uuid */
     hookId: string;
+  };
+  /** Withdraws a pending invite: its link stops working. Not an invite to a role above yours. */
+  revokeInvite: {
+    /** uuid */
+    inviteId: string;
   };
   /** Revokes a token of a principal ranked no higher than you; refused everywhere once this answers. */
   revokeToken: {
@@ -373,6 +443,39 @@ export interface ProcedureInputs {
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
+  /** One server: connection settings (never its key), status, last check and its services. */
+  serverDetails: {
+    /** uuid */
+    serverId: string;
+  };
+  /** The images on a server (`docker image ls` over SSH): repository, tag, ID, digest. */
+  serverImages: {
+    /** uuid */
+    serverId: string;
+  };
+  /** Servers oldest first (limit 1-100, default 20, cursor; status pending-host-key|ready|decommissioned); never a key. */
+  servers: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+    status?: 'pending-host-key' | 'ready' | 'decommissioned';
+  };
+  /** One service: settings (secret env values masked), compose, server, its five latest deployments and how many backups it has. */
+  serviceDetails: {
+    /** uuid */
+    serviceId: string;
+  };
+  /** Services oldest first (limit 1-100, default 20, cursor; serverId?, status active|archived); secret env values masked. */
+  services: {
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+    /** uuid */
+    serverId?: string;
+    status?: 'active' | 'archived';
+  };
   /** CPU, memory, network and block I/O of the service's running containers (docker stats --no-stream). */
   serviceStats: {
     /** uuid */
@@ -439,6 +542,21 @@ export interface ProcedureInputs {
     subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring'>;
     enabled?: boolean;
   };
+  /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */
+  updateServer: {
+    /** uuid */
+    serverId: string;
+    /** at most 32 items */
+    labels?: string[];
+    /** pattern `^[a-z_][a-z0-9_-]{0,31}$` */
+    sshUser?: string;
+    /** integer; 1-65535 */
+    sshPort?: number;
+    /** at most 16384 characters; pattern `^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----` */
+    privateKey?: string;
+    /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
+    hostKeyFingerprint?: string;
+  };
   /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. */
   updateService: {
     /** uuid */
@@ -450,12 +568,18 @@ export interface ProcedureInputs {
     /** 1-262144 characters */
     compose?: string;
     /** at most 200 items */
+    setEnv?: EnvVarInput[];
+    /** at most 200 items */
+    removeEnv?: string[];
+    /** at most 200 items */
     env?: EnvVarInput[];
     approvalRule?: 'none' | 'agents' | 'all-but-admins';
     /** at most 2048 characters; url */
     healthCheckUrl?: string;
     /** 1-1024 characters */
     backupCommand?: string;
+    /** 1-1024 characters */
+    restoreCommand?: string;
   };
   /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
   verifyAuditTrail: {
@@ -475,6 +599,7 @@ export const PROCEDURES = {
   approvalQueue: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['approval:read'], mfaExempt: false },
   approveRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   approveServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  archiveService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   backups: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
@@ -489,6 +614,8 @@ export const PROCEDURES = {
   createNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  decommissionServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
+  deliveryMetrics: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
@@ -500,22 +627,34 @@ export const PROCEDURES = {
   health: { method: 'GET', lane: 'read', auth: 'public', roles: [], scopes: [], mfaExempt: false },
   infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  inviteMember: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  invites: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
   members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
   notificationChannels: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
   notificationDeliveries: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
+  pruneServerImages: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  pullServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   recentDeployments: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   recordBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
+  restoreBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   revokeDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
+  revokeInvite: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
+  serverDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  serverImages: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  servers: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  serviceDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  services: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
@@ -526,6 +665,7 @@ export const PROCEDURES = {
   triggerDeploy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   updateAccountSecurityPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['security:manage'], mfaExempt: false },
   updateNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
+  updateServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },

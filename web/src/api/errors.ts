@@ -85,7 +85,12 @@ export function describeError(error: unknown): string {
         ? `Too many attempts. Try again in ${waitText(error.retryAfterSeconds)}.`
         : 'Too many attempts. Wait a moment and try again.';
     case 'FORBIDDEN':
-      return `${error.message}. Your role does not allow this; an owner or admin can change it.`;
+      // A refusal by role or scope says so; one by a rule (`data.rule`: two humans, rank,
+      // session only...) is said in the server's words alone.
+      return typeof error.data.rule !== 'string' &&
+        ('requiredScopes' in error.data || 'requiredRoles' in error.data)
+        ? `${error.message}. Your role does not allow this; an owner or admin can change it.`
+        : `${error.message.replace(/\.$/, '')}.`;
     case 'NETWORK':
       return error.message;
     default:

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { auth } from '../api/auth';
+import { allows } from '../api/access';
 import type { AnswerOf } from '../api/answers';
 import { MFA_PAGE } from '../query-client';
 
@@ -81,6 +82,13 @@ export function Layout({ viewer, children }: { viewer: Viewer; children: ReactNo
         <nav id="main-nav" aria-label="Main" className={open ? 'nav open' : 'nav'}>
           <NavLink href="/">Overview</NavLink>
           <NavLink href="/deployments">Deployments</NavLink>
+          <NavLink href="/services">Services</NavLink>
+          <NavLink href="/servers">Servers</NavLink>
+          <NavLink href="/approvals">Approvals</NavLink>
+          {allows(viewer, 'agents') && <NavLink href="/agents">Agents and tokens</NavLink>}
+          {allows(viewer, 'members') && <NavLink href="/members">Members</NavLink>}
+          {allows(viewer, 'auditTrail') && <NavLink href="/audit">Audit trail</NavLink>}
+          <NavLink href="/settings/security">Security settings</NavLink>
           <NavLink href={MFA_PAGE}>Two-factor authentication</NavLink>
         </nav>
         <main id="main" tabIndex={-1}>

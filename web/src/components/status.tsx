@@ -11,6 +11,15 @@ const LABELS: Record<string, string> = {
   ok: 'OK',
   degraded: 'Degraded',
   failing: 'Failing',
+  healthy: 'Healthy',
+  deploying: 'Deploying',
+  'never-deployed': 'Never deployed',
+  unapproved: 'Host key not approved',
+  ready: 'Ready',
+  active: 'Active',
+  deactivated: 'Deactivated',
+  revoked: 'Revoked',
+  denied: 'Denied',
 };
 
 /** A status in words with its colour; the word carries the meaning, the colour only helps. */

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'wouter';
 import type { AnswerOf } from '../api/answers';
 import { query } from '../api/client';
@@ -8,40 +8,13 @@ import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { duration, exactTime, When } from '../components/time';
 import { requester, triggerText } from '../components/words';
+import { CancelDeployment, RollBack } from './deployment-actions';
+import { Logs } from './deployment-logs';
 
 type Details = AnswerOf<'deploymentDetails'>;
-type LogLine = AnswerOf<'deploymentLogs'>['lines'][number];
-interface LogState {
-  lines: LogLine[];
-  after: number;
-}
 
 const LIVE = new Set(['queued', 'running']);
 const POLL_MS = 2_000;
-/** Lines kept in the page; older ones are dropped from view (the CLI has them all). */
-const MAX_LINES = 20_000;
-
-/** The log so far, then only the lines after it on every poll, while the deployment runs. */
-function useLogs(deploymentId: string, live: boolean) {
-  const queryClient = useQueryClient();
-  const key = ['deploymentLogs', deploymentId];
-  return useQuery({
-    queryKey: key,
-    queryFn: async (): Promise<LogState> => {
-      const before = queryClient.getQueryData<LogState>(key) ?? { lines: [], after: 0 };
-      const lines = [...before.lines];
-      let after = before.after;
-      for (let pages = 0; pages < 20; pages++) {
-        const page = await query('deploymentLogs', { deploymentId, afterLine: after, limit: 1000 });
-        lines.push(...page.lines);
-        after = page.nextAfterLine;
-        if (!page.more) break;
-      }
-      return { lines: lines.slice(-MAX_LINES), after };
-    },
-    refetchInterval: live ? POLL_MS : false,
-  });
-}
 
 function stepResult(step: Details['steps'][number]): string {
   if (step.ok === true) return 'succeeded';
@@ -215,33 +188,6 @@ function Snapshot({ d }: { d: Details }) {
   );
 }
 
-function Logs({ deploymentId, live }: { deploymentId: string; live: boolean }) {
-  const logs = useLogs(deploymentId, live);
-  if (logs.isPending) return <Loading what="the log" />;
-  if (logs.isError) return <FormError error={logs.error} />;
-  if (logs.data.lines.length === 0) {
-    return (
-      <EmptyState title="No output yet.">
-        <p>
-          {live
-            ? 'Lines appear here as the runner writes them.'
-            : 'The runner recorded no output for this deployment.'}
-        </p>
-      </EmptyState>
-    );
-  }
-  return (
-    <pre className="log" role="log" aria-label="Deployment log" tabIndex={0}>
-      {logs.data.lines.map((l) => (
-        <span key={l.line} className={l.stream === 'stderr' ? 'log-line stderr' : 'log-line'}>
-          <span className="log-step">{l.step}</span> {l.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
-}
-
 /** One deployment: how it stands, its steps and timings, its frozen configuration and its log. */
 export function DeploymentPage() {
   const { id } = useParams<{ id: string }>();
@@ -293,11 +239,9 @@ export function DeploymentPage() {
       <section className="card" aria-labelledby="facts-title">
         <h2 id="facts-title">Deployment</h2>
         <Facts d={d} />
-        {live && (
-          <p className="muted small">
-            This page refreshes every few seconds while the deployment runs.
-          </p>
-        )}
+        {live && <p className="muted small">This page follows the deployment while it runs.</p>}
+        <CancelDeployment d={d} />
+        <RollBack d={d} />
       </section>
       <section className="card" aria-labelledby="steps-title">
         <h2 id="steps-title">Steps</h2>

@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
-import { useLocation, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { auth } from '../api/auth';
 import { mutate, query } from '../api/client';
 import { safeReturnTo } from '../auth/return-to';
 import { Field, FormError, SubmitButton } from '../components/form';
 import { Loading, Page } from '../components/page';
+import { RecoveryCodes } from '../components/recovery-codes';
 import { When } from '../components/time';
 
 /** The QR code is drawn here, in the browser, from the otpauth URI; the library loads on demand. */
@@ -38,16 +39,6 @@ function QrCode({ uri }: { uri: string }) {
 }
 
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
-
-function download(codes: string[]): void {
-  const text = `Slipway recovery codes (${window.location.host})\nEach works once, in place of a code from the authenticator.\n\n${codes.join('\n')}\n`;
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'slipway-recovery-codes.txt';
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * Turning on two-factor authentication: the password again, then the secret (QR code and text)
@@ -108,25 +99,7 @@ export function MfaPage() {
           Two-factor authentication is on. If you lose the authenticator, each of these codes lets
           you log in once. They are shown only now: download or copy them to a safe place.
         </p>
-        <ol className="recovery-codes" aria-label="Recovery codes">
-          {codes.map((c) => (
-            <li key={c}>
-              <code>{c}</code>
-            </li>
-          ))}
-        </ol>
-        <div className="button-row">
-          <button type="button" className="button" onClick={() => download(codes)}>
-            Download as a text file
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => void navigator.clipboard?.writeText(codes.join('\n'))}
-          >
-            Copy
-          </button>
-        </div>
+        <RecoveryCodes codes={codes} />
         <label className="check">
           <input type="checkbox" checked={saved} onChange={(e) => setSaved(e.target.checked)} /> I
           have saved these codes
@@ -154,9 +127,9 @@ export function MfaPage() {
           {caller.recoveryCodesRemaining} recovery code
           {caller.recoveryCodesRemaining === 1 ? '' : 's'} left.
         </p>
-        <p className="muted">
-          New recovery codes and turning it off are in the CLI for now:{' '}
-          <code>slipway mfa --help</code>.
+        <p>
+          New recovery codes, turning it off and the team’s policy:{' '}
+          <Link href="/settings/security">Security settings</Link>.
         </p>
       </Page>
     );

@@ -8,6 +8,7 @@ import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
 import { requester } from '../components/words';
 import { DeploymentRows } from './deployments';
+import { DeliveryMetricsPanel } from './overview-metrics';
 
 const REFRESH_MS = 5_000;
 
@@ -159,7 +160,10 @@ export function OverviewPage() {
           <FormError error={recent.error} />
         ) : recent.data.items.length === 0 ? (
           <EmptyState title="No deployments yet.">
-            <p>Register a server and a service, then deploy an image. From a terminal:</p>
+            <p>
+              Register a <Link href="/servers">server</Link> and a{' '}
+              <Link href="/services">service</Link>, then deploy an image. Or from a terminal:
+            </p>
             <pre>
               <code>
                 slipway servers register web-1 --host … --user deploy --key-file ~/.ssh/id_ed25519
@@ -174,6 +178,7 @@ export function OverviewPage() {
           <DeploymentRows items={recent.data.items} />
         )}
       </section>
+      <DeliveryMetricsPanel />
     </Page>
   );
 }

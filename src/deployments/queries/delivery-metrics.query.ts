@@ -1,0 +1,70 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IsInt, IsUUID, Max, Min } from 'class-validator';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { Omittable } from '../../common/omittable.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { EnvironmentName } from '../deployment-fields.js';
+import {
+  deliveryMetrics,
+  metricsWindow,
+  type FinishedDeployment,
+} from '../metrics/delivery-metrics.js';
+
+export class DeliveryMetricsInput {
+  /** Whole UTC days ending today (default 30). */
+  @Omittable()
+  @IsInt()
+  @Min(1)
+  @Max(90)
+  windowDays?: number;
+
+  @Omittable()
+  @IsUUID()
+  serviceId?: string;
+
+  @Omittable()
+  @EnvironmentName()
+  environment?: string;
+}
+
+/** At most this many deployments are read for one answer (a window of 90 busy days fits). */
+const MAX_DEPLOYMENTS = 20_000;
+const PAGE = 1_000;
+
+/** Deployment frequency, lead time, change failure rate and time to restore, over a window. */
+@Injectable()
+export class DeliveryMetricsHandler {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(input: DeliveryMetricsInput) {
+    const window = metricsWindow(this.clock.now(), input.windowDays ?? 30);
+    const filter: Filter = { finishedAt: { $gte: window.from, $lt: window.to } };
+    if (input.serviceId) filter.serviceId = input.serviceId;
+    if (input.environment) filter.environment = input.environment;
+    const deployments: FinishedDeployment[] = [];
+    let cursor: string | undefined;
+    let truncated: boolean;
+    do {
+      const page = await this.reads
+        .collection<DeploymentDoc>('deployments')
+        .find(filter, { sort: { finishedAt: 1 }, limit: PAGE, cursor });
+      for (const d of page.items) {
+        deployments.push({
+          serviceId: d.serviceId,
+          serviceName: d.serviceName,
+          environment: d.environment,
+          status: d.status,
+          createdAt: d.createdAt,
+          finishedAt: d.finishedAt,
+        });
+      }
+      cursor = page.nextCursor ?? undefined;
+      truncated = cursor !== undefined && deployments.length >= MAX_DEPLOYMENTS;
+    } while (cursor && !truncated);
+    return { window, truncated, ...deliveryMetrics(deployments, window) };
+  }
+}
