@@ -309,6 +309,16 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
         result: { data: { json: { servers: { services: { id: string }[] }[] } } };
       }
     ).result.data.json.servers[0].services[0].id;
+    // The rollback above left a deployment queued (the runner is off): it goes first.
+    const queued = await call(t.url, 'GET', 'recentDeployments', owner, {
+      serviceId,
+      status: 'queued',
+    });
+    const older = (queued.body as { result: { data: { json: { items: { id: string }[] } } } })
+      .result.data.json.items;
+    for (const { id } of older) {
+      await call(t.url, 'POST', 'cancelDeployment', owner, { deploymentId: id });
+    }
     const res = await call(t.url, 'POST', 'triggerDeploy', owner, {
       serviceId,
       imageTag: 'ghcr.io/acme/api:3.0.0',

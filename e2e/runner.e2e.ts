@@ -212,7 +212,8 @@ describe('the runner executes deployments over real SSH', () => {
 
   it('fails a step that shows no progress past the watchdog timeout', async () => {
     sshd.setMode('slow');
-    Object.assign(t.config.runner, { stepTimeoutSeconds: 1 });
+    // Long enough for the quick steps before the pull on a loaded machine; the pull hangs 20 s.
+    Object.assign(t.config.runner, { stepTimeoutSeconds: 4 });
     try {
       const done = await waitForStatus(await deploy('ghcr.io/acme/api:4.0.0'), [
         'succeeded',
@@ -222,7 +223,7 @@ describe('the runner executes deployments over real SSH', () => {
       expect(done).toMatchObject({
         status: 'failed',
         failedStep: 'pull',
-        failureReason: 'watchdog: no progress for 1 s',
+        failureReason: 'watchdog: no progress for 4 s',
       });
     } finally {
       Object.assign(t.config.runner, { stepTimeoutSeconds: 60 });

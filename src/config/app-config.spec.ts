@@ -34,6 +34,8 @@ describe('loadConfig', () => {
         sealSeconds: 300,
       },
       storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
+      uploads: { contextMaxBytes: 100 * 1024 ** 2, imageMaxBytes: 2 * 1024 ** 3 },
+      streams: { heartbeatMs: 15_000, crossProcessPollMs: 250 },
       notifications: {
         addressPolicy: '',
         sending: true,
