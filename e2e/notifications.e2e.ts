@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -84,6 +85,7 @@ describe('notification channels deliver signed messages from the event log', () 
   let slowChannel: { channelId: string };
   let serviceId: string;
   let gatedServiceId: string;
+  let serverId: string;
 
   /** The receiver's messages of a subject, each checked for a valid signature. */
   const signedOf = (subject: string) =>
@@ -97,6 +99,7 @@ describe('notification channels deliver signed messages from the event log', () 
         expect(r.headers['x-slipway-signature']).toBe(`sha256=${expected}`);
         return JSON.parse(r.body) as {
           subject: string;
+          event: { type: string; position: number };
           data: Record<string, unknown>;
           deployment: Record<string, unknown> | null;
         };
@@ -163,7 +166,7 @@ describe('notification channels deliver signed messages from the event log', () 
     await startRunnerFor(t, sshd);
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
     operator = await memberWithRole(t.url, owner, 'operator@example.com', 'operator');
-    const serverId = await registerLoopbackServer(t.url, owner, sshd);
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
     const register = async (name: string, approvalRule: string) =>
       data<{ serviceId: string }>(
         await call(t.url, 'POST', 'registerService', owner, {
@@ -265,6 +268,55 @@ describe('notification channels deliver signed messages from the event log', () 
     await received('approval.requested', (m) => m.data.approvalId === pending.approvalId);
     data(await call(t.url, 'POST', 'rejectRequest', owner, { approvalId: pending.approvalId }));
     await received('approval.decided', (m) => m.data.approvalId === pending.approvalId);
+  });
+
+  it('a failed backup and a failed restore (checksum mismatch) are each delivered signed', async () => {
+    const admin = await memberWithRole(t.url, owner, 'admin@example.com', 'admin');
+    const register = async (name: string, backupCommand: string) =>
+      data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', owner, {
+          name,
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand,
+          restoreCommand: 'cat > /dev/null',
+        }),
+      ).serviceId;
+    const broken = await register('broken-db', 'echo no space left >&2; exit 3');
+    const failedBackup = await call(t.url, 'POST', 'triggerBackup', owner, { serviceId: broken });
+    expect(failedBackup.status).toBe(409);
+    const backupMessage = await received(
+      'backup.failed',
+      (m) => m.data.serviceId === broken && m.event.type === 'BackupFailed',
+    );
+    expect(backupMessage.data).toMatchObject({ reason: 'command-failed' });
+
+    const db = await register('db', 'docker exec db pg_dump app');
+    const taken = data<{ backupId: string; location: string }>(
+      await call(t.url, 'POST', 'triggerBackup', owner, { serviceId: db }),
+    );
+    const { approvalId } = data<{ approvalId: string }>(
+      await call(t.url, 'POST', 'requestApproval', admin, {
+        action: 'restore',
+        serviceId: db,
+        backupId: taken.backupId,
+        reason: 'restore after a bad migration',
+      }),
+    );
+    data(await call(t.url, 'POST', 'approveRequest', owner, { approvalId }));
+    appendFileSync(taken.location, 'tampered');
+    const refused = await call(t.url, 'POST', 'restoreBackup', owner, {
+      backupId: taken.backupId,
+      approvalId,
+    });
+    expect(refused.status).toBe(409);
+    const restoreMessage = await received(
+      'backup.failed',
+      (m) => m.data.backupId === taken.backupId && m.event.type === 'RestoreFailed',
+    );
+    expect(restoreMessage.data).toMatchObject({ reason: 'checksum-mismatch', serviceId: db });
   });
 
   it('a token expiring within 7 days is noticed once by the scan and delivered once', async () => {
