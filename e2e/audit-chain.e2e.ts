@@ -1,6 +1,12 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { AuditWatch } from '../src/audit/audit-watch.js';
+import { loadConfig } from '../src/config/app-config.js';
+import { allEvents } from './support/audit.js';
 import { call, cookieAuth, createToken, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -112,5 +118,86 @@ describe('audit hash chain: sealed checkpoints and tamper detection on the SQLit
         .run(),
     );
     expect(await verify()).toMatchObject({ ok: false, problem: 'bad-signature' });
+  });
+});
+
+describe('the periodic audit verification notifies a break once, signed', () => {
+  let t: TestApp;
+  let server: Server;
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  afterAll(async () => {
+    await t?.close();
+    server?.close();
+  });
+
+  it('a modified sealed event: one AuditVerificationFailed with position and reason, delivered to a real HTTP server', async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const defaults = loadConfig({});
+    t = await startTestApp({
+      notes: false,
+      config: {
+        notifications: { ...defaults.notifications, addressPolicy: 'allow:loopback' },
+      },
+    });
+    const account = await signUp(t.url, 'owner@example.com');
+    const owner = cookieAuth(account.cookie);
+    const channel = (
+      await call(t.url, 'POST', 'createNotificationChannel', owner, {
+        name: 'audit',
+        kind: 'webhook',
+        target: `http://127.0.0.1:${port}/audit`,
+        subscriptions: ['audit.verification-failed'],
+      })
+    ).body.result.data.json as { secret: string };
+    for (let i = 0; i < 3; i++) await createToken(t.url, account.cookie, ['deploy:read'], 7);
+    expect((await call(t.url, 'POST', 'sealAuditCheckpoint', owner)).status).toBe(200);
+    const watch = t.app.get(AuditWatch);
+    expect(await watch.verifyNow()).toMatchObject({ report: { ok: true }, noticed: false });
+
+    const db = new Database(join(t.config.dataDir, 'events.sqlite'));
+    db.prepare(
+      `UPDATE events SET data = json_set(data, '$.name', 'someone else') WHERE position = 3`,
+    ).run();
+    db.close();
+    expect(await watch.verifyNow()).toMatchObject({
+      report: { ok: false, problem: 'modified', firstBadPosition: 3 },
+      noticed: true,
+    });
+    // Found again by later passes (the window starts over), recorded once.
+    await watch.verifyNow();
+    await watch.verifyNow();
+    const failures = (await allEvents(t)).filter((e) => e.type === 'AuditVerificationFailed');
+    expect(failures).toHaveLength(1);
+    expect(failures[0].data).toMatchObject({
+      problem: 'modified',
+      firstBadPosition: 3,
+      reason: 'event 3 differs from what was sealed',
+    });
+
+    for (let i = 0; i < 400 && received.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(received).toHaveLength(1);
+    const [message] = received;
+    const ts = String(message.headers['x-slipway-timestamp']);
+    const expected = createHmac('sha256', channel.secret).update(`${ts}.${message.body}`);
+    expect(message.headers['x-slipway-signature']).toBe(`sha256=${expected.digest('hex')}`);
+    expect(JSON.parse(message.body)).toMatchObject({
+      subject: 'audit.verification-failed',
+      event: { type: 'AuditVerificationFailed' },
+      data: {
+        problem: 'modified',
+        firstBadPosition: 3,
+        reason: 'event 3 differs from what was sealed',
+      },
+    });
   });
 });

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         anonymousAddressRetentionMonths: 12,
         sealEveryEvents: 1000,
         sealSeconds: 300,
+        verifySeconds: 3600,
       },
       storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
       notifications: {
@@ -49,6 +50,8 @@ describe('loadConfig', () => {
         pollMs: 1000,
         remoteDir: '/srv/slipway',
       },
+      streams: { crossProcessPollMs: 250, heartbeatMs: 15_000 },
+      uploads: { contextMaxBytes: 104_857_600, imageMaxBytes: 2_147_483_648 },
     });
   });
 
