@@ -16,6 +16,8 @@ import {
   type TestSshd,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { systemResolver } from '../src/deployments/reach/address-gate.js';
+import { NotificationTargetPolicy } from '../src/notifications/target-policy.js';
 import { TokenExpiryScan } from '../src/notifications/token-expiry-scan.js';
 
 interface Received {
@@ -409,26 +411,65 @@ describe('the notification address policy refuses loopback and private targets b
     ['loopback', () => receiver.url, /loopback address/],
     ['private', () => 'http://10.1.2.3:8080/hook', /private address/],
     ['metadata', () => 'http://169.254.169.254/latest', /metadata address/],
-  ])('%s', async (_name, target, message) => {
-    const created = data<{ channelId: string }>(
-      await call(t.url, 'POST', 'createNotificationChannel', owner, {
-        name: 'internal',
-        kind: 'webhook',
+  ])(
+    '%s: refused when the channel is created or its target changed, naming the field',
+    async (_name, target, message) => {
+      const input = { name: 'internal', kind: 'webhook', target: target(), subscriptions: [] };
+      const created = await call(t.url, 'POST', 'createNotificationChannel', owner, input);
+      expect([created.status, created.body.error.code]).toEqual([400, 'BAD_REQUEST']);
+      expect(created.body.error.message).toMatch(message);
+      expect(created.body.error.message).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
+      expect(created.body.error.data.issues).toEqual([
+        expect.objectContaining({ path: 'target', message: expect.stringMatching(message) }),
+      ]);
+      const ok = data<{ channelId: string }>(
+        await call(t.url, 'POST', 'createNotificationChannel', owner, {
+          ...input,
+          target: 'https://hooks.example.invalid/slipway',
+        }),
+      );
+      const updated = await call(t.url, 'POST', 'updateNotificationChannel', owner, {
+        channelId: ok.channelId,
         target: target(),
-        subscriptions: [],
-      }),
-    );
-    data(
-      await call(t.url, 'POST', 'testNotificationChannel', owner, { channelId: created.channelId }),
-    );
-    const failed = await waitFor(async () => {
-      const items = data<{ items: Delivery[] }>(
-        await call(t.url, 'GET', 'notificationDeliveries', owner, { channelId: created.channelId }),
-      ).items;
-      return items.find((d) => d.status === 'failed');
-    }, 'the refusal');
-    expect(failed.lastError).toMatch(message);
-    expect(failed.lastError).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
-    expect(receiver.received).toEqual([]);
+      });
+      expect([updated.status, updated.body.error.code]).toEqual([400, 'BAD_REQUEST']);
+      expect(updated.body.error.message).toMatch(message);
+      expect(receiver.received).toEqual([]);
+    },
+  );
+
+  it('and at delivery: a name that resolved to a public address when set, and to loopback now, is refused', async () => {
+    const policy = t.app.get(NotificationTargetPolicy);
+    const port = new URL(receiver.url).port;
+    try {
+      policy.resolver = () => Promise.resolve(['93.184.216.34']);
+      const created = data<{ channelId: string }>(
+        await call(t.url, 'POST', 'createNotificationChannel', owner, {
+          name: 'rebinding',
+          kind: 'webhook',
+          target: `http://hooks.rebind.test:${port}/hook`,
+          subscriptions: [],
+        }),
+      );
+      policy.resolver = () => Promise.resolve(['127.0.0.1']);
+      data(
+        await call(t.url, 'POST', 'testNotificationChannel', owner, {
+          channelId: created.channelId,
+        }),
+      );
+      const failed = await waitFor(async () => {
+        const items = data<{ items: Delivery[] }>(
+          await call(t.url, 'GET', 'notificationDeliveries', owner, {
+            channelId: created.channelId,
+          }),
+        ).items;
+        return items.find((d) => d.status === 'failed');
+      }, 'the refusal');
+      expect(failed.lastError).toMatch(/resolves to a loopback address/);
+      expect(failed.lastError).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      policy.resolver = systemResolver;
+    }
   });
 });
