@@ -201,3 +201,33 @@ describe('the periodic audit verification notifies a break once, signed', () => 
     });
   });
 });
+
+describe('with SLIPWAY_AUDIT_VERIFY_SECONDS set, the API process verifies by itself', () => {
+  let t: TestApp;
+  afterAll(async () => t?.close());
+
+  it('a deleted sealed event is recorded without anyone asking', async () => {
+    const defaults = loadConfig({});
+    t = await startTestApp({
+      notes: false,
+      config: {
+        audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 1 },
+      },
+    });
+    const account = await signUp(t.url, 'owner@example.com');
+    const owner = cookieAuth(account.cookie);
+    for (let i = 0; i < 3; i++) await createToken(t.url, account.cookie, ['deploy:read'], 7);
+    expect((await call(t.url, 'POST', 'sealAuditCheckpoint', owner)).status).toBe(200);
+    const db = new Database(join(t.config.dataDir, 'events.sqlite'));
+    db.prepare('DELETE FROM events WHERE position = 4').run();
+    db.close();
+    let failures: Awaited<ReturnType<typeof allEvents>> = [];
+    for (let i = 0; i < 200 && failures.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      failures = (await allEvents(t)).filter((e) => e.type === 'AuditVerificationFailed');
+    }
+    expect(failures.map((e) => e.data)).toEqual([
+      expect.objectContaining({ problem: 'deleted', firstBadPosition: 4 }),
+    ]);
+  });
+});
