@@ -108,6 +108,24 @@ describe('audit hash chain: sealed checkpoints and tamper detection on the SQLit
     });
   });
 
+  it('the periodic verification notices a tail cut off after its checkpoint, once', async () => {
+    const sealedTo = await sealedApp();
+    tamper((db) => db.prepare('DELETE FROM events WHERE position > ?').run(sealedTo - 2));
+    const watch = t.app.get(AuditWatch);
+    expect(await watch.verifyNow()).toMatchObject({
+      report: { ok: false, problem: 'truncated', firstBadPosition: sealedTo - 1 },
+      noticed: true,
+    });
+    // The record itself took the first cut-off position (SQLite hands out the next rowid): that
+    // position now holds another event than the one sealed, a break of its own, recorded once.
+    expect(await watch.verifyNow()).toMatchObject({
+      report: { ok: false, problem: 'modified', firstBadPosition: sealedTo - 1 },
+      noticed: true,
+    });
+    expect(await watch.verifyNow()).toMatchObject({ noticed: false });
+    expect(await watch.verifyNow()).toMatchObject({ noticed: false });
+  });
+
   it('refuses a checkpoint whose signature does not match', async () => {
     await sealedApp();
     tamper((db) =>

@@ -86,8 +86,14 @@ export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown
     if (head === 0) return null;
     if (this.cursor > head) this.cursor = 1;
     const fromPosition = this.cursor;
-    const toPosition = Math.min(head, fromPosition + VERIFY_WINDOW - 1);
-    const report = await this.verification.verify({ fromPosition, toPosition });
+    // The stretch that reaches the head is verified open-ended, so a tail cut off after its
+    // checkpoint (sealed positions beyond the head) is noticed too.
+    const windowEnd = fromPosition + VERIFY_WINDOW - 1;
+    const report = await this.verification.verify({
+      fromPosition,
+      ...(windowEnd < head ? { toPosition: windowEnd } : {}),
+    });
+    const toPosition = report.toPosition ?? Math.min(windowEnd, head);
     if (report.ok) {
       this.cursor = toPosition + 1;
       return { report, noticed: false };
