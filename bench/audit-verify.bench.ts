@@ -49,7 +49,7 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
   const config = {
     ...defaults,
     dataDir: dir,
-    audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 },
+    audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 0 },
   };
   const key = AuditSigningKey.load(dir, undefined);
   const vault = new SubjectKeyVault(dir, new SecretBox(randomBytes(32)));

@@ -63,7 +63,7 @@ export async function startInProcess(): Promise<InProcessSlipway> {
     port: 0,
     projectionPollMs: 50,
     runner: { ...defaults.runner, mode: 'off' as const },
-    audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 },
+    audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 0 },
   };
   const app = await createApp({ config, logger: false });
   await app.listen(0, '127.0.0.1');

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -15,6 +16,8 @@ import {
   type TestSshd,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { systemResolver } from '../src/deployments/reach/address-gate.js';
+import { NotificationTargetPolicy } from '../src/notifications/target-policy.js';
 import { TokenExpiryScan } from '../src/notifications/token-expiry-scan.js';
 
 interface Received {
@@ -84,6 +87,7 @@ describe('notification channels deliver signed messages from the event log', () 
   let slowChannel: { channelId: string };
   let serviceId: string;
   let gatedServiceId: string;
+  let serverId: string;
 
   /** The receiver's messages of a subject, each checked for a valid signature. */
   const signedOf = (subject: string) =>
@@ -97,6 +101,7 @@ describe('notification channels deliver signed messages from the event log', () 
         expect(r.headers['x-slipway-signature']).toBe(`sha256=${expected}`);
         return JSON.parse(r.body) as {
           subject: string;
+          event: { type: string; position: number };
           data: Record<string, unknown>;
           deployment: Record<string, unknown> | null;
         };
@@ -163,7 +168,7 @@ describe('notification channels deliver signed messages from the event log', () 
     await startRunnerFor(t, sshd);
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
     operator = await memberWithRole(t.url, owner, 'operator@example.com', 'operator');
-    const serverId = await registerLoopbackServer(t.url, owner, sshd);
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
     const register = async (name: string, approvalRule: string) =>
       data<{ serviceId: string }>(
         await call(t.url, 'POST', 'registerService', owner, {
@@ -267,6 +272,55 @@ describe('notification channels deliver signed messages from the event log', () 
     await received('approval.decided', (m) => m.data.approvalId === pending.approvalId);
   });
 
+  it('a failed backup and a failed restore (checksum mismatch) are each delivered signed', async () => {
+    const admin = await memberWithRole(t.url, owner, 'admin@example.com', 'admin');
+    const register = async (name: string, backupCommand: string) =>
+      data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', owner, {
+          name,
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand,
+          restoreCommand: 'cat > /dev/null',
+        }),
+      ).serviceId;
+    const broken = await register('broken-db', 'echo no space left >&2; exit 3');
+    const failedBackup = await call(t.url, 'POST', 'triggerBackup', owner, { serviceId: broken });
+    expect(failedBackup.status).toBe(409);
+    const backupMessage = await received(
+      'backup.failed',
+      (m) => m.data.serviceId === broken && m.event.type === 'BackupFailed',
+    );
+    expect(backupMessage.data).toMatchObject({ reason: 'command-failed' });
+
+    const db = await register('db', 'docker exec db pg_dump app');
+    const taken = data<{ backupId: string; location: string }>(
+      await call(t.url, 'POST', 'triggerBackup', owner, { serviceId: db }),
+    );
+    const { approvalId } = data<{ approvalId: string }>(
+      await call(t.url, 'POST', 'requestApproval', admin, {
+        action: 'restore',
+        serviceId: db,
+        backupId: taken.backupId,
+        reason: 'restore after a bad migration',
+      }),
+    );
+    data(await call(t.url, 'POST', 'approveRequest', owner, { approvalId }));
+    appendFileSync(taken.location, 'tampered');
+    const refused = await call(t.url, 'POST', 'restoreBackup', owner, {
+      backupId: taken.backupId,
+      approvalId,
+    });
+    expect(refused.status).toBe(409);
+    const restoreMessage = await received(
+      'backup.failed',
+      (m) => m.data.backupId === taken.backupId && m.event.type === 'RestoreFailed',
+    );
+    expect(restoreMessage.data).toMatchObject({ reason: 'checksum-mismatch', serviceId: db });
+  });
+
   it('a token expiring within 7 days is noticed once by the scan and delivered once', async () => {
     const cookie = owner.Cookie;
     const minted = await createToken(t.url, cookie, ['deploy:read'], 3);
@@ -357,26 +411,65 @@ describe('the notification address policy refuses loopback and private targets b
     ['loopback', () => receiver.url, /loopback address/],
     ['private', () => 'http://10.1.2.3:8080/hook', /private address/],
     ['metadata', () => 'http://169.254.169.254/latest', /metadata address/],
-  ])('%s', async (_name, target, message) => {
-    const created = data<{ channelId: string }>(
-      await call(t.url, 'POST', 'createNotificationChannel', owner, {
-        name: 'internal',
-        kind: 'webhook',
+  ])(
+    '%s: refused when the channel is created or its target changed, naming the field',
+    async (_name, target, message) => {
+      const input = { name: 'internal', kind: 'webhook', target: target(), subscriptions: [] };
+      const created = await call(t.url, 'POST', 'createNotificationChannel', owner, input);
+      expect([created.status, created.body.error.code]).toEqual([400, 'BAD_REQUEST']);
+      expect(created.body.error.message).toMatch(message);
+      expect(created.body.error.message).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
+      expect(created.body.error.data.issues).toEqual([
+        expect.objectContaining({ path: 'target', message: expect.stringMatching(message) }),
+      ]);
+      const ok = data<{ channelId: string }>(
+        await call(t.url, 'POST', 'createNotificationChannel', owner, {
+          ...input,
+          target: 'https://hooks.example.invalid/slipway',
+        }),
+      );
+      const updated = await call(t.url, 'POST', 'updateNotificationChannel', owner, {
+        channelId: ok.channelId,
         target: target(),
-        subscriptions: [],
-      }),
-    );
-    data(
-      await call(t.url, 'POST', 'testNotificationChannel', owner, { channelId: created.channelId }),
-    );
-    const failed = await waitFor(async () => {
-      const items = data<{ items: Delivery[] }>(
-        await call(t.url, 'GET', 'notificationDeliveries', owner, { channelId: created.channelId }),
-      ).items;
-      return items.find((d) => d.status === 'failed');
-    }, 'the refusal');
-    expect(failed.lastError).toMatch(message);
-    expect(failed.lastError).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
-    expect(receiver.received).toEqual([]);
+      });
+      expect([updated.status, updated.body.error.code]).toEqual([400, 'BAD_REQUEST']);
+      expect(updated.body.error.message).toMatch(message);
+      expect(receiver.received).toEqual([]);
+    },
+  );
+
+  it('and at delivery: a name that resolved to a public address when set, and to loopback now, is refused', async () => {
+    const policy = t.app.get(NotificationTargetPolicy);
+    const port = new URL(receiver.url).port;
+    try {
+      policy.resolver = () => Promise.resolve(['93.184.216.34']);
+      const created = data<{ channelId: string }>(
+        await call(t.url, 'POST', 'createNotificationChannel', owner, {
+          name: 'rebinding',
+          kind: 'webhook',
+          target: `http://hooks.rebind.test:${port}/hook`,
+          subscriptions: [],
+        }),
+      );
+      policy.resolver = () => Promise.resolve(['127.0.0.1']);
+      data(
+        await call(t.url, 'POST', 'testNotificationChannel', owner, {
+          channelId: created.channelId,
+        }),
+      );
+      const failed = await waitFor(async () => {
+        const items = data<{ items: Delivery[] }>(
+          await call(t.url, 'GET', 'notificationDeliveries', owner, {
+            channelId: created.channelId,
+          }),
+        ).items;
+        return items.find((d) => d.status === 'failed');
+      }, 'the refusal');
+      expect(failed.lastError).toMatch(/resolves to a loopback address/);
+      expect(failed.lastError).toMatch(/SLIPWAY_NOTIFICATION_ADDRESS_POLICY/);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      policy.resolver = systemResolver;
+    }
   });
 });

@@ -17,6 +17,8 @@ async function main(): Promise<void> {
       ...loaded,
       runner: { ...loaded.runner, mode: 'embedded' as const },
       notifications: { ...loaded.notifications, sending: false },
+      // ... and verify the audit trail, so a break is noticed once, not once per process.
+      audit: { ...loaded.audit, verifySeconds: 0 },
     };
   } catch (error) {
     if (error instanceof ConfigError) {

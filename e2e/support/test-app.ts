@@ -35,8 +35,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const defaults = loadConfig({});
   // The runner stays off unless a test asks for it: fixture servers are never contacted.
   const runner = { ...defaults.runner, mode: 'off' as const, pollMs: 50 };
-  // Automatic sealing stays off too: tests that count events seal when they mean to.
-  const audit = { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0 };
+  // Automatic sealing and verification stay off too: tests that count events seal (and verify)
+  // when they mean to.
+  const audit = { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 0 };
   const config = {
     ...defaults,
     // Nor checked (keyscan, connection checks, plans): a test that checks its own sshd sets a timeout.

@@ -8,6 +8,7 @@ import { AuditTrailHandler } from './trail/audit-trail.query.js';
 import { RefusalRecorder } from './refusals/refusal-recorder.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
+import { AuditWatch } from './audit-watch.js';
 import { AuditProcedures, SealAuditCheckpointHandler } from './audit.procedures.js';
 import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
 
@@ -21,6 +22,7 @@ import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
     },
     AuditSealer,
     AuditVerification,
+    AuditWatch,
     VerifyAuditTrailHandler,
     SealAuditCheckpointHandler,
     AuditProcedures,

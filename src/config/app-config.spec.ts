@@ -32,6 +32,7 @@ describe('loadConfig', () => {
         anonymousAddressRetentionMonths: 12,
         sealEveryEvents: 1000,
         sealSeconds: 300,
+        verifySeconds: 3600,
       },
       storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
       uploads: { contextMaxBytes: 100 * 1024 ** 2, imageMaxBytes: 2 * 1024 ** 3 },
@@ -51,6 +52,8 @@ describe('loadConfig', () => {
         pollMs: 1000,
         remoteDir: '/srv/slipway',
       },
+      streams: { crossProcessPollMs: 250, heartbeatMs: 15_000 },
+      uploads: { contextMaxBytes: 104_857_600, imageMaxBytes: 2_147_483_648 },
     });
   });
 

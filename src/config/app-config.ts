@@ -235,6 +235,13 @@ export class EnvironmentVariables {
   @Max(86_400)
   SLIPWAY_AUDIT_SEAL_SECONDS = 300;
 
+  /** Verify the next stretch of the audit trail every this many seconds (0: never by itself). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(604_800)
+  SLIPWAY_AUDIT_VERIFY_SECONDS = 3600;
+
   /** Identical refusals from one client inside this window are recorded as one event + count. */
   @Transform(toInt)
   @IsInt()
@@ -357,6 +364,8 @@ export interface AppConfig {
     signingKey: string | null;
     sealEveryEvents: number;
     sealSeconds: number;
+    /** 0: no periodic verification (the worker and the tests). */
+    verifySeconds: number;
     refusalWindowSeconds: number;
     anonymousAddressRetentionMonths: number;
   };
@@ -457,6 +466,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       signingKey: vars.SLIPWAY_AUDIT_SIGNING_KEY ?? null,
       sealEveryEvents: vars.SLIPWAY_AUDIT_SEAL_EVERY_EVENTS,
       sealSeconds: vars.SLIPWAY_AUDIT_SEAL_SECONDS,
+      verifySeconds: vars.SLIPWAY_AUDIT_VERIFY_SECONDS,
       refusalWindowSeconds: vars.SLIPWAY_AUDIT_REFUSAL_WINDOW_SECONDS,
       anonymousAddressRetentionMonths: vars.SLIPWAY_ANONYMOUS_ADDRESS_RETENTION_MONTHS,
     },

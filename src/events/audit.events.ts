@@ -13,6 +13,22 @@ export const AuditCheckpointSealed = defineEvent<{
 
 export const AUDIT_CHECKPOINTS_STREAM = 'audit-checkpoints';
 
+/**
+ * The periodic verification found a break in the trail: what (`problem`, as `verifyAuditTrail`
+ * names it), where (`firstBadPosition`) and why (`reason`), and the stretch it was checking.
+ * On its own stream per break, appended only while that stream is new: noticed once.
+ */
+export const AuditVerificationFailed = defineEvent<{
+  problem: string;
+  firstBadPosition: number;
+  reason: string;
+  fromPosition: number;
+  toPosition: number;
+}>('AuditVerificationFailed', 1);
+
+export const auditBreakStream = (problem: string, position: number) =>
+  `audit-verification-failed-${problem}-${position}`;
+
 export interface CheckpointFields {
   sequence: number;
   toPosition: number;

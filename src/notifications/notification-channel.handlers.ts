@@ -25,6 +25,7 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { checkTarget } from './channel-target.js';
+import { NotificationTargetPolicy } from './target-policy.js';
 import { notificationChannelDecider } from './notification-channel.decider.js';
 import { NOTIFICATION_SUBJECTS } from './notification-subjects.js';
 
@@ -101,6 +102,7 @@ export class NotificationChannels {
     private readonly runner: DeciderRunner,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly policy: NotificationTargetPolicy,
   ) {}
 
   async get(channelId: string): Promise<NotificationChannelDoc> {
@@ -114,6 +116,7 @@ export class NotificationChannels {
   /** A webhook channel's signing secret is returned here, once; the other kinds have none. */
   async create(input: CreateNotificationChannelInput, ctx: RequestContext) {
     const { hint } = checkTarget(input.kind, input.target);
+    await this.policy.check(input.kind, input.target);
     const channelId = randomUUID();
     const secret =
       input.kind === 'webhook' ? `whsec_${randomBytes(32).toString('base64url')}` : null;
@@ -147,6 +150,7 @@ export class NotificationChannels {
     if (input.name !== undefined && input.name !== current.name) c.name = input.name;
     if (input.target !== undefined) {
       c.targetHint = checkTarget(current.kind, input.target).hint;
+      await this.policy.check(current.kind, input.target);
       c.targetCiphertext = this.box.seal(input.target);
     }
     if (input.subscriptions !== undefined) c.subscriptions = unique(input.subscriptions);

@@ -1,9 +1,9 @@
 import type { NotificationSubject } from '../events/notifications.events.js';
 
 /**
- * Which event types a channel subscribed to a subject hears of. The one place to add a new
- * event: `BackupFailed`, `RestoreFailed` and `AuditVerificationFailed` are listed before any
- * context emits them, so that a channel subscribed to their subject hears of them once one does.
+ * Which event types a channel subscribed to a subject hears of: the one place to add a new
+ * event. `BackupFailed` (triggerBackup), `RestoreFailed` (restoreBackup) and
+ * `AuditVerificationFailed` (the periodic audit verification) are emitted by their contexts.
  */
 export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'deployment.succeeded': ['DeploymentSucceeded'],

@@ -5,6 +5,7 @@ import { NotificationOutbox } from './delivery/notification-outbox.js';
 import { NotificationChannels } from './notification-channel.handlers.js';
 import { NotificationDeliveriesHandler } from './notification-deliveries.query.js';
 import { NotificationProcedures } from './notifications.procedures.js';
+import { NotificationTargetPolicy } from './target-policy.js';
 import { TokenExpiryScan } from './token-expiry-scan.js';
 
 /**
@@ -20,7 +21,8 @@ import { TokenExpiryScan } from './token-expiry-scan.js';
     DeliverySender,
     NotificationOutbox,
     TokenExpiryScan,
+    NotificationTargetPolicy,
   ],
-  exports: [ChannelSender, DeliverySender, TokenExpiryScan],
+  exports: [ChannelSender, DeliverySender, TokenExpiryScan, NotificationTargetPolicy],
 })
 export class NotificationsModule {}

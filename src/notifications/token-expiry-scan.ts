@@ -18,8 +18,10 @@ import { EventWriter } from '../storage/event-writer.js';
 const logger = new Logger('Notifications');
 export const EXPIRY_NOTICE_DAYS = 7;
 const SCAN_EVERY_MS = 60 * 60 * 1000;
-/** At most this many tokens are noticed per scan; the next scan takes the rest. */
-const SCAN_LIMIT = 200;
+/** Tokens read per page ... */
+export const SCAN_PAGE_SIZE = 200;
+/** ... and pages per scan: at most 1,000 tokens a scan; the next scan goes on from there. */
+export const SCAN_PAGES = 5;
 
 function systemContext(): RequestContext {
   return {
@@ -31,13 +33,20 @@ function systemContext(): RequestContext {
 /**
  * Hourly (and once at start): tokens that are live and expire within 7 days are noticed once
  * each (`TokenExpiryNoticed` on the token's own notice stream, appended only if that stream is
- * new), which channels subscribed to `token.expiring` hear of. Bounded: one page per scan.
+ * new), which channels subscribed to `token.expiring` hear of. Bounded: at most `pages` pages of
+ * `pageSize` tokens, soonest expiry first, per scan; the next scan resumes after the last token
+ * read (a keyset cursor), and starts over from the soonest once it has read to the end, so
+ * every token in the window is noticed however many there are.
  */
 @Injectable()
 export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private first: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  /** Where the next scan resumes; null: from the soonest expiry. */
+  private resume: string | null = null;
+  pageSize = SCAN_PAGE_SIZE;
+  pages = SCAN_PAGES;
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
@@ -72,33 +81,47 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
   async scan(): Promise<number> {
     const now = this.clock.now().getTime();
     const until = new Date(now + EXPIRY_NOTICE_DAYS * 86_400_000).toISOString();
-    const page = await this.reads
-      .collection<ApiTokenDoc>('api_tokens')
-      .find(
-        { revokedAt: null, expiresAt: { $gt: new Date(now).toISOString(), $lte: until } },
-        { limit: SCAN_LIMIT, sort: { expiresAt: 1 } },
-      );
+    const tokens = this.reads.collection<ApiTokenDoc>('api_tokens');
+    const filter = {
+      revokedAt: null,
+      expiresAt: { $gt: new Date(now).toISOString(), $lte: until },
+    };
     let noticed = 0;
-    for (const token of page.items) {
-      try {
-        await this.writer.append(
-          tokenExpiryNoticeStream(token.id),
-          [
-            TokenExpiryNoticed({
-              tokenId: token.id,
-              tokenName: token.name,
-              principalId: token.principalId,
-              expiresAt: token.expiresAt!,
-            }),
-          ],
-          'no_stream',
-          systemContext(),
-        );
-        noticed += 1;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      }
+    let cursor = this.resume;
+    for (let read = 0; read < this.pages; read++) {
+      const page = await tokens.find(filter, {
+        limit: this.pageSize,
+        sort: { expiresAt: 1 },
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const token of page.items) if (await this.notice(token)) noticed += 1;
+      cursor = page.nextCursor;
+      if (!cursor) break;
     }
+    this.resume = cursor;
     return noticed;
+  }
+
+  /** True when this token was noticed now, false when it had been before. */
+  private async notice(token: ApiTokenDoc): Promise<boolean> {
+    try {
+      await this.writer.append(
+        tokenExpiryNoticeStream(token.id),
+        [
+          TokenExpiryNoticed({
+            tokenId: token.id,
+            tokenName: token.name,
+            principalId: token.principalId,
+            expiresAt: token.expiresAt!,
+          }),
+        ],
+        'no_stream',
+        systemContext(),
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      return false;
+    }
   }
 }

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
-import { compileAddressPolicy, type AddressRule } from '../../config/address-policy.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { pinAddress, systemResolver, type Resolver } from '../../deployments/reach/address-gate.js';
 import { MAIL_SENDER, type MailSender } from '../../mail/mail-sender.port.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { hmacHex } from '../../deployments/hooks/hook-signature.js';
+import { NotificationTargetPolicy } from '../target-policy.js';
 import { summaryLine } from './notification-message.js';
 import { postTo } from './signed-post.js';
 
@@ -29,16 +28,12 @@ export class DeliveryError extends Error {
  */
 @Injectable()
 export class ChannelSender {
-  resolver: Resolver = systemResolver;
-  private readonly rules: AddressRule[];
-
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(MAIL_SENDER) private readonly mail: MailSender,
-  ) {
-    this.rules = compileAddressPolicy(`deny:private ${config.notifications.addressPolicy}`);
-  }
+    private readonly policy: NotificationTargetPolicy,
+  ) {}
 
   async send(
     channel: NotificationChannelDoc,
@@ -75,12 +70,7 @@ export class ChannelSender {
     const url = new URL(target);
     let address: string;
     try {
-      address = await pinAddress(
-        url.hostname,
-        this.rules,
-        this.resolver,
-        'the notification address policy refuses (SLIPWAY_NOTIFICATION_ADDRESS_POLICY)',
-      );
+      address = await this.policy.pin(url.hostname);
     } catch (error) {
       throw new DeliveryError(error instanceof Error ? error.message : 'address refused');
     }

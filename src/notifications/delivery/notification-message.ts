@@ -32,6 +32,8 @@ const DATA_FIELDS = [
   'backupId',
   'testId',
   'channelId',
+  'problem',
+  'firstBadPosition',
 ];
 
 /**
@@ -84,7 +86,7 @@ export function summaryLine(payload: Record<string, unknown>): string {
   const data = (payload.data ?? {}) as Record<string, unknown>;
   const what = d.serviceName
     ? `${String(d.serviceName)} (${String(d.environment)}) ${String(d.imageRef)}`
-    : [data.action, data.imageRef, data.tokenName, data.approvalId]
+    : [data.action, data.imageRef, data.tokenName, data.approvalId, data.problem]
         .filter((v) => typeof v === 'string')
         .join(' ');
   return `[Slipway] ${title}${what ? `: ${what}` : ''}`;

@@ -1,0 +1,138 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { errorForLog } from '../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import {
+  EVENT_STORE,
+  type EventStore,
+  type RecordedEvent,
+} from '../eventstore/event-store.port.js';
+import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
+import {
+  AUDIT_CHECKPOINTS_STREAM,
+  AuditCheckpointSealed,
+  AuditVerificationFailed,
+  auditBreakStream,
+} from '../events/audit.events.js';
+import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { EventWriter } from '../storage/event-writer.js';
+import { AuditVerification, type VerificationReport } from './audit-verification.js';
+
+const logger = new Logger('Audit');
+/** At most this many events are verified per pass (plus those back to the anchoring checkpoint). */
+export const VERIFY_WINDOW = 10_000;
+
+export interface WatchPass {
+  report: VerificationReport;
+  /** True when this pass found a break not noticed before (and appended AuditVerificationFailed). */
+  noticed: boolean;
+}
+
+function systemContext(): RequestContext {
+  return { ...anonymousContext('audit-watch', 'audit-watch', null), authMethod: 'system' };
+}
+
+/**
+ * Verifies the audit trail a bounded stretch at a time, every `SLIPWAY_AUDIT_VERIFY_SECONDS`:
+ * each pass checks at most VERIFY_WINDOW events from where the last one stopped (anchored at the
+ * signed checkpoint before them, as `verifyAuditTrail` does for a range), and starts again at
+ * the beginning once it reaches the head. A break is recorded as `AuditVerificationFailed` on a
+ * stream of its own (problem and position), appended only while that stream is new: once per
+ * break, however often it is found again. After a break the next pass resumes past the first
+ * checkpoint that covers it, so one break does not hide what follows.
+ */
+@Injectable()
+export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<WatchPass | null> | null = null;
+  private cursor = 1;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly verification: AuditVerification,
+    private readonly writer: EventWriter,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.audit.verifySeconds;
+    if (seconds === 0) return;
+    this.timer = setInterval(() => {
+      void this.verifyNow().catch((error: unknown) => {
+        logger.error('The audit verification pass failed', errorForLog(error));
+      });
+    }, seconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => null);
+  }
+
+  /** One pass (never two at once): null when the store is empty. */
+  verifyNow(): Promise<WatchPass | null> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<WatchPass | null> {
+    const head = Number(await this.events.headPosition());
+    if (head === 0) return null;
+    if (this.cursor > head) this.cursor = 1;
+    const fromPosition = this.cursor;
+    // The stretch that reaches the head is verified open-ended, so a tail cut off after its
+    // checkpoint (sealed positions beyond the head) is noticed too.
+    const windowEnd = fromPosition + VERIFY_WINDOW - 1;
+    const report = await this.verification.verify({
+      fromPosition,
+      ...(windowEnd < head ? { toPosition: windowEnd } : {}),
+    });
+    const toPosition = report.toPosition ?? Math.min(windowEnd, head);
+    if (report.ok) {
+      this.cursor = toPosition + 1;
+      return { report, noticed: false };
+    }
+    const firstBadPosition = report.firstBadPosition ?? fromPosition;
+    this.cursor = await this.resumeAfter(firstBadPosition);
+    const noticed = await this.record({
+      problem: report.problem ?? 'modified',
+      firstBadPosition,
+      reason: report.message,
+      fromPosition: report.fromPosition,
+      toPosition,
+    });
+    if (noticed) logger.error(`Audit verification failed: ${report.message}`);
+    return { report, noticed };
+  }
+
+  /** Past the first checkpoint that covers the break, or back to the start when none does. */
+  private async resumeAfter(position: number): Promise<number> {
+    const checkpoints = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
+    const covering = checkpoints.find(
+      (c: RecordedEvent) =>
+        Number(c.position) > position && AuditCheckpointSealed.dataOf(c).toPosition >= position,
+    );
+    return covering ? Number(covering.position) + 1 : 1;
+  }
+
+  private async record(data: Parameters<typeof AuditVerificationFailed>[0]): Promise<boolean> {
+    try {
+      await this.writer.append(
+        auditBreakStream(data.problem, data.firstBadPosition),
+        [AuditVerificationFailed(data)],
+        'no_stream',
+        systemContext(),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return false;
+      throw error;
+    }
+  }
+}
