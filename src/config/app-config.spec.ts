@@ -52,8 +52,6 @@ describe('loadConfig', () => {
         pollMs: 1000,
         remoteDir: '/srv/slipway',
       },
-      streams: { crossProcessPollMs: 250, heartbeatMs: 15_000 },
-      uploads: { contextMaxBytes: 104_857_600, imageMaxBytes: 2_147_483_648 },
     });
   });
 
