@@ -1,10 +1,14 @@
 import type { Decider, EventLike } from '../storage/decider.js';
-import { ServiceRegistered } from '../events/deployments.events.js';
+import {
+  ServiceRegistered,
+  ServiceUpdated,
+  type RecordedEnvVar,
+} from '../events/deployments.events.js';
 import { ServiceArchived } from '../events/lifecycle.events.js';
-import { decideServiceUpdate, type ServiceUpdate } from './service.decider.js';
+import { decideServiceUpdate, recordedEnv, type ServiceUpdate } from './service.decider.js';
 
 export interface CatalogState {
-  services: Map<string, { key: string; archived?: boolean }>;
+  services: Map<string, { key: string; archived?: boolean; env?: RecordedEnvVar[] }>;
 }
 
 const keyOf = (name: string, environment: string) => `${environment}/${name}`;
@@ -28,10 +32,18 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
       services.set(serviceId, { ...known, archived: true });
       return { services };
     }
+    if (event.type === ServiceUpdated.type) {
+      const { serviceId, changes } = ServiceUpdated.dataOf(event);
+      const known = state.services.get(serviceId);
+      if (!known || !changes.env) return state;
+      const services = new Map(state.services);
+      services.set(serviceId, { ...known, env: changes.env });
+      return { services };
+    }
     if (event.type !== ServiceRegistered.type) return state;
     const services = new Map(state.services);
     const d = ServiceRegistered.dataOf(event);
-    services.set(d.serviceId, { key: keyOf(d.name, d.environment) });
+    services.set(d.serviceId, { key: keyOf(d.name, d.environment), env: recordedEnv(event) });
     return { services };
   },
   decide: (command, state) =>
@@ -39,5 +51,6 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
       command,
       state.services.has(command.event.serviceId),
       state.services.get(command.event.serviceId)?.archived,
+      state.services.get(command.event.serviceId)?.env,
     ),
 };

@@ -45,6 +45,40 @@ describe('service decider (one service on the stream of its name and environment
   });
 });
 
+describe('env patches apply to the variables the stream recorded', () => {
+  const v = (name: string, value: string) => ({
+    name,
+    value,
+    secretCiphertext: null,
+    secretDigest: null,
+  });
+  const patch = (set: ReturnType<typeof v>[], remove: string[] = []) => ({
+    kind: 'update' as const,
+    event: { serviceId: 'svc', changes: {} },
+    envPatch: { set, remove },
+  });
+
+  it('given a change recorded since the caller read the service, when patched, then both land', () => {
+    const given = [
+      ServiceRegistered({ ...service, env: [v('A', '1')] }),
+      // A concurrent patch, recorded first.
+      ServiceUpdated({ serviceId: 'svc', changes: { env: [v('A', '1'), v('B', '2')] } }),
+    ];
+    for (const decider of [serviceDecider, catalogDecider]) {
+      expect(decideFrom(decider, given, patch([v('C', '3'), v('A', '9')], ['B']))).toEqual([
+        ServiceUpdated({ serviceId: 'svc', changes: { env: [v('A', '9'), v('C', '3')] } }),
+      ]);
+    }
+  });
+
+  it('refuses a patch that would leave more than 200 variables', () => {
+    const many = Array.from({ length: 201 }, (_, i) => v(`V${i}`, 'x'));
+    expect(() => decideFrom(serviceDecider, [ServiceRegistered(service)], patch(many))).toThrow(
+      /at most 200 env vars/,
+    );
+  });
+});
+
 describe('legacy catalog decider (services registered before they had their own streams)', () => {
   const given = [ServiceRegistered(service)];
 

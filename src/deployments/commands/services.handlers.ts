@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
-import type { RecordedEnvVar } from '../../events/deployments.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { ServiceStreams } from '../service-streams.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
@@ -102,26 +101,6 @@ export class UpdateServiceInput extends ServiceSettingsInput {
   removeEnv?: string[];
 }
 
-/** The service's variables after removing `remove` and setting `set` (by name, in place). */
-function patchEnv(
-  current: RecordedEnvVar[],
-  set: RecordedEnvVar[],
-  remove: string[],
-): RecordedEnvVar[] {
-  const next = current.filter((v) => !remove.includes(v.name));
-  for (const v of set) {
-    const at = next.findIndex((c) => c.name === v.name);
-    if (at >= 0) next[at] = v;
-    else next.push(v);
-  }
-  if (next.length > 200) {
-    throw badRequest('A service has at most 200 env vars', [
-      { path: 'setEnv', message: 'at most 200 env vars in all' },
-    ]);
-  }
-  return next;
-}
-
 @Injectable()
 export class UpdateServiceHandler {
   constructor(
@@ -153,11 +132,15 @@ export class UpdateServiceHandler {
       Object.entries(rest).filter(([, v]) => v !== undefined),
     );
     if (env !== undefined) changes.env = this.settings.env(env);
-    if (setEnv !== undefined || removeEnv !== undefined) {
-      // Secrets are sealed as on registration; the whole resulting list is recorded.
-      changes.env = patchEnv(service.env, this.settings.env(setEnv), removeEnv ?? []);
-    }
-    await this.services.update({ kind: 'update', event: { serviceId, changes } }, ctx);
-    return { serviceId, updated: Object.keys(changes).sort() };
+    // Secrets are sealed as on registration; the decider applies the patch to the variables its
+    // stream recorded and records the whole resulting list, so concurrent patches both land.
+    const envPatch =
+      setEnv !== undefined || removeEnv !== undefined
+        ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
+        : undefined;
+    await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
+    const updated = Object.keys(changes);
+    if (envPatch) updated.push('env');
+    return { serviceId, updated: updated.sort() };
   }
 }
