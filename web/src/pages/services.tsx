@@ -8,6 +8,7 @@ import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
+import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
 import { ServiceForm } from './service-form';
 
@@ -88,7 +89,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
           </dd>
         </div>
       </dl>
-      {mode === 'view' && (can('triggerDeploy') || can('updateService')) && (
+      {mode !== 'edit' && (can('triggerDeploy') || can('updateService')) && (
         <div className="button-row">
           {can('deploymentPlan') && can('triggerDeploy') && (
             <button type="button" className="button primary" onClick={() => setMode('deploy')}>
@@ -103,16 +104,13 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
         </div>
       )}
       {mode === 'deploy' && (
-        <>
+        <Dialog title={`Deploy ${service.name}`} onClose={() => setMode('view')}>
           <DeployPanel
             serviceId={service.id}
             serviceName={service.name}
             repository={service.imageRepository}
           />
-          <button type="button" className="link-button" onClick={() => setMode('view')}>
-            Close
-          </button>
-        </>
+        </Dialog>
       )}
       {mode === 'edit' && (
         <ServiceForm
