@@ -10,6 +10,8 @@ import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
+import { ServiceBackups } from './service-backups';
+import { ServiceHooks } from './service-hooks';
 import { ServiceForm } from './service-form';
 
 type Inventory = AnswerOf<'infrastructureInventory'>;
@@ -23,7 +25,7 @@ const RULE_TEXT: Record<string, string> = {
 
 function ServiceCard({ service, inventory }: { service: Service; inventory: Inventory }) {
   const can = useCan();
-  const [mode, setMode] = useState<'view' | 'edit' | 'deploy'>('view');
+  const [mode, setMode] = useState<'view' | 'edit' | 'deploy' | 'hooks' | 'backups'>('view');
   const [note, setNote] = useState<string | null>(null);
   const server = inventory.servers.find((s) => s.id === service.serverId);
   const headingId = `service-${service.id}`;
@@ -89,7 +91,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
           </dd>
         </div>
       </dl>
-      {mode !== 'edit' && (can('triggerDeploy') || can('updateService')) && (
+      {mode !== 'edit' && (
         <div className="button-row">
           {can('deploymentPlan') && can('triggerDeploy') && (
             <button type="button" className="button primary" onClick={() => setMode('deploy')}>
@@ -101,6 +103,16 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
               Change…
             </button>
           )}
+          {can('deployWebhooks') && (
+            <button type="button" className="button" onClick={() => setMode('hooks')}>
+              Deploy webhooks…
+            </button>
+          )}
+          {can('backups') && (
+            <button type="button" className="button" onClick={() => setMode('backups')}>
+              Backups…
+            </button>
+          )}
         </div>
       )}
       {mode === 'deploy' && (
@@ -110,6 +122,16 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
             serviceName={service.name}
             repository={service.imageRepository}
           />
+        </Dialog>
+      )}
+      {mode === 'hooks' && (
+        <Dialog title={`Deploy webhooks of ${service.name}`} onClose={() => setMode('view')}>
+          <ServiceHooks serviceId={service.id} repository={service.imageRepository} />
+        </Dialog>
+      )}
+      {mode === 'backups' && (
+        <Dialog title={`Backups of ${service.name}`} onClose={() => setMode('view')}>
+          <ServiceBackups serviceId={service.id} />
         </Dialog>
       )}
       {mode === 'edit' && (
