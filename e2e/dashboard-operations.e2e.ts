@@ -275,7 +275,8 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await screenshot(page, 'viewer-servers');
     await page.goto(`${origin}/services`);
     await page.getByRole('region', { name: 'shop production' }).waitFor();
-    await expect(controls()).resolves.toEqual(['Log out']);
+    // Only what a viewer may read: the webhooks and backups open without controls to change them.
+    await expect(controls()).resolves.toEqual(['Log out', 'Deploy webhooks…', 'Backups…']);
     await page.goto(`${origin}/approvals?status=approved`);
     await page.getByRole('listitem').first().waitFor();
     await expect(controls()).resolves.toEqual(['Log out']);
