@@ -61,15 +61,17 @@ function InviteForm() {
         error={invite.error}
       />
       <FormError error={invite.error} fields={['email', 'role', 'expiresInDays']} />
-      {invite.data && (
-        <Done>
-          <p>
-            Invite mailed to {invite.data.email} as {invite.data.role}. The link is in their mailbox
-            only; it works once, until <When at={invite.data.expiresAt} />.
-          </p>
-        </Done>
-      )}
       <SubmitButton pending={invite.isPending}>Send the invite</SubmitButton>
+      {invite.data && (
+        <div className="after-form">
+          <Done>
+            <p>
+              Invite mailed to {invite.data.email} as {invite.data.role}. The link is in their
+              mailbox only; it works once, until <When at={invite.data.expiresAt} />.
+            </p>
+          </Done>
+        </div>
+      )}
     </form>
   );
 }
@@ -139,7 +141,7 @@ export function InvitesSection() {
       ) : invites.data.items.length === 0 ? (
         <p className="muted">No invite yet: invite someone by email above.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll after-form">
           <table className="table stack" aria-label="Invites">
             <thead>
               <tr>

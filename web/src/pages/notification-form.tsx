@@ -50,6 +50,7 @@ export function NotificationChannelForm() {
     setSubscriptions(on ? [...subscriptions, s] : subscriptions.filter((x) => x !== s));
   return (
     <>
+      <h2>Add a channel</h2>
       <form onSubmit={submit} aria-label="Add a notification channel" noValidate>
         <Field
           name="name"
@@ -97,7 +98,7 @@ export function NotificationChannelForm() {
         <SubmitButton pending={create.isPending}>Add the channel</SubmitButton>
       </form>
       {create.data && (
-        <div>
+        <div className="after-form">
           <Done>
             <p>Channel {create.data.name} added.</p>
           </Done>

@@ -31,6 +31,17 @@ function HookForm({ serviceId, repository }: { serviceId: string; repository: st
   };
   return (
     <>
+      <h3>Add a webhook</h3>
+      {create.data && (
+        <div className="after-form">
+          <div className="alert alert-warning">
+            <p>
+              <strong>The URL of this webhook:</strong> <code>{create.data.url}</code>
+            </p>
+          </div>
+          <SecretOnce label="Its signing secret." value={create.data.secret} />
+        </div>
+      )}
       <form onSubmit={submit} aria-label="Add a deploy webhook" noValidate>
         <Field
           name="name"
@@ -70,16 +81,6 @@ function HookForm({ serviceId, repository }: { serviceId: string; repository: st
         <FormError error={create.error} fields={['name', 'rules']} />
         <SubmitButton pending={create.isPending}>Add the webhook</SubmitButton>
       </form>
-      {create.data && (
-        <>
-          <div className="alert alert-warning">
-            <p>
-              <strong>The URL of this webhook:</strong> <code>{create.data.url}</code>
-            </p>
-          </div>
-          <SecretOnce label="Its signing secret." value={create.data.secret} />
-        </>
-      )}
     </>
   );
 }
