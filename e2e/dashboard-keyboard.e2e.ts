@@ -14,22 +14,23 @@ interface Focused {
   inDialog: boolean;
 }
 
-/** What has the focus: its tag, its accessible name (roughly), whether it shows a focus ring. */
-const focused = (page: Page): Promise<Focused> =>
-  page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body)
-      return { tag: 'body', name: '', visible: false, inDialog: false };
-    const input = el as HTMLInputElement;
-    const label = input.labels?.[0]?.textContent ?? '';
-    const name = (el.getAttribute('aria-label') ?? label) || (el.textContent ?? '');
-    return {
-      tag: el.tagName.toLowerCase(),
-      name: name.trim(),
-      visible: el.matches(':focus-visible'),
-      inDialog: el.closest('dialog') !== null,
-    };
-  });
+/**
+ * What has the focus: its tag, its accessible name (roughly), whether it shows a focus ring.
+ * (Run in the page; a string, since this project's TypeScript has no DOM types.)
+ */
+const FOCUSED = `(() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return { tag: 'body', name: '', visible: false, inDialog: false };
+  const label = (el.labels && el.labels[0] && el.labels[0].textContent) || '';
+  const name = el.getAttribute('aria-label') || label || el.textContent || '';
+  return {
+    tag: el.tagName.toLowerCase(),
+    name: name.trim(),
+    visible: el.matches(':focus-visible'),
+    inDialog: el.closest('dialog') !== null,
+  };
+})()`;
+const focused = (page: Page): Promise<Focused> => page.evaluate<Focused>(FOCUSED);
 
 /** Presses Tab (or Shift+Tab) until the focused element's name matches, as a keyboard user. */
 async function tabTo(page: Page, name: string | RegExp, back = false): Promise<Focused> {

@@ -255,7 +255,8 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
       ['/approvals?status=approved', 'Approvals'],
       ['/audit', 'Audit trail'],
       ['/agents', 'Agents and tokens'],
-      ['/members', 'Members'],
+      ['/members', 'Invites'],
+      ['/notifications', 'Deliveries'],
       ['/', 'Delivery metrics'],
     ] as const) {
       await page.goto(`${origin}${path}`);
@@ -310,6 +311,15 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
         result: { data: { json: { servers: { services: { id: string }[] }[] } } };
       }
     ).result.data.json.servers[0].services[0].id;
+    // The rollback above is still queued (no runner here): out of the way, so this one can start.
+    const queued = await call(t.url, 'GET', 'recentDeployments', owner, { status: 'queued' });
+    for (const { id } of (
+      queued.body as { result: { data: { json: { items: { id: string }[] } } } }
+    ).result.data.json.items) {
+      expect(
+        (await call(t.url, 'POST', 'cancelDeployment', owner, { deploymentId: id })).status,
+      ).toBe(200);
+    }
     const res = await call(t.url, 'POST', 'triggerDeploy', owner, {
       serviceId,
       imageTag: 'ghcr.io/acme/api:3.0.0',
