@@ -27,6 +27,7 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
   let received = 0;
   let browser: Browser;
   let owner: Record<string, string>;
+  let admin: Record<string, string>;
 
   beforeAll(async () => {
     ensureWebBundle();
@@ -50,6 +51,7 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
     });
     owner = cookieAuth((await signUp(t.url, OWNER, 'Olivia Owner')).cookie);
     await memberWithRole(t.url, owner, VIEWER, 'viewer');
+    admin = await memberWithRole(t.url, owner, 'adam@example.com', 'admin');
     await seed(t, serviceWithHistory());
     const recorded = await call(t.url, 'POST', 'recordBackup', owner, {
       serviceId: SERVICE_ID,
@@ -187,6 +189,27 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
     await backups.getByRole('button', { name: 'Ask for approval to restore' }).click();
     await backups.getByText(/Waiting for approval by another person/).waitFor();
     await screenshot(page, 'service-backups');
+
+    // Another person approves it; reopened, the dialog offers the restore with that approval.
+    const pending = await call(t.url, 'GET', 'approvalQueue', admin, { status: 'pending' });
+    const request = (
+      pending.body as { result: { data: { json: { items: { id: string; action: string }[] } } } }
+    ).result.data.json.items.find((a) => a.action === 'restore');
+    const approved = await call(t.url, 'POST', 'approveRequest', admin, {
+      approvalId: request!.id,
+    });
+    expect(approved.status).toBe(200);
+    await page.keyboard.press('Escape');
+    await backups.waitFor({ state: 'detached' });
+    await card.getByRole('button', { name: 'Backups…' }).click();
+    await backups.getByRole('button', { name: 'Restore this backup…' }).click();
+    await backups.getByRole('button', { name: 'Restore now: approved by another person' }).click();
+    // The seeded service has no restore command: the API's refusal is shown in its words.
+    await backups
+      .getByRole('alert')
+      .getByText(/no restore command/)
+      .waitFor();
+    await screenshot(page, 'service-backups-restore-refused');
     await context.close();
   }, 60_000);
 

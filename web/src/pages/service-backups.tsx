@@ -64,7 +64,7 @@ function Restore({ backup, serviceId }: { backup: Backup; serviceId: string }) {
           disabled={restore.isPending || restore.isSuccess}
           onClick={() => restore.mutate(approved.id)}
         >
-          Restore now (approved by {approved.decidedBy ?? 'another person'})
+          Restore now: approved by another person
         </button>
       ) : (
         can('requestApproval') &&
