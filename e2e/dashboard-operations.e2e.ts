@@ -255,7 +255,8 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
       ['/approvals?status=approved', 'Approvals'],
       ['/audit', 'Audit trail'],
       ['/agents', 'Agents and tokens'],
-      ['/members', 'Members'],
+      ['/members', 'Invites'],
+      ['/notifications', 'Deliveries'],
       ['/', 'Delivery metrics'],
     ] as const) {
       await page.goto(`${origin}${path}`);
@@ -275,7 +276,8 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await screenshot(page, 'viewer-servers');
     await page.goto(`${origin}/services`);
     await page.getByRole('region', { name: 'shop production' }).waitFor();
-    await expect(controls()).resolves.toEqual(['Log out']);
+    // Only what a viewer may read: the webhooks and backups open without controls to change them.
+    await expect(controls()).resolves.toEqual(['Log out', 'Deploy webhooks…', 'Backups…']);
     await page.goto(`${origin}/approvals?status=approved`);
     await page.getByRole('listitem').first().waitFor();
     await expect(controls()).resolves.toEqual(['Log out']);
@@ -309,15 +311,14 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
         result: { data: { json: { servers: { services: { id: string }[] }[] } } };
       }
     ).result.data.json.servers[0].services[0].id;
-    // The rollback above left a deployment queued (the runner is off): it goes first.
-    const queued = await call(t.url, 'GET', 'recentDeployments', owner, {
-      serviceId,
-      status: 'queued',
-    });
-    const older = (queued.body as { result: { data: { json: { items: { id: string }[] } } } })
-      .result.data.json.items;
-    for (const { id } of older) {
-      await call(t.url, 'POST', 'cancelDeployment', owner, { deploymentId: id });
+    // The rollback above is still queued (no runner here): out of the way, so this one can start.
+    const queued = await call(t.url, 'GET', 'recentDeployments', owner, { status: 'queued' });
+    for (const { id } of (
+      queued.body as { result: { data: { json: { items: { id: string }[] } } } }
+    ).result.data.json.items) {
+      expect(
+        (await call(t.url, 'POST', 'cancelDeployment', owner, { deploymentId: id })).status,
+      ).toBe(200);
     }
     const res = await call(t.url, 'POST', 'triggerDeploy', owner, {
       serviceId,

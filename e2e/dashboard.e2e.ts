@@ -191,7 +191,7 @@ describe('the dashboard in a real browser', () => {
       await page.goto(`${origin}/login?returnTo=%2F`);
       await logInThroughPage(page);
       await page.waitForURL(`${origin}/`);
-      await page.getByRole('cell', { name: 'ghcr.io/acme/api:1.2.0' }).waitFor();
+      await page.getByRole('cell', { name: 'ghcr.io/acme/api:1.2.0', exact: true }).waitFor();
       await screenshot(page, 'overview');
 
       await page

@@ -11,6 +11,7 @@ import { DeploymentPage } from './pages/deployment';
 import { DeploymentsPage } from './pages/deployments';
 import { MembersPage } from './pages/members';
 import { MfaPage } from './pages/mfa';
+import { NotificationsPage } from './pages/notifications';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
 import { SecurityPage } from './pages/security';
@@ -49,6 +50,7 @@ export function SignedIn() {
         <Route path="/agents" component={AgentsPage} />
         <Route path="/members" component={MembersPage} />
         <Route path="/audit" component={AuditPage} />
+        <Route path="/notifications" component={NotificationsPage} />
         <Route path="/settings/security" component={SecurityPage} />
         <Route path={MFA_PAGE} component={MfaPage} />
         <Route component={NotFoundPage} />

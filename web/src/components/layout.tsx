@@ -87,6 +87,9 @@ export function Layout({ viewer, children }: { viewer: Viewer; children: ReactNo
           <NavLink href="/approvals">Approvals</NavLink>
           {allows(viewer, 'agents') && <NavLink href="/agents">Agents and tokens</NavLink>}
           {allows(viewer, 'members') && <NavLink href="/members">Members</NavLink>}
+          {allows(viewer, 'notificationChannels') && (
+            <NavLink href="/notifications">Notifications</NavLink>
+          )}
           {allows(viewer, 'auditTrail') && <NavLink href="/audit">Audit trail</NavLink>}
           <NavLink href="/settings/security">Security settings</NavLink>
           <NavLink href={MFA_PAGE}>Two-factor authentication</NavLink>

@@ -34,6 +34,11 @@ export function DeploymentRows({ items }: { items: Summary[] }) {
               <td data-label="Service">
                 <Link href={`/deployments/${d.id}`} className="row-link">
                   {d.serviceName}
+                  {/* Each row's link says which deployment it opens, not only the service. */}
+                  <span className="visually-hidden">
+                    {' '}
+                    {d.environment}: {d.imageRef}, {d.status}
+                  </span>
                 </Link>{' '}
                 <span className="muted">{d.environment}</span>
                 {d.rollbackOf && <span className="tag">rollback</span>}

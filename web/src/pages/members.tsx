@@ -8,6 +8,7 @@ import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
+import { InvitesSection } from './invites';
 
 type Member = AnswerOf<'members'>['items'][number];
 type Role = ProcedureInputs['changeUserRole']['role'];
@@ -102,6 +103,7 @@ function MemberRow({ member, self }: { member: Member; self: boolean }) {
 
 /** The team: roles and status; owners and admins change roles and deactivate (never upward). */
 export function MembersPage() {
+  const can = useCan();
   const viewer = useQuery({ queryKey: ['viewer'], queryFn: () => query('viewer') });
   const members = useQuery({
     queryKey: ['members'],
@@ -123,7 +125,8 @@ export function MembersPage() {
       ) : (
         <section className="card">
           <p className="muted small">
-            New members sign up themselves and start as viewers; give them a role here.
+            Invite new members below, or let them sign up (they start as viewers); change roles
+            here.
           </p>
           <div className="table-scroll">
             <table className="table stack">
@@ -147,6 +150,7 @@ export function MembersPage() {
           </div>
         </section>
       )}
+      {can('invites') && <InvitesSection />}
     </Page>
   );
 }

@@ -8,7 +8,10 @@ import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
+import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
+import { ServiceBackups } from './service-backups';
+import { ServiceHooks } from './service-hooks';
 import { ServiceForm } from './service-form';
 
 type Inventory = AnswerOf<'infrastructureInventory'>;
@@ -22,7 +25,7 @@ const RULE_TEXT: Record<string, string> = {
 
 function ServiceCard({ service, inventory }: { service: Service; inventory: Inventory }) {
   const can = useCan();
-  const [mode, setMode] = useState<'view' | 'edit' | 'deploy'>('view');
+  const [mode, setMode] = useState<'view' | 'edit' | 'deploy' | 'hooks' | 'backups'>('view');
   const [note, setNote] = useState<string | null>(null);
   const server = inventory.servers.find((s) => s.id === service.serverId);
   const headingId = `service-${service.id}`;
@@ -88,7 +91,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
           </dd>
         </div>
       </dl>
-      {mode === 'view' && (can('triggerDeploy') || can('updateService')) && (
+      {mode !== 'edit' && (
         <div className="button-row">
           {can('deploymentPlan') && can('triggerDeploy') && (
             <button type="button" className="button primary" onClick={() => setMode('deploy')}>
@@ -100,19 +103,36 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
               Change…
             </button>
           )}
+          {can('deployWebhooks') && (
+            <button type="button" className="button" onClick={() => setMode('hooks')}>
+              Deploy webhooks…
+            </button>
+          )}
+          {can('backups') && (
+            <button type="button" className="button" onClick={() => setMode('backups')}>
+              Backups…
+            </button>
+          )}
         </div>
       )}
       {mode === 'deploy' && (
-        <>
+        <Dialog title={`Deploy ${service.name}`} onClose={() => setMode('view')}>
           <DeployPanel
             serviceId={service.id}
             serviceName={service.name}
             repository={service.imageRepository}
           />
-          <button type="button" className="link-button" onClick={() => setMode('view')}>
-            Close
-          </button>
-        </>
+        </Dialog>
+      )}
+      {mode === 'hooks' && (
+        <Dialog title={`Deploy webhooks of ${service.name}`} onClose={() => setMode('view')}>
+          <ServiceHooks serviceId={service.id} repository={service.imageRepository} />
+        </Dialog>
+      )}
+      {mode === 'backups' && (
+        <Dialog title={`Backups of ${service.name}`} onClose={() => setMode('view')}>
+          <ServiceBackups serviceId={service.id} />
+        </Dialog>
       )}
       {mode === 'edit' && (
         <ServiceForm
