@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
@@ -21,7 +22,7 @@ interface Details {
   failureReason: string | null;
   failedStep: string | null;
   imageDigest: string | null;
-  steps: { step: string; ok: boolean | null }[];
+  steps: { step: string; ok: boolean | null; startedAt: string; finishedAt: string | null }[];
 }
 
 const PROJECT = 'api-production';
@@ -47,7 +48,7 @@ describe('the runner deploys to a real Docker engine', () => {
     ).deploymentId;
   const finished = async (id: string) => waitForStatus(id, ['succeeded', 'failed', 'cancelled']);
   const logs = async (deploymentId: string) =>
-    data<{ lines: { step: string; stream: string; text: string }[] }>(
+    data<{ lines: { line: number; step: string; stream: string; text: string }[] }>(
       await call(t.url, 'GET', 'deploymentLogs', owner, { deploymentId, limit: 1000 }),
     ).lines;
   /** What the service answers on its published loopback port, or the error. */
@@ -118,16 +119,29 @@ describe('the runner deploys to a real Docker engine', () => {
       ['health', true],
       ['record-digest', true],
     ]);
+    expect(done.steps.every((s) => s.finishedAt && s.finishedAt >= s.startedAt)).toBe(true);
     expect(await served('/version')).toBe('200 1.0.0');
     expect(containers()).toEqual([`${PROJECT}-api-1 ${image('1.0.0')} running`]);
     const localId = engine.docker(['image', 'inspect', '--format', '{{.Id}}', image('1.0.0')]);
     expect(done.imageDigest).toBe(localId.trim());
-    expect(await logs(id)).toEqual(
+    const lines = await logs(id);
+    expect(lines.map((l) => l.line)).toEqual(lines.map((_, i) => i + 1));
+    expect(lines).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ step: 'pull', text: expect.stringContaining('Pulled') }),
         expect.objectContaining({ step: 'up', text: expect.stringContaining('Started') }),
       ]),
     );
+    // The argv the runner gave docker on the server (recorded in front of the real client).
+    const calls = sshd.dockerCalls();
+    expect(
+      calls.some((c) => c.includes('pull') && c.includes('--project-name') && c.includes(PROJECT)),
+    ).toBe(true);
+    expect(calls.some((c) => c.slice(-3).join(' ') === 'up -d --remove-orphans')).toBe(true);
+    const inventory = data<{ servers: { services: { currentImage: string }[] }[] }>(
+      await call(t.url, 'GET', 'infrastructureInventory', owner),
+    );
+    expect(inventory.servers[0].services[0].currentImage).toBe(image('1.0.0'));
   });
 
   it("fails at pull for a tag the registry does not hold, with the registry's message", async () => {
@@ -180,6 +194,9 @@ describe('the runner deploys to a real Docker engine', () => {
       }),
     ).deploymentId;
     expect((await finished(rollback)).status).toBe('succeeded');
+    expect(readFileSync(join(sshd.remoteDir, PROJECT, rollback, 'compose.yaml'), 'utf8')).toContain(
+      `image: ${image('1.0.0')}`,
+    );
     expect(await served('/version')).toBe('200 1.0.0');
     expect(containers()).toEqual([`${PROJECT}-api-1 ${image('1.0.0')} running`]);
   });
@@ -191,12 +208,27 @@ describe('the runner deploys to a real Docker engine', () => {
         backupCommand: `docker exec ${PROJECT}-api-1 tar -c -C /www .`,
       }),
     );
-    const taken = data<{ location: string; checksum: string; sizeBytes: number }>(
+    const taken = data<{ backupId: string; location: string; checksum: string; sizeBytes: number }>(
       await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
     );
     const bytes = readFileSync(taken.location);
+    // A tar stream is binary (NUL-padded headers): stored byte for byte, not as text.
+    expect(bytes.includes(0)).toBe(true);
     expect(taken.sizeBytes).toBe(bytes.length);
     expect(taken.checksum).toBe(`sha256:${createHash('sha256').update(bytes).digest('hex')}`);
+    expect(sshd.dockerCalls().at(-1)).toEqual([
+      'exec',
+      `${PROJECT}-api-1`,
+      'tar',
+      '-c',
+      '-C',
+      '/www',
+      '.',
+    ]);
+    const plan = data<{ isReady: boolean }>(
+      await call(t.url, 'GET', 'backupRestorePlan', owner, { backupId: taken.backupId }),
+    );
+    expect(plan.isReady).toBe(true);
     expect(execFileSync('tar', ['-xOf', taken.location, './version'], { encoding: 'utf8' })).toBe(
       '1.0.0\n',
     );
