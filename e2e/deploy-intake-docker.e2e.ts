@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -94,7 +95,7 @@ describe('deploy intake and images on a real Docker engine', () => {
       .split('\n')
       .filter(Boolean);
     if (ids?.length) engine.docker(['rm', '-f', ...ids]);
-    for (const tag of ['ctx-1', 'ctx-2', 'loaded-1', 'loaded-2', 'pulled-1']) {
+    for (const tag of ['ctx-1', 'ctx-2', 'loaded-1', 'loaded-2', 'pulled-1', 'overcap-1']) {
       try {
         engine?.docker(['rmi', image(tag)]);
       } catch {
@@ -253,6 +254,62 @@ describe('deploy intake and images on a real Docker engine', () => {
       expect.arrayContaining([
         expect.objectContaining({ repository: `${engine.registry}/acme/api`, tag: 'loaded-1' }),
       ]),
+    );
+  });
+
+  it('refuses a streamed docker save tarball over the cap with 413, loading nothing on the engine', async () => {
+    const file = join(scratch, 'overcap.tar');
+    engine.docker(['pull', image('1.0.0')]);
+    engine.docker(['tag', image('1.0.0'), image('overcap-1')]);
+    engine.docker(['save', '-o', file, image('overcap-1')]);
+    engine.docker(['rmi', image('overcap-1')]);
+    const tar = readFileSync(file);
+    // The cap is read per upload: lowered for this test only (the load above needs more).
+    const cap = 128 * 1024;
+    const saved = t.config.uploads.imageMaxBytes;
+    Object.assign(t.config.uploads, { imageMaxBytes: cap });
+    try {
+      expect(tar.length).toBeGreaterThan(cap * 2);
+      // Chunked, without a Content-Length: refused once the stream passes the cap.
+      const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        let answered = false;
+        const req = httpRequest(`${t.url}/api/v1/servers/${serverId}/images`, {
+          method: 'PUT',
+          headers: {
+            ...owner,
+            'Content-Type': 'application/x-tar',
+            'Transfer-Encoding': 'chunked',
+          },
+        });
+        req.on('response', (r) => {
+          answered = true;
+          let body = '';
+          r.on('data', (c: Buffer) => (body += c.toString()));
+          r.on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+        });
+        // The server may close the connection before the whole body is written.
+        req.on('error', (e) => (answered ? undefined : reject(e)));
+        let at = 0;
+        const next = () => {
+          if (answered || at >= tar.length) return void req.end();
+          const chunk = tar.subarray(at, at + 16 * 1024);
+          at += chunk.length;
+          if (req.write(chunk)) setImmediate(next);
+          else req.once('drain', next);
+        };
+        next();
+      });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body).error.code).toBe('PAYLOAD_TOO_LARGE');
+    } finally {
+      Object.assign(t.config.uploads, { imageMaxBytes: saved });
+    }
+    // The remote `docker load` was stopped and left no image behind.
+    expect(() => engine.docker(['image', 'inspect', image('overcap-1')])).toThrow();
+    const listed = await request(t.url).get(`/api/v1/servers/${serverId}/images`).set(owner);
+    expect(listed.status).toBe(200);
+    expect((listed.body.images as { tag: string }[]).filter((i) => i.tag === 'overcap-1')).toEqual(
+      [],
     );
   });
 
