@@ -163,7 +163,11 @@ describe('the periodic audit verification notifies a break once, signed', () => 
     t = await startTestApp({
       notes: false,
       config: {
-        notifications: { ...defaults.notifications, addressPolicy: 'allow:loopback' },
+        notifications: {
+          ...defaults.notifications,
+          tokenScanMinutes: 0,
+          addressPolicy: 'allow:loopback',
+        },
       },
     });
     const account = await signUp(t.url, 'owner@example.com');

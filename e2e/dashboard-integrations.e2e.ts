@@ -46,7 +46,11 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
       notes: false,
       config: {
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
-        notifications: { ...defaults.notifications, addressPolicy: ALLOW_LOOPBACK },
+        notifications: {
+          ...defaults.notifications,
+          tokenScanMinutes: 0,
+          addressPolicy: ALLOW_LOOPBACK,
+        },
       },
     });
     owner = cookieAuth((await signUp(t.url, OWNER, 'Olivia Owner')).cookie);

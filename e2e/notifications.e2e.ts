@@ -158,6 +158,7 @@ describe('notification channels deliver signed messages from the event log', () 
         smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
         notifications: {
           ...defaults.notifications,
+          tokenScanMinutes: 0,
           addressPolicy: ALLOW_LOOPBACK,
           timeoutMs: 300,
           retryBaseMs: 50,
@@ -398,7 +399,14 @@ describe('the notification address policy refuses loopback and private targets b
     const defaults = (await import('../src/config/app-config.js')).loadConfig({});
     t = await startTestApp({
       notes: false,
-      config: { notifications: { ...defaults.notifications, retryBaseMs: 50, maxAttempts: 1 } },
+      config: {
+        notifications: {
+          ...defaults.notifications,
+          tokenScanMinutes: 0,
+          retryBaseMs: 50,
+          maxAttempts: 1,
+        },
+      },
     });
     owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
   });

@@ -38,6 +38,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Automatic sealing and verification stay off too: tests that count events seal (and verify)
   // when they mean to.
   const audit = { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 0 };
+  // Nor the token expiry scan, whose events would land among a test's own (tests call scan()).
+  const notifications = { ...defaults.notifications, tokenScanMinutes: 0 };
   const config = {
     ...defaults,
     // Nor checked (keyscan, connection checks, plans): a test that checks its own sshd sets a timeout.
@@ -51,6 +53,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     projectionPollMs: 50,
     runner,
     audit,
+    notifications,
     ...options.config,
   };
   const notes = options.notes ?? true;

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
         retryBaseMs: 30_000,
         maxAttempts: 6,
         concurrency: 4,
+        tokenScanMinutes: 60,
       },
       runner: {
         mode: 'embedded',
@@ -100,6 +101,7 @@ describe('loadConfig', () => {
     ['SLIPWAY_NOTIFICATION_RETRY_BASE_MS', 'often'],
     ['SLIPWAY_NOTIFICATION_MAX_ATTEMPTS', '0'],
     ['SLIPWAY_NOTIFICATION_CONCURRENCY', '65'],
+    ['SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES', '1441'],
     // A whole request cannot have less time than its headers.
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
@@ -121,6 +123,7 @@ describe('loadConfig', () => {
         SLIPWAY_NOTIFICATION_RETRY_BASE_MS: '100',
         SLIPWAY_NOTIFICATION_MAX_ATTEMPTS: '3',
         SLIPWAY_NOTIFICATION_CONCURRENCY: '8',
+        SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES: '0',
       }).notifications,
     ).toEqual({
       addressPolicy: 'allow:loopback',
@@ -129,6 +132,7 @@ describe('loadConfig', () => {
       retryBaseMs: 100,
       maxAttempts: 3,
       concurrency: 8,
+      tokenScanMinutes: 0,
     });
   });
 

@@ -214,6 +214,13 @@ export class EnvironmentVariables {
   @Max(64)
   SLIPWAY_NOTIFICATION_CONCURRENCY = 4;
 
+  /** Minutes between scans for API tokens expiring within 7 days; 0: no scan. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1440)
+  SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES = 60;
+
   /** PKCS#8 PEM of the Ed25519 key that signs audit checkpoints; absent: a 0600 key file. */
   @Omittable()
   @Matches(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----\s*$/, {
@@ -379,6 +386,8 @@ export interface AppConfig {
     retryBaseMs: number;
     maxAttempts: number;
     concurrency: number;
+    /** SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES; 0: tokens expiring soon are not looked for. */
+    tokenScanMinutes: number;
   };
   runner: {
     mode: 'embedded' | 'off';
@@ -477,6 +486,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       retryBaseMs: vars.SLIPWAY_NOTIFICATION_RETRY_BASE_MS,
       maxAttempts: vars.SLIPWAY_NOTIFICATION_MAX_ATTEMPTS,
       concurrency: vars.SLIPWAY_NOTIFICATION_CONCURRENCY,
+      tokenScanMinutes: vars.SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

@@ -17,7 +17,6 @@ import { EventWriter } from '../storage/event-writer.js';
 
 const logger = new Logger('Notifications');
 export const EXPIRY_NOTICE_DAYS = 7;
-const SCAN_EVERY_MS = 60 * 60 * 1000;
 /** Tokens read per page ... */
 export const SCAN_PAGE_SIZE = 200;
 /** ... and pages per scan: at most 1,000 tokens a scan; the next scan goes on from there. */
@@ -56,7 +55,8 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.notifications.sending) return;
+    const minutes = this.config.notifications.tokenScanMinutes;
+    if (!this.config.notifications.sending || minutes === 0) return;
     const tick = () => {
       this.running ??= this.scan()
         .catch((error: unknown) => {
@@ -65,7 +65,7 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
         })
         .finally(() => (this.running = null));
     };
-    this.timer = setInterval(tick, SCAN_EVERY_MS);
+    this.timer = setInterval(tick, minutes * 60_000);
     this.timer.unref();
     this.first = setTimeout(tick, 5_000);
     this.first.unref();
