@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
+import { ProjectionLeases } from '../../../projections/projection-lease.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
 import { WakeSignal } from '../../common/wake-signal.js';
@@ -16,12 +17,17 @@ import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js
 
 const logger = new Logger('Notifications');
 const POLL_MS = 250;
+/** With several replicas, the one holding this lease sends; the others only record. */
+const SENDER_LEASE = 'notification-sender';
 
 /**
  * Sends pending deliveries whose time has come, at most `SLIPWAY_NOTIFICATION_CONCURRENCY` at
  * once, each bounded by `SLIPWAY_NOTIFICATION_TIMEOUT_MS`; a failure is retried after a doubling
  * delay until `SLIPWAY_NOTIFICATION_MAX_ATTEMPTS`, then the delivery is `failed`. Every attempt
- * updates the delivery's status, attempts, last error and next attempt.
+ * updates the delivery's status, attempts, last error and next attempt. With several replicas
+ * (`SLIPWAY_REPLICAS` > 1) one of them sends, the holder of a lease like a projection's; another
+ * takes it over when the holder dies. A delivery in flight when its sender dies may be sent again
+ * by the next one: receivers dedupe on `X-Slipway-Delivery`.
  */
 @Injectable()
 export class DeliverySender implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -29,13 +35,17 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
   private readonly signal = new WakeSignal();
   private stopped = false;
   private loop: Promise<void> | null = null;
+  private readonly lease: ProjectionLeases | null;
+  private leaseRefreshedAt = 0;
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly channels: ChannelSender,
-  ) {}
+  ) {
+    this.lease = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
+  }
 
   onApplicationBootstrap(): void {
     if (this.config.notifications.sending) this.loop = this.run();
@@ -46,6 +56,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     this.signal.signal();
     await this.loop;
     await Promise.allSettled(this.inFlight.values());
+    await this.lease?.release().catch(() => undefined);
   }
 
   wake(): void {
@@ -64,7 +75,20 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /** Whether this replica sends now: always alone, else while it holds the sender lease. */
+  private async mine(): Promise<boolean> {
+    if (!this.lease) return true;
+    const now = Date.now();
+    if (now - this.leaseRefreshedAt >= this.lease.ttlMs / 3) {
+      if (this.leaseRefreshedAt === 0) await this.lease.start();
+      await this.lease.refresh([SENDER_LEASE]);
+      this.leaseRefreshedAt = now;
+    }
+    return this.lease.holds(SENDER_LEASE);
+  }
+
   private async startDue(): Promise<void> {
+    if (!(await this.mine())) return;
     const free = this.config.notifications.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const page = await this.reads
