@@ -3,8 +3,6 @@ import { appendFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, createToken, memberWithRole, signUp } from './support/identity.js';
 import {
@@ -15,6 +13,7 @@ import {
   waitForDeployment,
   type TestSshd,
 } from './support/sshd.js';
+import { startSmtp, type TestSmtp } from './support/smtp.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { systemResolver } from '../src/deployments/reach/address-gate.js';
 import { NotificationTargetPolicy } from '../src/notifications/target-policy.js';
@@ -82,7 +81,7 @@ describe('notification channels deliver signed messages from the event log', () 
   let operator: Record<string, string>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let slow: Awaited<ReturnType<typeof startReceiver>>;
-  let smtp: { server: SMTPServer; port: number; inbox: { to: string[]; subject: string }[] };
+  let smtp: TestSmtp;
   let channel: { channelId: string; secret: string };
   let slowChannel: { channelId: string };
   let serviceId: string;
@@ -131,25 +130,7 @@ describe('notification channels deliver signed messages from the event log', () 
     sshd = await startSshd();
     receiver = await startReceiver('ok');
     slow = await startReceiver('hang');
-    const inbox: { to: string[]; subject: string }[] = [];
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        simpleParser(stream)
-          .then((mail) => {
-            inbox.push({
-              to: session.envelope.rcptTo.map((r) => r.address),
-              subject: mail.subject ?? '',
-            });
-            callback();
-          })
-          .catch(callback);
-      },
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    smtp = { server, port: (server.server.address() as AddressInfo).port, inbox };
+    smtp = await startSmtp();
     const defaults = (await import('../src/config/app-config.js')).loadConfig({});
     t = await startTestApp({
       notes: false,
@@ -206,7 +187,7 @@ describe('notification channels deliver signed messages from the event log', () 
     receiver?.server.close();
     slow?.server.closeAllConnections();
     slow?.server.close();
-    await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    await smtp.stop();
   });
 
   it('shows the secret once, and reads show the target masked', async () => {

@@ -1,44 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { PASSWORD, call, cookieAuth, signUp } from './support/identity.js';
+import { startSmtp, type TestSmtp } from './support/smtp.js';
 import { MINUTE, TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
-
-interface Received {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; inbox: Received[] }> {
-  const inbox: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            subject: mail.subject ?? '',
-            text: mail.text ?? '',
-          });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { server, port, inbox };
-}
 
 async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 200; i++) {
@@ -54,7 +22,7 @@ const linkIn = (text: string) =>
 
 describe('password reset against a real SMTP server', () => {
   const clock = new TestClock();
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: TestSmtp;
   let t: TestApp;
   let cookie: string;
 
@@ -69,7 +37,7 @@ describe('password reset against a real SMTP server', () => {
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    await smtp.stop();
   });
 
   it('mails a single-use link; it works once, then redirects with INVALID_TOKEN', async () => {
