@@ -90,11 +90,7 @@ describe('deploy intake and images on a real Docker engine', () => {
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
-    const ids = engine
-      ?.docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])
-      .split('\n')
-      .filter(Boolean);
-    if (ids?.length) engine.docker(['rm', '-f', ...ids]);
+    engine?.removeProject(PROJECT);
     for (const tag of ['ctx-1', 'ctx-2', 'loaded-1', 'loaded-2', 'pulled-1', 'overcap-1']) {
       try {
         engine?.docker(['rmi', image(tag)]);

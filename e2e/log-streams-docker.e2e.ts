@@ -92,11 +92,7 @@ describe('log streams and service observability on a real Docker engine', () => 
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
-    const ids = engine
-      ?.docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])
-      .split('\n')
-      .filter(Boolean);
-    if (ids?.length) engine.docker(['rm', '-f', ...ids]);
+    engine?.removeProject(PROJECT);
   });
 
   let firstId: string;

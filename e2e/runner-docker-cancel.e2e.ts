@@ -163,11 +163,7 @@ describe('the runner cancels a slow pull on a real Docker engine', () => {
     await sshd?.stop();
     await proxy?.close();
     if (!engine) return;
-    const ids = engine
-      .docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])
-      .split('\n')
-      .filter(Boolean);
-    if (ids.length) engine.docker(['rm', '-f', ...ids]);
+    engine.removeProject(PROJECT);
     for (const ref of [pushed, slowRef].filter(Boolean)) {
       try {
         engine.docker(['rmi', ref]);

@@ -99,11 +99,7 @@ describe('the runner deploys to a real Docker engine', () => {
   afterAll(async () => {
     await t?.close();
     await sshd?.stop();
-    const ids = engine
-      ?.docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${PROJECT}`])
-      .split('\n')
-      .filter(Boolean);
-    if (ids?.length) engine.docker(['rm', '-f', ...ids]);
+    engine?.removeProject(PROJECT);
   });
 
   it('pulls and starts the image; the healthy container answers on its loopback port', async () => {

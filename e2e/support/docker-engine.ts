@@ -18,6 +18,8 @@ export interface DockerEngine {
   registry: string;
   /** Runs Debian's docker client against the engine; returns stdout. */
   docker(args: string[]): string;
+  /** Removes every container of a compose project (a suite's clean-up). */
+  removeProject(project: string): void;
 }
 
 export const SCRIPT = join(
@@ -51,13 +53,20 @@ export function dockerEngine(): DockerEngine {
     config: env.DOCKER_CONFIG,
     registry: env.SLIPWAY_TEST_REGISTRY,
   };
+  const docker = (args: string[]) =>
+    execFileSync('/usr/bin/docker', args, {
+      encoding: 'utf8',
+      env: { ...process.env, DOCKER_HOST: engine.host, DOCKER_CONFIG: engine.config },
+      timeout: 60_000,
+    });
   return {
     ...engine,
-    docker: (args) =>
-      execFileSync('/usr/bin/docker', args, {
-        encoding: 'utf8',
-        env: { ...process.env, DOCKER_HOST: engine.host, DOCKER_CONFIG: engine.config },
-        timeout: 60_000,
-      }),
+    docker,
+    removeProject(project) {
+      const ids = docker(['ps', '-aq', '--filter', `label=com.docker.compose.project=${project}`])
+        .split('\n')
+        .filter(Boolean);
+      if (ids.length) docker(['rm', '-f', ...ids]);
+    },
   };
 }
