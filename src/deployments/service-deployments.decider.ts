@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { OrderedMap } from 'immutable';
 import { conflict, notFound } from '../common/app-error.js';
 import type { Decider, EventLike } from '../storage/decider.js';
 import {
@@ -22,12 +23,15 @@ export interface QueuedDeployment {
 
 /**
  * Only what decisions need, so it stays small however many deployments the service has had:
- * the open (queued or running) deployments, and the next sequence number. Idempotency keys are
+ * the open (queued or running) deployments, oldest first, and the next sequence number. `open`
+ * is a persistent map: each event changes it in O(log n) and earlier states stay as they were
+ * (they are shared with later commands), where copying a plain Map made every trigger cost as
+ * much as the whole queue. Idempotency keys are
  * claimed on their own streams; `legacyIdempotency` holds only the keys recorded before that
  * (version 1 triggers), a set that no longer grows.
  */
 export interface ServiceDeploymentsState {
-  open: ReadonlyMap<string, QueuedDeployment>;
+  open: OrderedMap<string, QueuedDeployment>;
   legacyIdempotency: ReadonlyMap<string, { deploymentId: string; inputDigest: string }>;
   nextSequence: number;
 }
@@ -93,11 +97,22 @@ export function triggerEventId(deploymentId: string): string {
 
 function withOpen(
   state: ServiceDeploymentsState,
-  change: (open: Map<string, QueuedDeployment>) => void,
+  open: OrderedMap<string, QueuedDeployment>,
 ): ServiceDeploymentsState {
-  const open = new Map(state.open);
-  change(open);
   return { ...state, open };
+}
+
+/**
+ * The oldest queued deployment's sequence, or a conflict when one is running. Only the oldest
+ * queued may start, so a running one always comes before every queued one: the walk stops at
+ * the first queued entry however long the queue is.
+ */
+function firstQueued(open: OrderedMap<string, QueuedDeployment>): number | null {
+  for (const x of open.values()) {
+    if (x.status === 'running') throw conflict('Another deployment of this service is running');
+    return x.sequence;
+  }
+  return null;
 }
 
 /**
@@ -109,13 +124,14 @@ export const serviceDeploymentsDecider: Decider<
   ServiceDeploymentsState,
   ServiceDeploymentsCommand
 > = {
-  initialState: () => ({ open: new Map(), legacyIdempotency: new Map(), nextSequence: 1 }),
+  initialState: () => ({ open: OrderedMap(), legacyIdempotency: new Map(), nextSequence: 1 }),
 
   evolve(state: ServiceDeploymentsState, event: EventLike): ServiceDeploymentsState {
     if (event.type === DeploymentTriggered.type) {
       const d = DeploymentTriggered.dataOf(event);
-      const next = withOpen(state, (open) =>
-        open.set(d.deploymentId, {
+      const next = withOpen(
+        state,
+        state.open.set(d.deploymentId, {
           status: 'queued',
           sequence: d.sequence,
           cancelRequested: false,
@@ -138,12 +154,12 @@ export const serviceDeploymentsDecider: Decider<
     const current = state.open.get(id);
     if (!current) return state;
     if (event.type === DeploymentCancellationRequested.type) {
-      return withOpen(state, (open) => open.set(id, { ...current, cancelRequested: true }));
+      return withOpen(state, state.open.set(id, { ...current, cancelRequested: true }));
     }
     if (event.type === DeploymentStarted.type) {
-      return withOpen(state, (open) => open.set(id, { ...current, status: 'running' }));
+      return withOpen(state, state.open.set(id, { ...current, status: 'running' }));
     }
-    if (FINISHING.has(event.type)) return withOpen(state, (open) => open.delete(id));
+    if (FINISHING.has(event.type)) return withOpen(state, state.open.delete(id));
     return state;
   },
 
@@ -176,11 +192,7 @@ export const serviceDeploymentsDecider: Decider<
         const d = find(state, command);
         if (!('sequence' in d) || d.status !== 'queued')
           throw conflict(`The deployment is ${d.status}, not queued`);
-        const open = [...state.open.values()];
-        if (open.some((x) => x.status === 'running'))
-          throw conflict('Another deployment of this service is running');
-        const first = Math.min(...open.filter((x) => x.status === 'queued').map((x) => x.sequence));
-        if (d.sequence !== first)
+        if (d.sequence !== firstQueued(state.open))
           throw conflict('An older deployment of this service is queued first');
         return [
           DeploymentStarted({ deploymentId: command.deploymentId, runnerId: command.runnerId }),

@@ -9,6 +9,8 @@ import { ERASED, isSealedPersonal, type SealedPersonal } from '../events/persona
 export const SUBJECT_KEY_VAULT = Symbol('SUBJECT_KEY_VAULT');
 
 const ANONYMOUS_PREFIX = 'anonymous-';
+/** Opened values kept in memory: every authenticated call reveals its principal's name. */
+const REVEALED_CACHE_SIZE = 2_000;
 
 /**
  * Crypto-shredding for personal data in events (emails, names, client addresses): each value
@@ -17,6 +19,12 @@ const ANONYMOUS_PREFIX = 'anonymous-';
  */
 @Injectable()
 export class PersonalData implements OnApplicationShutdown {
+  /**
+   * Ciphertext → plaintext, bounded, oldest dropped first. Emptied by `erase` and by retention,
+   * so an erased value is never served from it; like the vault's key cache, it is per process.
+   */
+  private readonly revealed = new Map<string, string>();
+
   constructor(
     @Inject(SUBJECT_KEY_VAULT) private readonly vault: SubjectKeyVault,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -59,19 +67,32 @@ export class PersonalData implements OnApplicationShutdown {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string') return value;
     if (!isSealedPersonal(value)) return null;
+    const cacheKey = `${value.subject}\u0000${value.ct}`;
+    const known = this.revealed.get(cacheKey);
+    if (known !== undefined) return known;
     const key = this.vault.existingKey(value.subject);
     if (!key || value.ct === '') return ERASED;
     try {
       const raw = Buffer.from(value.ct, 'base64url');
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
       decipher.setAuthTag(raw.subarray(12, 28));
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      const plain = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]);
+      return this.remember(cacheKey, plain.toString('utf8'));
     } catch {
       return ERASED;
     }
   }
 
+  private remember(cacheKey: string, plain: string): string {
+    if (this.revealed.size >= REVEALED_CACHE_SIZE) {
+      this.revealed.delete(this.revealed.keys().next().value as string);
+    }
+    this.revealed.set(cacheKey, plain);
+    return plain;
+  }
+
   erase(subject: string): boolean {
+    this.revealed.clear();
     return this.vault.erase(subject, this.clock.now());
   }
 
@@ -96,6 +117,7 @@ export class PersonalData implements OnApplicationShutdown {
     const expired = this.vault
       .liveSubjects(ANONYMOUS_PREFIX)
       .filter((s) => s.slice(ANONYMOUS_PREFIX.length) < oldest);
+    if (expired.length > 0) this.revealed.clear();
     for (const subject of expired) this.vault.erase(subject, now);
     return expired;
   }
