@@ -1,25 +1,35 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AuditSigningKey } from '../audit/audit-signing-key.js';
+import { AuditVerification } from '../audit/audit-verification.js';
+import type { EventStore } from '../eventstore/event-store.port.js';
 import { copyEvents } from '../eventstore/migrate-events.js';
+import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { EVENTSTORE_URL } from '../config/storage-config.js';
 
 /**
  * `node dist/src/app/migrate-events-command.js <events.sqlite> <esdb://...>`: copies an
- * embedded event store into EventStoreDB/KurrentDB, then reads the target back and compares.
+ * embedded event store into EventStoreDB/KurrentDB (or into a new SQLite file), then reads the
+ * target back and compares.
  * Run it with Slipway stopped; the target's streams must not exist yet (a second run is refused
- * with CONFLICT rather than doubling events).
+ * with CONFLICT rather than doubling events). Afterwards it verifies the audit chain on the
+ * target with the audit key of the source's data directory (or SLIPWAY_AUDIT_SIGNING_KEY).
  */
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
-  const [file, url] = process.argv.slice(2);
-  if (!file || !url || !existsSync(file) || !EVENTSTORE_URL.test(url)) {
-    console.error('usage: migrate-events-command <events.sqlite> <esdb://host:2113?tls=false>');
+  const [file, to] = process.argv.slice(2);
+  // A new SQLite file is a target too: to move a data directory, and to run this command here.
+  const toFile = to !== undefined && /\.sqlite$/.test(to) && !existsSync(to);
+  if (!file || !to || !existsSync(file) || !(EVENTSTORE_URL.test(to) || toFile)) {
+    console.error(
+      'usage: migrate-events-command <events.sqlite> <esdb://host:2113?tls=false | new.sqlite>',
+    );
     return 2;
   }
-  const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
   const source = new SqliteEventStore(file);
-  const target = new EsdbEventStore(url);
+  const target = toFile ? new SqliteEventStore(to) : await serverStore(to);
   try {
     const report = await copyEvents(source, target, (p) => {
       if (p.appends % 1000 === 0) say(`${p.events} events copied`);
@@ -30,11 +40,37 @@ async function main(): Promise<number> {
       for (const line of report.mismatches) console.error(`  ${line}`);
       return 1;
     }
-    say('The target reads back as the source (ids, streams, revisions, data, metadata)');
-    return 0;
+    say('The target reads back as the source (ids, streams, revisions, times, data, metadata)');
+    return (await verifyChain(target, dirname(file))) ? 0 : 1;
   } finally {
     await source.close();
     await target.close();
+  }
+}
+
+async function serverStore(url: string): Promise<EventStore> {
+  const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
+  return new EsdbEventStore(url);
+}
+
+/** The audit chain on the copy, checkpoints included: what an auditor of the target will run. */
+async function verifyChain(target: EventStore, dataDir: string): Promise<boolean> {
+  const fromEnv = process.env.SLIPWAY_AUDIT_SIGNING_KEY;
+  if (!fromEnv && !existsSync(join(dataDir, 'audit-signing.key'))) {
+    say(`No audit key in ${dataDir} (nor SLIPWAY_AUDIT_SIGNING_KEY): the chain was not verified`);
+    return true;
+  }
+  // No recorded links: the chain is recomputed from the events and checked against the
+  // signed checkpoints alone, as on a fresh read store.
+  const links = new SqliteReadStore(':memory:');
+  try {
+    const key = AuditSigningKey.load(dataDir, fromEnv);
+    const report = await new AuditVerification(target, links, key).verify();
+    if (report.ok) say(`Audit chain on the target: ${report.message}`);
+    else console.error(`Audit chain on the target: ${report.problem}: ${report.message}`);
+    return report.ok;
+  } finally {
+    await links.close();
   }
 }
 

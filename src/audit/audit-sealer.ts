@@ -17,8 +17,10 @@ import {
   checkpointDigest,
 } from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
+import { positionAfter } from './chain-places.js';
 import { errorForLog } from '../common/log-text.js';
 
+/** The link recorded for one place of the global order (`position`: the place, 1, 2, 3…). */
 export interface ChainLinkDoc extends Doc {
   position: number;
   hash: string;
@@ -33,11 +35,19 @@ export interface SealedCheckpoint {
 interface CheckpointData {
   sequence: number;
   toPosition: number;
+  toStream?: string;
+  toRevision?: number;
   chainHash: string;
   previousCheckpointHash: string;
 }
 
 type LastCheckpoint = CheckpointData & { revision: bigint };
+
+/** Where the store's global order continues after the last checkpoint. */
+interface Resume {
+  sequence: number;
+  from: bigint;
+}
 
 export const AUDIT_SIGNING_KEY = Symbol('AUDIT_SIGNING_KEY');
 const logger = new Logger('Audit');
@@ -53,6 +63,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   private lastSealAt = Date.now();
   private sealing: Promise<SealedCheckpoint | null> | null = null;
   private last: LastCheckpoint | null = null;
+  private resume: Resume | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -79,8 +90,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   private async maybeSeal(): Promise<void> {
     try {
       const last = await this.lastCheckpoint();
-      const unsealed = Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
       const { sealEveryEvents, sealSeconds } = this.config.audit;
+      const unsealed = await this.unsealedCount(last, Math.max(sealEveryEvents, 2));
       const byCount = sealEveryEvents > 0 && unsealed >= sealEveryEvents;
       const byTime =
         sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000;
@@ -111,34 +122,52 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     return this.last;
   }
 
+  /** At most `cap`: on a sparse store the unsealed events are counted, not subtracted. */
+  private async unsealedCount(last: LastCheckpoint | null, cap: number): Promise<number> {
+    if (this.events.positions === 'dense') {
+      return Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
+    }
+    return (await this.events.readAll(await this.resumeFrom(last), cap)).length;
+  }
+
+  /** The store position after the last sealed event, looked up once per checkpoint. */
+  private async resumeFrom(last: LastCheckpoint | null): Promise<bigint> {
+    const sequence = last?.sequence ?? 0;
+    if (this.resume?.sequence !== sequence) {
+      this.resume = { sequence, from: await positionAfter(this.events, last) };
+    }
+    return this.resume.from;
+  }
+
   private async sealOnce(ctx: RequestContext): Promise<SealedCheckpoint | null> {
     const last = await this.lastCheckpoint();
-    const head = Number(await this.events.headPosition());
-    let from = (last?.toPosition ?? 0) + 1;
+    const head = await this.events.headPosition();
+    let from = await this.resumeFrom(last);
     if (head < from) return null;
     let link = last?.chainHash ?? GENESIS;
-    let toPosition = from - 1;
+    let place = last?.toPosition ?? 0;
+    let end: { stream: string; revision: bigint; position: bigint } | null = null;
     while (from <= head) {
-      const batch = await this.events.readAll(BigInt(from), 1000);
-      const upTo = batch.filter((e) => Number(e.position) <= head);
+      const batch = await this.events.readAll(from, 1000);
+      const upTo = batch.filter((e) => e.position <= head);
       if (upTo.length === 0) break;
       const docs: ChainLinkDoc[] = upTo.map((e) => {
-        link = chainLink(link, e);
-        return {
-          id: String(e.position).padStart(15, '0'),
-          position: Number(e.position),
-          hash: link,
-        };
+        place += 1;
+        link = chainLink(link, e, place);
+        return { id: String(place).padStart(15, '0'), position: place, hash: link };
       });
       await this.reads.transaction(async (session) => {
         for (const doc of docs) await session.collection<ChainLinkDoc>('audit_chain').put(doc);
       });
-      toPosition = docs[docs.length - 1].position;
-      from = toPosition + 1;
+      end = upTo[upTo.length - 1];
+      from = end.position + 1n;
     }
+    if (!end) return null;
     const fields = {
       sequence: (last?.sequence ?? 0) + 1,
-      toPosition,
+      toPosition: place,
+      toStream: end.stream,
+      toRevision: Number(end.revision),
       chainHash: link,
       previousCheckpointHash: last ? checkpointDigest(last) : GENESIS,
     };
@@ -149,7 +178,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       ctx,
     );
     this.lastSealAt = Date.now();
-    return { sequence: fields.sequence, toPosition, chainHash: link };
+    this.resume = { sequence: fields.sequence, from };
+    return { sequence: fields.sequence, toPosition: place, chainHash: link };
   }
 }
 

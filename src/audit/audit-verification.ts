@@ -10,6 +10,7 @@ import { AuditSigningKey } from './audit-signing-key.js';
 import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../events/audit.events.js';
 import { AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
 import { TrailVerifier, type TrailReport } from './trail-verifier.js';
+import { positionAfter } from './chain-places.js';
 
 export interface VerificationRange {
   fromPosition?: number;
@@ -43,7 +44,10 @@ export class AuditVerification {
     }
     const recorded = new Map<number, string>();
     const chain = this.reads.collection<ChainLinkDoc>('audit_chain');
-    const verifier = new TrailVerifier(this.key.publicKeyPem, (p) => recorded.get(p));
+    const dense = this.events.positions === 'dense';
+    const verifier = new TrailVerifier(this.key.publicKeyPem, (place) => recorded.get(place), {
+      dense,
+    });
     const checkpoints = (await this.events.readStream(
       AUDIT_CHECKPOINTS_STREAM,
     )) as CheckpointEvent[];
@@ -52,37 +56,40 @@ export class AuditVerification {
       ? checkpoints.filter((c) => Number(c.position) < fromPosition).at(-1)
       : undefined;
     if (anchor) verifier.startAfter(anchor.data, Number(anchor.position));
-    const start = anchor ? anchor.data.toPosition + 1 : 1;
+    const start = await positionAfter(this.events, anchor?.data);
     const end = toPosition ?? Number.MAX_SAFE_INTEGER;
-    let from = BigInt(start);
+    let from = start;
     let walkedTo: number | null = null;
     while (!verifier.failed && Number(from) <= end) {
       const batch = (await this.events.readAll(from, 1000)).filter(
         (e) => Number(e.position) <= end,
       );
       if (batch.length === 0) break;
-      const first = Number(batch[0].position);
-      const last = Number(batch[batch.length - 1].position);
+      // The links recorded for the places these events take (places, not positions: see
+      // chainLink), to name the first event that differs.
+      const first = verifier.nextPlace;
       recorded.clear();
       const links = await chain.find(
-        { position: { $gte: first, $lte: last } },
+        { position: { $gte: first, $lte: first + batch.length - 1 } },
         { sort: { position: 1 }, limit: 1000 },
       );
       for (const l of links.items) recorded.set(l.position, l.hash);
       for (const event of batch) verifier.accept(event);
-      walkedTo = last;
+      walkedTo = Number(batch[batch.length - 1].position);
       from = batch[batch.length - 1].position + 1n;
     }
-    // The furthest sealed position, from the checkpoints and from the recorded links: a tail cut
-    // off together with its checkpoint still leaves its links behind.
+    // The furthest sealed place, from the checkpoints and from the recorded links: a tail cut
+    // off together with its checkpoint still leaves its links behind. A range that ends early
+    // says nothing of the tail (on a dense store, places and positions compare directly).
     const lastTo = checkpoints.length ? Number(checkpoints.at(-1)!.data.toPosition) : 0;
     const lastLink =
       (await chain.find({}, { sort: { position: -1 }, limit: 1 })).items[0]?.position ?? 0;
-    const sealedTo = Math.min(Math.max(lastTo, lastLink), end);
+    const sealedTo =
+      toPosition === undefined || dense ? Math.min(Math.max(lastTo, lastLink), end) : 0;
     return {
       ...verifier.finish(sealedTo || null),
       publicKey: this.key.publicKeyPem,
-      fromPosition: start,
+      fromPosition: Number(start),
       toPosition: walkedTo,
     };
   }

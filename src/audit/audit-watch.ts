@@ -88,7 +88,7 @@ export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown
     const fromPosition = this.cursor;
     // The stretch that reaches the head is verified open-ended, so a tail cut off after its
     // checkpoint (sealed positions beyond the head) is noticed too.
-    const windowEnd = fromPosition + VERIFY_WINDOW - 1;
+    const windowEnd = await this.windowEnd(fromPosition);
     const report = await this.verification.verify({
       fromPosition,
       ...(windowEnd < head ? { toPosition: windowEnd } : {}),
@@ -111,12 +111,28 @@ export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown
     return { report, noticed };
   }
 
-  /** Past the first checkpoint that covers the break, or back to the start when none does. */
+  /**
+   * The position of the VERIFY_WINDOW-th event from `from`: arithmetic on a dense store; on a
+   * sparse one (where positions are byte offsets) found by reading that window's positions.
+   */
+  private async windowEnd(from: number): Promise<number> {
+    if (this.events.positions === 'dense') return from + VERIFY_WINDOW - 1;
+    const window = await this.events.readAll(BigInt(from), VERIFY_WINDOW);
+    return window.length === VERIFY_WINDOW ? Number(window[window.length - 1].position) : Infinity;
+  }
+
+  /**
+   * Past the first checkpoint that covers the break, or back to the start when none does. A
+   * checkpoint seals places, which on a dense store are positions; on a sparse one the first
+   * checkpoint after the break is taken.
+   */
   private async resumeAfter(position: number): Promise<number> {
     const checkpoints = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM);
+    const dense = this.events.positions === 'dense';
     const covering = checkpoints.find(
       (c: RecordedEvent) =>
-        Number(c.position) > position && AuditCheckpointSealed.dataOf(c).toPosition >= position,
+        Number(c.position) > position &&
+        (!dense || AuditCheckpointSealed.dataOf(c).toPosition >= position),
     );
     return covering ? Number(covering.position) + 1 : 1;
   }

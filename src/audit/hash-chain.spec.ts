@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import type { RecordedEvent } from '../eventstore/event-store.port.js';
 import { systemMetadata } from '../eventstore/event-metadata.js';
@@ -27,7 +28,7 @@ describe('canonical JSON', () => {
 describe('hash chain', () => {
   const events = [event(1, { a: 1 }), event(2, { b: 2 }), event(3, { c: 3 })];
   const chain = (list: RecordedEvent[]) =>
-    list.reduce<string[]>((acc, e) => [...acc, chainLink(acc.at(-1) ?? GENESIS, e)], []);
+    list.reduce<string[]>((acc, e, i) => [...acc, chainLink(acc.at(-1) ?? GENESIS, e, i + 1)], []);
 
   it('is deterministic and independent of key order', () => {
     expect(chain(events)).toEqual(
@@ -45,5 +46,28 @@ describe('hash chain', () => {
     expect(modified[2]).not.toBe(base[2]);
     expect(chain([events[1], events[0], events[2]])[2]).not.toBe(base[2]);
     expect(chain([events[0], events[2]])[1]).not.toBe(base[2]);
+  });
+
+  it('hashes the place in the global order, not the position: a sparse copy links the same', () => {
+    const copied = events.map((e) => ({ ...e, position: e.position * 1000n + 17n }));
+    expect(chain(copied)).toEqual(chain(events));
+  });
+
+  it('on SQLite (place = position) gives the links sealed when the position was hashed', () => {
+    // The body as chains sealed before places existed hashed it, written out by hand.
+    const e = events[0];
+    const body = canonicalJson({
+      position: e.position.toString(),
+      id: e.id,
+      type: e.type,
+      stream: e.stream,
+      revision: e.revision.toString(),
+      schemaVersion: e.schemaVersion,
+      recordedAt: e.recordedAt,
+      data: e.data,
+      metadata: e.metadata,
+    });
+    const before = createHash('sha256').update(GENESIS).update('\n').update(body).digest('hex');
+    expect(chainLink(GENESIS, e, 1)).toBe(before);
   });
 });

@@ -19,25 +19,55 @@ export interface TrailReport {
   message: string;
 }
 
+export interface TrailVerifierOptions {
+  /**
+   * The store's positions are 1, 2, 3… (SQLite): a gap is a deleted event, named exactly. On a
+   * sparse store gaps are normal, and a deletion shows at the next checkpoint, which sealed
+   * more events than are left, or through the recorded link of the place it emptied.
+   */
+  dense: boolean;
+}
+
+/** What the chain knows of the event at a place, until a checkpoint covers it. */
+interface Link {
+  hash: string;
+  position: number;
+  stream: string;
+  revision: bigint;
+}
+
 /**
- * Walks the global order once: positions must follow on (a gap is a deleted event, a step back a
- * reordering), each link must equal the one recorded when it was sealed (a difference names the
- * first modified event), and each checkpoint must be signed, linked to the previous one, and
- * match the chain recomputed up to its position.
+ * Walks the global order once, numbering events by place (1, 2, 3…, which `chainLink` hashes):
+ * positions must increase (a step back is a reordering; on a dense store a gap is a deleted
+ * event), each link must equal the one recorded for its place when it was sealed (a difference
+ * names the first modified event), and each checkpoint must be signed, linked to the previous
+ * one, and match the chain recomputed up to its place. Problems are reported at the store
+ * position of the event concerned.
  */
 export class TrailVerifier {
   private link = GENESIS;
+  private place = 0;
   private lastPosition = 0;
   private events = 0;
   private checkpoints = 0;
   private previousCheckpoint = GENESIS;
-  private readonly links = new Map<number, string>();
+  private readonly links = new Map<number, Link>();
   private failure: TrailReport | null = null;
+  private readonly dense: boolean;
 
   constructor(
     private readonly publicKeyPem: string,
-    private readonly recordedLink: (position: number) => string | undefined,
-  ) {}
+    /** The link recorded for a place when it was sealed, if known. */
+    private readonly recordedLink: (place: number) => string | undefined,
+    options: TrailVerifierOptions = { dense: true },
+  ) {
+    this.dense = options.dense;
+  }
+
+  /** The place the next accepted event takes. */
+  get nextPlace(): number {
+    return this.place + 1;
+  }
 
   /**
    * Starts after a signed checkpoint instead of at the genesis, so a range can be verified
@@ -52,9 +82,17 @@ export class TrailVerifier {
       );
     }
     this.link = checkpoint.chainHash;
-    this.lastPosition = checkpoint.toPosition;
+    this.place = checkpoint.toPosition;
+    // On a sparse store the anchor's own position is not known here; positions after it only
+    // have to increase from the first event on.
+    this.lastPosition = this.dense ? checkpoint.toPosition : 0;
     this.previousCheckpoint = checkpoint.previousCheckpointHash;
-    this.links.set(checkpoint.toPosition, checkpoint.chainHash);
+    this.links.set(checkpoint.toPosition, {
+      hash: checkpoint.chainHash,
+      position: this.lastPosition,
+      stream: checkpoint.toStream ?? '',
+      revision: BigInt(checkpoint.toRevision ?? -1),
+    });
   }
 
   get failed(): boolean {
@@ -64,7 +102,7 @@ export class TrailVerifier {
   accept(event: RecordedEvent): void {
     if (this.failure) return;
     const position = Number(event.position);
-    if (position > this.lastPosition + 1)
+    if (this.dense && position > this.lastPosition + 1)
       return this.fail(
         'deleted',
         this.lastPosition + 1,
@@ -75,22 +113,32 @@ export class TrailVerifier {
     if (event.type === AuditCheckpointSealed.type)
       this.checkCheckpoint(AuditCheckpointSealed.dataOf(event), position);
     if (this.failure) return;
-    this.link = chainLink(this.link, event);
-    const recorded = this.recordedLink(position);
+    const place = this.place + 1;
+    this.link = chainLink(this.link, event, place);
+    const recorded = this.recordedLink(place);
     if (recorded !== undefined && recorded !== this.link)
       return this.fail('modified', position, `event ${position} differs from what was sealed`);
-    this.links.set(position, this.link);
+    this.links.set(place, {
+      hash: this.link,
+      position,
+      stream: event.stream,
+      revision: event.revision,
+    });
+    this.place = place;
     this.lastPosition = position;
     this.events += 1;
   }
 
   /** Call after the last event: a checkpoint beyond the end means the tail was cut off. */
   finish(lastCheckpointTo: number | null): TrailReport {
-    if (!this.failure && lastCheckpointTo !== null && lastCheckpointTo > this.lastPosition) {
+    if (!this.failure && lastCheckpointTo !== null && lastCheckpointTo > this.place) {
+      const missing = `${this.place + 1}-${lastCheckpointTo}`;
       this.fail(
         'truncated',
-        this.lastPosition + 1,
-        `events ${this.lastPosition + 1}-${lastCheckpointTo} were sealed but are missing`,
+        this.dense ? this.place + 1 : this.lastPosition + 1,
+        this.dense
+          ? `events ${missing} were sealed but are missing`
+          : `the events at places ${missing} of the order were sealed but are missing`,
       );
     }
     return (
@@ -119,23 +167,36 @@ export class TrailVerifier {
         at,
         `checkpoint ${c.sequence} does not follow the previous one`,
       );
-    const expected = this.links.get(c.toPosition);
-    if (expected === undefined || expected !== c.chainHash) {
-      const firstDifferent = [...this.links.keys()].find(
-        (p) =>
-          p <= c.toPosition &&
-          this.recordedLink(p) !== undefined &&
-          this.recordedLink(p) !== this.links.get(p),
+    if (c.toPosition > this.place)
+      // Only reachable on a sparse store: on a dense one the gap was named when it was passed.
+      return this.fail(
+        'deleted',
+        at,
+        `checkpoint ${c.sequence} sealed ${c.toPosition} events, only ${this.place} precede it`,
       );
+    const expected = this.links.get(c.toPosition);
+    const named =
+      c.toStream === undefined ||
+      (expected !== undefined &&
+        expected.stream === c.toStream &&
+        expected.revision === BigInt(c.toRevision ?? -1));
+    if (expected === undefined || expected.hash !== c.chainHash || !named) {
+      const firstDifferent = [...this.links.entries()].find(
+        ([place, link]) =>
+          place <= c.toPosition &&
+          this.recordedLink(place) !== undefined &&
+          this.recordedLink(place) !== link.hash,
+      );
+      const position = firstDifferent?.[1].position ?? expected?.position ?? at;
       return this.fail(
         'modified',
-        firstDifferent ?? c.toPosition,
+        position,
         `the chain up to ${c.toPosition} no longer matches checkpoint ${c.sequence}`,
       );
     }
     this.previousCheckpoint = digest;
     this.checkpoints += 1;
-    for (const p of this.links.keys()) if (p < c.toPosition) this.links.delete(p);
+    for (const place of this.links.keys()) if (place < c.toPosition) this.links.delete(place);
   }
 
   private fail(problem: TrailProblem, position: number, message: string): void {

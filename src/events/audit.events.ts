@@ -2,10 +2,17 @@ import { createHash } from 'node:crypto';
 import { defineEvent } from '../eventstore/define-event.js';
 import { canonicalJson } from '../common/canonical-json.js';
 
-/** Stream `audit-checkpoints`: the chain as it stood at `toPosition`, signed. */
+/**
+ * Stream `audit-checkpoints`: the chain as it stood after the `toPosition`-th event of the global
+ * order, signed. `toPosition` is that place (1, 2, 3…), equal to the event's position on SQLite.
+ * `toStream`/`toRevision` name that event in a way a copy to another store keeps (positions
+ * change, streams and revisions do not); checkpoints sealed before they existed lack them.
+ */
 export const AuditCheckpointSealed = defineEvent<{
   sequence: number;
   toPosition: number;
+  toStream?: string;
+  toRevision?: number;
   chainHash: string;
   previousCheckpointHash: string;
   signature: string;
@@ -32,15 +39,22 @@ export const auditBreakStream = (problem: string, position: number) =>
 export interface CheckpointFields {
   sequence: number;
   toPosition: number;
+  toStream?: string;
+  toRevision?: number;
   chainHash: string;
   previousCheckpointHash: string;
 }
 
-/** What a checkpoint's signature covers, and what the next checkpoint links to. */
+/**
+ * What a checkpoint's signature covers, and what the next checkpoint links to. The event it
+ * ends at is covered when named, so a checkpoint cannot be moved onto another event; earlier
+ * checkpoints, which do not name it, digest exactly as they did.
+ */
 export function checkpointDigest(c: CheckpointFields): string {
   const body = canonicalJson({
     sequence: c.sequence,
     toPosition: c.toPosition,
+    ...(c.toStream !== undefined ? { toStream: c.toStream, toRevision: c.toRevision } : {}),
     chainHash: c.chainHash,
     previousCheckpointHash: c.previousCheckpointHash,
   });

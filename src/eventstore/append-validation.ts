@@ -1,6 +1,8 @@
 import type { ExpectedRevision, NewEvent } from './event-store.port.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A time as `Date.prototype.toISOString` writes it, the form every adapter records. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const MAX_STREAM_NAME = 256;
 export const MAX_EVENTS_PER_APPEND = 10_000;
 export const MAX_READ_LIMIT = 10_000;
@@ -42,6 +44,14 @@ export function validateAppend(
     }
     if (event.metadata === null || typeof event.metadata !== 'object') {
       throw new InvalidAppendError(`event ${event.type} needs metadata`);
+    }
+    if (
+      event.recordedAt !== undefined &&
+      (typeof event.recordedAt !== 'string' ||
+        !ISO_TIME.test(event.recordedAt) ||
+        Number.isNaN(Date.parse(event.recordedAt)))
+    ) {
+      throw new InvalidAppendError(`event ${event.type} has a recordedAt that is not an ISO time`);
     }
   }
 }

@@ -18,8 +18,8 @@ export interface NewEvent<D extends EventData = EventData> {
   data: D;
   metadata: EventMetadata;
   /**
-   * Set only by the migration (`migrate-events.ts`): the time the source store recorded it.
-   * A server adapter keeps it with the event; the SQLite adapter records its own time.
+   * Set only by the migration (`migrate-events.ts`): the time the source store recorded it,
+   * which every adapter then keeps (the audit chain hashes it). Otherwise the store's own time.
    */
   recordedAt?: string;
 }
@@ -94,6 +94,14 @@ export interface EventStore {
 
   /** Resolves true when the store answers a trivial read. */
   isReady(): Promise<boolean>;
+
+  /**
+   * `dense`: positions are 1, 2, 3… with no gap, so the n-th event of the global order has
+   * position n (SQLite). `sparse`: they only increase (EventStoreDB commit positions, or a view
+   * of a shared store). The audit chain counts places in the global order and uses this to
+   * tell a deleted event from a gap the store leaves anyway.
+   */
+  readonly positions: 'dense' | 'sparse';
 
   /**
    * Connection state of a server store (`connecting`, `ready`, `unavailable`: reconnecting

@@ -59,7 +59,7 @@ export function asNewEvent(event: RecordedEvent): NewEvent {
 
 /**
  * Copies every event of `source` into `target` in global order, then reads the target back and
- * compares (id, stream, revision, type, schema version, data, metadata, order). Positions are
+ * compares (id, stream, revision, type, schema version, time, data, metadata, order). Positions are
  * the target's own. Written against the port: any adapter can be either side.
  */
 export async function copyEvents(
@@ -86,6 +86,7 @@ const identity = (e: RecordedEvent) =>
     e.revision.toString(),
     e.type,
     e.schemaVersion,
+    e.recordedAt,
     e.data,
     e.metadata,
   ]);

@@ -7,6 +7,7 @@ import { AUDIT_SIGNING_KEY } from '../audit-sealer.js';
 import type { AuditSigningKey } from '../audit-signing-key.js';
 import { AUDIT_CHECKPOINTS_STREAM, AuditCheckpointSealed } from '../../events/audit.events.js';
 import { EntryResolver } from '../trail/entry-resolver.js';
+import { positionAfter } from '../chain-places.js';
 import { csvHeaderLine, encodeRecord, type ExportFormat } from './export-codecs.js';
 import { EXPORT_FORMAT, EXPORT_VERSION, rawEventOf, type ExportHeader } from './export-format.js';
 
@@ -39,7 +40,7 @@ export class AuditExporter {
     const before = range.fromPosition ?? 1;
     const anchorEvent = checkpoints.filter((c) => Number(c.position) < before).at(-1);
     const anchorData = anchorEvent && AuditCheckpointSealed.dataOf(anchorEvent);
-    const start = anchorData ? anchorData.toPosition + 1 : 1;
+    const start = Number(await positionAfter(this.events, anchorData));
     const end = range.toPosition ?? Number(await this.events.headPosition());
     const header: ExportHeader = {
       kind: 'header',
@@ -49,6 +50,7 @@ export class AuditExporter {
       publicKey: this.key.publicKeyPem,
       fromPosition: start,
       toPosition: end,
+      positions: this.events.positions,
       anchor:
         anchorData && anchorEvent
           ? { ...anchorData, position: Number(anchorEvent.position) }

@@ -16,6 +16,11 @@ export interface ExportHeader {
   publicKey: string;
   fromPosition: number;
   toPosition: number | null;
+  /**
+   * Whether the store's positions are dense (a gap is a deleted event) or sparse (EventStoreDB).
+   * Absent in exports made before it existed, all of them from SQLite: dense.
+   */
+  positions?: 'dense' | 'sparse';
   /** The signed checkpoint the chain resumes from when the export does not start at 1. */
   anchor: (CheckpointFields & { signature: string; position: number }) | null;
 }

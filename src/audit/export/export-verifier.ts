@@ -83,7 +83,9 @@ async function check(
       ) {
         return failure('bad-export-signature', 'The export was altered after it was signed');
       }
-      verifier = new TrailVerifier(key, () => undefined);
+      verifier = new TrailVerifier(key, () => undefined, {
+        dense: record.positions !== 'sparse',
+      });
       if (record.anchor) verifier.startAfter(record.anchor, record.anchor.position);
       continue;
     }

@@ -47,6 +47,8 @@ export type EsdbReadiness = 'connecting' | 'ready' | 'unavailable';
 const READ_ATTEMPTS = 6;
 
 export class EsdbEventStore implements EventStore {
+  /** Commit positions: byte offsets in the server's log. */
+  readonly positions = 'sparse';
   private readonly client: EventStoreDBClient;
   private state: EsdbReadiness = 'connecting';
   private lastError: string | null = null;

@@ -54,6 +54,8 @@ const SELECT_COLUMNS =
 
 /** Embedded event store: one SQLite file, WAL journal, fsync on every commit (group commit). */
 export class SqliteEventStore implements EventStore {
+  /** Each append takes the next integer positions in its transaction: no gaps. */
+  readonly positions = 'dense';
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
   private readonly clock: Clock;
@@ -234,7 +236,7 @@ export class SqliteEventStore implements EventStore {
         revision,
         event.type,
         event.schemaVersion,
-        recordedAt,
+        event.recordedAt ?? recordedAt,
         JSON.stringify(event.data),
         JSON.stringify(event.metadata),
       );

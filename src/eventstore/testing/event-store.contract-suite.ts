@@ -53,6 +53,18 @@ export function describeEventStoreContract(
       expect(Date.parse(event.recordedAt)).toBeGreaterThanOrEqual(before - 1000);
     });
 
+    it('keeps the time a migration brings from the source store, and refuses a malformed one', async () => {
+      const recordedAt = '2024-02-29T23:59:59.123Z';
+      await store.append('s-1', [{ ...testEvent('Copied'), recordedAt }], 'no_stream');
+      expect((await store.readStream('s-1'))[0].recordedAt).toBe(recordedAt);
+      for (const bad of ['yesterday', '2024-02-30T00:00:00Z', '']) {
+        await expect(
+          store.append('s-2', [{ ...testEvent('Copied'), recordedAt: bad }], 'any'),
+        ).rejects.toThrow(/recordedAt/);
+      }
+      expect(await store.readStream('s-2')).toEqual([]);
+    });
+
     it('generates a UUID when the event has no id', async () => {
       await store.append('s-1', [testEvent('A')], 'any');
       const [event] = await store.readStream('s-1');

@@ -18,6 +18,9 @@ import type { StoreHarness } from '../../common/testing/store-harness.js';
  * removes on the way out. Positions are the server's own.
  */
 export class NamespacedEventStore implements EventStore {
+  /** Other namespaces' events fall between this one's. */
+  readonly positions = 'sparse';
+
   constructor(
     private readonly inner: EventStore,
     private readonly prefix = `t${randomUUID().slice(0, 8)}-`,
