@@ -2,6 +2,7 @@ export interface ProjectionHealth {
   name: string;
   version: number;
   position: number;
+  /** Events it has yet to apply (on a server store with sparse positions: counted up to 1,000). */
   lag: number;
   status: 'running' | 'failing';
 }

@@ -6,6 +6,8 @@ import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type { HealthReport } from './health-report.js';
 
 const startedAt = Date.now();
+/** On a sparse store lag is counted by reading, up to this many events ("at least"). */
+export const LAG_COUNT_CAP = 1000;
 
 /** Liveness and readiness in one answer: stores reachable, projections caught up or not. */
 @Injectable()
@@ -22,11 +24,15 @@ export class HealthHandler {
       this.reads.isReady(),
     ]);
     const head = eventsReady ? Number(await this.events.headPosition()) : 0;
+    const behind = await this.eventsBehind(
+      head,
+      this.runner.status().map((p) => p.position),
+    );
     const items = this.runner.status().map((p) => ({
       name: p.name,
       version: p.version,
       position: p.position,
-      lag: Math.max(0, head - p.position),
+      lag: behind.get(p.position) ?? 0,
       status: p.status,
     }));
     const lag = items.reduce((max, p) => Math.max(max, p.lag), 0);
@@ -43,5 +49,23 @@ export class HealthHandler {
       readStore: { ready: readsReady },
       projections: { lag, items },
     };
+  }
+
+  /**
+   * Events after each position, up to the head. A difference of positions on a dense store; on
+   * a sparse one (EventStoreDB: positions are byte offsets) counted, at most LAG_COUNT_CAP, once
+   * per distinct position.
+   */
+  private async eventsBehind(head: number, positions: number[]): Promise<Map<number, number>> {
+    const behind = new Map<number, number>();
+    for (const position of new Set(positions)) {
+      if (position >= head) behind.set(position, 0);
+      else if (this.events.positions === 'dense') behind.set(position, head - position);
+      else {
+        const after = await this.events.readAll(BigInt(position) + 1n, LAG_COUNT_CAP);
+        behind.set(position, after.length);
+      }
+    }
+    return behind;
   }
 }
