@@ -76,15 +76,21 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
             reads: ReadStore,
             list: ProjectionList,
             config: AppConfig,
-          ) =>
-            new ProjectionRunner(events, reads, list, {
+          ) => {
+            // Several replicas: one applies each projection, the others follow its checkpoint.
+            const leases = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
+            return new ProjectionRunner(events, reads, list, {
               pollIntervalMs: config.projectionPollMs,
-              waitTimeoutMs: config.projectionWaitTimeoutMs,
-              // Several replicas: one applies each projection, the others follow its checkpoint.
-              ...(config.storage.replicas > 1 ? { leases: new ProjectionLeases(reads) } : {}),
+              // A command waits out a dead holder's lease (and the takeover's catch-up) rather
+              // than answer 503 for a write that is stored.
+              waitTimeoutMs: leases
+                ? Math.max(config.projectionWaitTimeoutMs, leases.ttlMs + 10_000)
+                : config.projectionWaitTimeoutMs,
+              ...(leases ? { leases } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
-            }),
+            });
+          },
         },
         // The write path waits for read models through its own small interface.
         { provide: READ_MODELS, useExisting: ProjectionRunner },
