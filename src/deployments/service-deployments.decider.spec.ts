@@ -69,6 +69,21 @@ describe('service deployments decider (the state machine)', () => {
     expect(triggerEventId('d3')).not.toBe(triggerEventId('d2'));
   });
 
+  it('queues a deployment once: a second trigger of an open one decides nothing', () => {
+    // Given d1 queued (and then running)
+    // When it is triggered again (two requests queueing one claimed idempotency key)
+    // Then nothing new, whatever the store does with the trigger's fixed event id
+    expect(
+      decideFrom(queue, [triggered('d1', 1)], { kind: 'trigger', event: trigger('d1') }),
+    ).toEqual([]);
+    expect(
+      decideFrom(queue, [triggered('d1', 1), started('d1')], {
+        kind: 'trigger',
+        event: trigger('d1'),
+      }),
+    ).toEqual([]);
+  });
+
   it('starts only the oldest queued, and only when none runs', () => {
     const given = [triggered('d1', 1), triggered('d2', 2)];
     expect(() =>

@@ -166,6 +166,10 @@ export const serviceDeploymentsDecider: Decider<
   decide(command: ServiceDeploymentsCommand, state: ServiceDeploymentsState) {
     switch (command.kind) {
       case 'trigger': {
+        // Queued already (a claimed idempotency key queued by two requests at once): nothing
+        // new. The decision says so itself rather than rely on the store refusing the trigger's
+        // fixed event id, which EventStoreDB checks only at the same expected revision.
+        if (state.open.has(command.event.deploymentId)) return [];
         const event = DeploymentTriggered({ ...command.event, sequence: state.nextSequence });
         return [{ ...event, id: triggerEventId(command.event.deploymentId) }];
       }
