@@ -1,9 +1,19 @@
 import { rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { data } from './support/deployments.js';
+import { COMPOSE, data } from './support/deployments.js';
 import { bearer, call, cookieAuth, createToken, signUp } from './support/identity.js';
+import {
+  ALLOW_LOOPBACK,
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  waitForDeployment,
+  type TestSshd,
+} from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import {
   publishedCollections,
@@ -11,9 +21,6 @@ import {
   readModelViolations,
 } from '../projections/testing/read-model-schema.js';
 import { loadConfig } from '../src/config/app-config.js';
-import { DeploymentLogStore } from '../src/deployments/deployment-log-store.js';
-
-const AT = '2026-11-23T12:00:00.000Z';
 
 /** The read store's tables (`rm_<collection>`) and their declared indexes, from the file. */
 function storedCollections(file: string): { tables: string[]; indexes: string[] } {
@@ -56,33 +63,58 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Pr
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** A webhook receiver on loopback that answers 204. */
+async function startReceiver(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}/hook` };
+}
+
 /**
  * contract/read-models.json against the running application: every collection the app
  * declares in its read store (projections and services alike, the leases of several replicas
  * included) is published, and nothing else is; the declared indexes are the published ones;
- * the documents the app writes while it is driven over HTTP fit their published shapes.
+ * the documents the app writes while it is driven over HTTP (a deployment run by the runner
+ * over a real sshd, a delivered webhook, an audit seal...) fit their published shapes.
  */
 describe('read store collections of the running application', () => {
   let t: TestApp;
+  let sshd: TestSshd;
+  let receiver: { server: Server; url: string };
   let file: string;
   let afterStart: { tables: string[]; indexes: string[] };
+  let closed = false;
 
   beforeAll(async () => {
+    sshd = await startSshd();
+    receiver = await startReceiver();
     const defaults = loadConfig({});
     t = await startTestApp({
       // Only the application's own collections (not the test-only notes projection), and as one
       // of several replicas, so that the leases collection exists too.
       notes: false,
       config: {
+        serverAddressPolicy: ALLOW_LOOPBACK,
         storage: { ...defaults.storage, replicas: 2 },
-        notifications: { ...defaults.notifications, tokenScanMinutes: 0 },
+        notifications: {
+          ...defaults.notifications,
+          tokenScanMinutes: 0,
+          addressPolicy: ALLOW_LOOPBACK,
+        },
       },
     });
     file = join(t.config.dataDir, 'read-models.sqlite');
     afterStart = storedCollections(file);
   });
   afterAll(async () => {
-    rmSync(t.config.dataDir, { recursive: true, force: true });
+    if (!closed) await t?.app.close();
+    if (t) rmSync(t.config.dataDir, { recursive: true, force: true });
+    await sshd?.stop();
+    receiver?.server.close();
   });
 
   it('every collection in the read store after start is published, and every published one exists', () => {
@@ -106,31 +138,49 @@ describe('read store collections of the running application', () => {
       await call(t.url, 'POST', 'createNotificationChannel', auth, {
         name: 'analysts',
         kind: 'webhook',
-        target: 'https://hooks.example.invalid/slipway',
-        subscriptions: [],
+        target: receiver.url,
+        subscriptions: ['deployment.succeeded'],
       }),
     );
-    data(
-      await call(t.url, 'POST', 'testNotificationChannel', auth, {
-        channelId: channel.channelId,
+    // A deployment run by the runner over a real sshd: its output lines, and a delivery.
+    await startRunnerFor(t, sshd);
+    const serverId = await registerLoopbackServer(t.url, auth, sshd);
+    const { serviceId } = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', auth, {
+        name: 'api',
+        environment: 'production',
+        serverId,
+        imageRepository: 'ghcr.io/acme/api',
+        compose: COMPOSE,
+        approvalRule: 'none',
       }),
     );
-    // Its attempt fails (the name does not resolve): a delivery with an error and a retry time.
+    const { deploymentId } = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', auth, {
+        serviceId,
+        imageTag: 'ghcr.io/acme/api:1.0.1',
+      }),
+    );
+    const done = await waitForDeployment(
+      t,
+      auth,
+      deploymentId,
+      ['succeeded', 'failed'],
+      20_000,
+      25,
+    );
+    expect(done.status).toBe('succeeded');
     await waitFor(async () => {
-      const { items } = data<{ items: { attempts: number }[] }>(
+      const { items } = data<{ items: { status: string }[] }>(
         await call(t.url, 'GET', 'notificationDeliveries', auth, {
           channelId: channel.channelId,
         }),
       );
-      return items.find((d) => d.attempts > 0);
-    }, 'the test delivery');
+      return items.find((d) => d.status === 'delivered');
+    }, 'the delivered notification');
     expect((await call(t.url, 'POST', 'sealAuditCheckpoint', auth)).status).toBe(200);
-    // Output lines through the store the runner appends with (no deployment runs here).
-    await t.app.get(DeploymentLogStore).append([
-      { deploymentId: 'd1', line: 1, step: 'pull', stream: 'stdout', text: 'ok', at: AT },
-      { deploymentId: 'd1', line: 2, step: 'up', stream: 'stderr', text: 'warn', at: AT },
-    ]);
     // Closing flushes the usage times and releases the leases.
+    closed = true;
     await t.app.close();
 
     const filled: string[] = [];
@@ -153,6 +203,7 @@ describe('read store collections of the running application', () => {
         'projection_checkpoints',
         'principals',
         'notification_channels',
+        'deployments',
       ]),
     );
   });
