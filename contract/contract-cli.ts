@@ -16,7 +16,7 @@ function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Drift lines for contract/read-models.json; empty when it matches the projection types. */
+/** Drift lines for contract/read-models.json; empty when it matches the document types. */
 function readModelDrift(rendered: string): string[] {
   if (!existsSync(readModelsFile)) return ['contract/read-models.json is missing'];
   const committed = JSON.parse(readFileSync(readModelsFile, 'utf8')) as {
@@ -81,12 +81,12 @@ async function main(): Promise<void> {
   if (command === 'check') {
     const drift = readModelDrift(readModels);
     if (drift.length) {
-      console.error('contract/read-models.json differs from the projection types:');
+      console.error("contract/read-models.json differs from the read store's document types:");
       for (const line of drift) console.error(`  ${line}`);
       console.error('Run `npm run contract:generate` and commit the result.');
       process.exit(1);
     }
-    console.log('contract/read-models.json matches the projection types');
+    console.log("contract/read-models.json matches the read store's document types");
     const committedOpenApi = existsSync(openApiFile) ? readFileSync(openApiFile, 'utf8') : null;
     if (committedOpenApi !== openApi) {
       console.error('contract/openapi.json differs from the routes of /api/v1 (or is missing).');

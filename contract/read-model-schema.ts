@@ -1,11 +1,18 @@
 import { createGenerator, type Config } from 'ts-json-schema-generator';
 import { applicationProjections } from '../projections/index.js';
 import { CHECKPOINT_COLLECTION } from '../projections/projection.js';
-import type { IndexSpec } from '../src/readstore/read-store.port.js';
+import { LEASES } from '../projections/projection-lease.js';
+import { SESSION_ACTIVITY, TOKEN_USAGE } from '../src/access/usage-tracker.js';
+import { AUDIT_CHAIN } from '../src/audit/audit-sealer.js';
+import { DEPLOYMENT_LOGS } from '../src/deployments/deployment-log-store.js';
+import {
+  DELIVERIES_COLLECTION,
+  OUTBOX_COLLECTION,
+} from '../src/notifications/delivery/delivery-record.js';
+import type { CollectionSpec, IndexSpec } from '../src/readstore/read-store.port.js';
 
-/** Which exported type describes the documents of each read-model collection. */
+/** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
-  [CHECKPOINT_COLLECTION]: { file: 'projections/projection.ts', type: 'ProjectionCheckpoint' },
   principals: { file: 'projections/principals.projection.ts', type: 'PrincipalDoc' },
   api_tokens: { file: 'projections/api-tokens.projection.ts', type: 'ApiTokenDoc' },
   sessions: { file: 'projections/sessions.projection.ts', type: 'SessionDoc' },
@@ -30,12 +37,114 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   deploy_hooks: { file: 'projections/deploy-hooks.projection.ts', type: 'DeployHookDoc' },
 };
 
+/**
+ * A collection of the read store that no projection owns: written by a service, with the spec
+ * it declares at start (the same constant its `ensureCollection` receives) and the exported
+ * type of its documents, kept next to the code that writes it.
+ */
+export interface ServiceCollection {
+  spec: CollectionSpec;
+  file: string;
+  type: string;
+  writtenBy: string[];
+  description: string;
+}
+
+export const SERVICE_COLLECTIONS: ServiceCollection[] = [
+  {
+    spec: { name: CHECKPOINT_COLLECTION },
+    file: 'projections/projection.ts',
+    type: 'ProjectionCheckpoint',
+    writtenBy: ['projections/projection-runner.ts'],
+    description:
+      "Each projection's version and last applied position, committed with its documents; " +
+      'rebuilt with them.',
+  },
+  {
+    spec: LEASES,
+    file: 'projections/projection-lease.ts',
+    type: 'LeaseDoc',
+    writtenBy: ['projections/projection-lease.ts'],
+    description:
+      'Only with SLIPWAY_REPLICAS > 1: which replica applies each projection (id: its name) or ' +
+      'sends notifications (id: notification-sender), until when, under which epoch. Not rebuildable; ' +
+      'expires by itself.',
+  },
+  {
+    spec: AUDIT_CHAIN,
+    file: 'src/audit/audit-sealer.ts',
+    type: 'ChainLinkDoc',
+    writtenBy: ['src/audit/audit-sealer.ts'],
+    description:
+      'The hash-chain link of every sealed place of the global order, written by the sealer. ' +
+      'Not a projection.',
+  },
+  {
+    spec: DEPLOYMENT_LOGS,
+    file: 'src/deployments/deployment-log-store.ts',
+    type: 'LogLine',
+    writtenBy: ['src/deployments/deployment-log-store.ts'],
+    description:
+      'Deployment output, one document per line, appended by the runner. Not a projection: ' +
+      'the only copy.',
+  },
+  {
+    spec: DELIVERIES_COLLECTION,
+    file: 'src/notifications/delivery/delivery-record.ts',
+    type: 'DeliveryDoc',
+    writtenBy: [
+      'src/notifications/delivery/notification-outbox.ts',
+      'src/notifications/delivery/delivery-sender.ts',
+    ],
+    description:
+      'One notification per event and channel: created by the consumer, its status and ' +
+      'attempts updated by the sender. Not a projection: the only copy.',
+  },
+  {
+    spec: OUTBOX_COLLECTION,
+    file: 'src/notifications/delivery/notification-outbox.ts',
+    type: 'OutboxCheckpoint',
+    writtenBy: ['src/notifications/delivery/notification-outbox.ts'],
+    description: "The notification consumer's position in the event log (id: deliveries).",
+  },
+  {
+    spec: TOKEN_USAGE,
+    file: 'src/access/usage-tracker.ts',
+    type: 'UsageDoc',
+    writtenBy: ['src/access/usage-tracker.ts'],
+    description:
+      'When each API token (id: token id) was last used, flushed from memory every 30 s. ' +
+      'Not a projection.',
+  },
+  {
+    spec: SESSION_ACTIVITY,
+    file: 'src/access/usage-tracker.ts',
+    type: 'UsageDoc',
+    writtenBy: ['src/access/usage-tracker.ts'],
+    description:
+      'When each session (id: SHA-256 of the cookie) was last used, flushed from memory every ' +
+      '30 s. Not a projection.',
+  },
+];
+
+/** Every file a document type is read from (the generator's program). */
+function typeFiles(root: string): string {
+  const files = new Set([
+    ...Object.values(READ_MODEL_TYPES).map((t) => t.file),
+    ...SERVICE_COLLECTIONS.map((c) => c.file),
+  ]);
+  return `${root}/{${[...files].sort().join(',')}}`;
+}
+
 type JsonSchema = Record<string, unknown>;
 
 export interface ReadModelCollection {
-  /** The projection that owns the collection, or null for the runner's checkpoints. */
+  /** The projection that owns the collection (rebuildable from the events), or null. */
   projection: string | null;
   projectionVersion: number | null;
+  /** The modules that write its documents (repository paths). */
+  writtenBy: string[];
+  description: string;
   indexes: IndexSpec[];
   /** JSON Schema (draft-07) of one document, self-contained. */
   document: JsonSchema;
@@ -55,28 +164,68 @@ const POSITION_FIELD = {
     're-applying an event at or below it changes nothing). Sparse: compare, never count.',
 };
 
-/**
- * The documents of every collection as the projection types declare them, plus `_position`
- * on projected documents. `root` is the repository root (where tsconfig.json is).
- */
-export function buildReadModelContract(root: string): ReadModelContract {
-  const owners = new Map<string, { projection: string; version: number; indexes: IndexSpec[] }>();
+interface Owner {
+  projection: string | null;
+  version: number | null;
+  indexes: IndexSpec[];
+  file: string;
+  type: string;
+  writtenBy: string[];
+  description: string;
+}
+
+/** Every collection with its writer, from the projections and SERVICE_COLLECTIONS. */
+function owners(): Map<string, Owner> {
+  const out = new Map<string, Owner>();
+  const missing: string[] = [];
   for (const p of applicationProjections) {
     for (const c of p.collections) {
-      owners.set(c.name, { projection: p.name, version: p.version, indexes: c.indexes ?? [] });
+      const t = READ_MODEL_TYPES[c.name];
+      if (!t) {
+        missing.push(c.name);
+        continue;
+      }
+      out.set(c.name, {
+        projection: p.name,
+        version: p.version,
+        indexes: c.indexes ?? [],
+        ...t,
+        writtenBy: [t.file],
+        description: `Projection ${p.name} (version ${p.version}): rebuildable from the events.`,
+      });
     }
   }
-  const declared = new Set(Object.keys(READ_MODEL_TYPES));
-  const missing = [...owners.keys()].filter((name) => !declared.has(name));
-  const extra = [...declared].filter((n) => n !== CHECKPOINT_COLLECTION && !owners.has(n));
-  if (missing.length || extra.length) {
+  const extra = Object.keys(READ_MODEL_TYPES).filter((n) => !out.has(n));
+  const twice = SERVICE_COLLECTIONS.filter((c) => out.has(c.spec.name)).map((c) => c.spec.name);
+  if (missing.length || extra.length || twice.length) {
     throw new Error(
       `contract/read-model-schema.ts READ_MODEL_TYPES is out of date: ` +
-        `missing ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}`,
+        `missing ${missing.join(', ') || 'none'}; unknown ${extra.join(', ') || 'none'}; ` +
+        `both a projection's and a service's ${twice.join(', ') || 'none'}`,
     );
   }
+  for (const c of SERVICE_COLLECTIONS) {
+    out.set(c.spec.name, {
+      projection: null,
+      version: null,
+      indexes: c.spec.indexes ?? [],
+      file: c.file,
+      type: c.type,
+      writtenBy: c.writtenBy,
+      description: c.description,
+    });
+  }
+  return out;
+}
+
+/**
+ * The documents of every collection as the types of the code that writes them declare them,
+ * plus `_position` on projected documents. `root` is the repository root (where tsconfig.json is).
+ */
+export function buildReadModelContract(root: string): ReadModelContract {
+  const all = owners();
   const config: Config = {
-    path: `${root}/projections/{projection,*.projection}.ts`,
+    path: typeFiles(root),
     tsconfig: `${root}/tsconfig.json`,
     type: '*',
     expose: 'export',
@@ -86,27 +235,32 @@ export function buildReadModelContract(root: string): ReadModelContract {
   };
   const generator = createGenerator(config);
   const collections: Record<string, ReadModelCollection> = {};
-  for (const name of [...declared].sort()) {
-    const owner = owners.get(name);
-    const document = generator.createSchema(READ_MODEL_TYPES[name].type) as JsonSchema;
+  for (const name of [...all.keys()].sort()) {
+    const owner = all.get(name) as Owner;
+    const document = generator.createSchema(owner.type) as JsonSchema;
     document.additionalProperties = false;
-    if (owner) {
+    if (owner.projection) {
       document.properties = { ...(document.properties as JsonSchema), _position: POSITION_FIELD };
       document.required = [...((document.required as string[]) ?? []), '_position'];
     }
     collections[name] = {
-      projection: owner?.projection ?? null,
-      projectionVersion: owner?.version ?? null,
-      indexes: owner?.indexes ?? [],
+      projection: owner.projection,
+      projectionVersion: owner.version,
+      writtenBy: owner.writtenBy,
+      description: owner.description,
+      indexes: owner.indexes,
       document,
     };
   }
   return {
     product: 'Slipway',
     description:
-      'The document shape of every read-model collection (SQLite: table rm_<collection>, column ' +
-      'doc; MongoDB: the collection of that name), generated from the projection types by ' +
-      '`npm run contract:generate`.',
+      'The document shape of every collection of the read store (SQLite: table rm_<collection>, ' +
+      'column doc; MongoDB: the collection of that name), generated from the types of the code ' +
+      'that writes it by `npm run contract:generate`. Collections with a projection are ' +
+      'rebuildable from the events; the others (projection: null) are written by services, ' +
+      'and deployment_logs, notification_deliveries, token_usage and session_activity are the ' +
+      'only copy of what they hold.',
     collections,
   };
 }

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../src/common/app-error.js';
-import type { Doc, ReadStore, ReadStoreSession } from '../src/readstore/read-store.port.js';
+import type {
+  CollectionSpec,
+  Doc,
+  ReadStore,
+  ReadStoreSession,
+} from '../src/readstore/read-store.port.js';
 import { CHECKPOINT_COLLECTION, type ProjectionCheckpoint } from './projection.js';
 
 /** One lease per projection: who applies its events, until when, and under which epoch. */
@@ -14,6 +19,8 @@ export interface LeaseDoc extends Doc {
 }
 
 export const LEASE_COLLECTION = 'projection_leases';
+/** Only with several replicas (`SLIPWAY_REPLICAS` > 1): the projections' and the sender's. */
+export const LEASES: CollectionSpec = { name: LEASE_COLLECTION };
 
 export interface ProjectionLeasesOptions {
   /** How long a lease lasts without renewal; default 10 s. */
@@ -56,7 +63,7 @@ export class ProjectionLeases {
   }
 
   async start(): Promise<void> {
-    await this.store.ensureCollection({ name: LEASE_COLLECTION });
+    await this.store.ensureCollection(LEASES);
   }
 
   /** Takes or renews the lease of each projection it can; returns the names it holds. */

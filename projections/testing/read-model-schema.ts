@@ -5,24 +5,49 @@ import { Ajv, type ValidateFunction } from 'ajv';
 const file = fileURLToPath(new URL('../../contract/read-models.json', import.meta.url));
 
 interface Published {
-  collections: Record<string, { document: Record<string, unknown> }>;
+  collections: Record<
+    string,
+    {
+      projection: string | null;
+      indexes: { fields: string[] }[];
+      document: Record<string, unknown>;
+    }
+  >;
 }
 
 let validators: Map<string, ValidateFunction> | null = null;
 
+function published(): Published {
+  return JSON.parse(readFileSync(file, 'utf8')) as Published;
+}
+
 /** Validators of contract/read-models.json, one per collection. */
 function compiled(): Map<string, ValidateFunction> {
   if (validators) return validators;
-  const published = JSON.parse(readFileSync(file, 'utf8')) as Published;
   const ajv = new Ajv({ allErrors: true, strict: true });
   validators = new Map(
-    Object.entries(published.collections).map(([name, c]) => [name, ajv.compile(c.document)]),
+    Object.entries(published().collections).map(([name, c]) => [name, ajv.compile(c.document)]),
   );
   return validators;
 }
 
+/** Every published collection: the projections' and those services write. */
 export function publishedCollections(): string[] {
   return [...compiled().keys()];
+}
+
+/** The published collections no projection owns (written by services, not rebuildable). */
+export function serviceCollections(): string[] {
+  return Object.entries(published().collections)
+    .filter(([, c]) => c.projection === null)
+    .map(([name]) => name);
+}
+
+/** Every published index as the collection and its fields. */
+export function publishedIndexes(): { collection: string; fields: string[] }[] {
+  return Object.entries(published().collections).flatMap(([collection, c]) =>
+    c.indexes.map((i) => ({ collection, fields: i.fields })),
+  );
 }
 
 /**

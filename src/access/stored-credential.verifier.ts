@@ -11,7 +11,7 @@ import type { AuthenticatedIdentity, CredentialVerifier } from './authenticated-
 import { PersonalData } from '../privacy/personal-data.js';
 import { principalOf } from './principal-of.js';
 import { hasValidChecksum, tokenDigest } from './token-format.js';
-import { UsageTracker } from './usage-tracker.js';
+import { SESSION_ACTIVITY, TOKEN_USAGE, UsageTracker } from './usage-tracker.js';
 
 export function sessionDigest(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -35,8 +35,8 @@ export class StoredCredentialVerifier
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly personal: PersonalData,
   ) {
-    this.tokenUsage = new UsageTracker(reads, 'token_usage', clock);
-    this.sessionActivity = new UsageTracker(reads, 'session_activity', clock);
+    this.tokenUsage = new UsageTracker(reads, TOKEN_USAGE, clock);
+    this.sessionActivity = new UsageTracker(reads, SESSION_ACTIVITY, clock);
   }
 
   async onModuleInit(): Promise<void> {

@@ -1,9 +1,14 @@
 import type { Clock } from '../common/clock.js';
-import type { Doc, ReadStore } from '../readstore/read-store.port.js';
+import type { CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 
-interface UsageDoc extends Doc {
+/** When a token (`token_usage`, id: token id) or session (`session_activity`) was last used. */
+export interface UsageDoc extends Doc {
+  /** ISO 8601; the flushed value, up to `flushMs` older than the last use. */
   lastUsedAt: string;
 }
+
+export const TOKEN_USAGE: CollectionSpec = { name: 'token_usage' };
+export const SESSION_ACTIVITY: CollectionSpec = { name: 'session_activity' };
 
 /**
  * Remembers when a token or session was last used without a write per request: times are
@@ -17,13 +22,13 @@ export class UsageTracker {
 
   constructor(
     private readonly store: ReadStore,
-    private readonly collection: string,
+    private readonly spec: CollectionSpec,
     private readonly clock: Clock,
     private readonly flushMs = 30_000,
   ) {}
 
   async start(): Promise<void> {
-    await this.store.ensureCollection({ name: this.collection });
+    await this.store.ensureCollection(this.spec);
     this.timer = setInterval(() => void this.flush(), this.flushMs);
     this.timer.unref();
   }
@@ -42,7 +47,7 @@ export class UsageTracker {
   async lastUsed(id: string): Promise<Date | null> {
     const known = this.recent.get(id);
     if (known !== undefined) return new Date(known);
-    const stored = await this.store.collection<UsageDoc>(this.collection).get(id);
+    const stored = await this.store.collection<UsageDoc>(this.spec.name).get(id);
     if (!stored) return null;
     this.recent.set(id, Date.parse(stored.lastUsedAt));
     return new Date(stored.lastUsedAt);
@@ -53,7 +58,7 @@ export class UsageTracker {
     const ids = [...this.dirty];
     this.dirty.clear();
     await this.store.transaction(async (session) => {
-      const usage = session.collection<UsageDoc>(this.collection);
+      const usage = session.collection<UsageDoc>(this.spec.name);
       for (const id of ids) {
         const at = this.recent.get(id);
         if (at !== undefined) await usage.put({ id, lastUsedAt: new Date(at).toISOString() });

@@ -8,7 +8,12 @@ import {
 import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
+import {
+  READ_STORE,
+  type CollectionSpec,
+  type Doc,
+  type ReadStore,
+} from '../readstore/read-store.port.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import {
@@ -25,6 +30,12 @@ export interface ChainLinkDoc extends Doc {
   position: number;
   hash: string;
 }
+
+/** `audit_chain`: written here only (not a projection), one link per sealed place. */
+export const AUDIT_CHAIN: CollectionSpec = {
+  name: 'audit_chain',
+  indexes: [{ fields: ['position'] }],
+};
 
 export interface SealedCheckpoint {
   sequence: number;
@@ -74,7 +85,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reads.ensureCollection({ name: 'audit_chain', indexes: [{ fields: ['position'] }] });
+    await this.reads.ensureCollection(AUDIT_CHAIN);
     const { sealEveryEvents, sealSeconds } = this.config.audit;
     if (sealEveryEvents === 0 && sealSeconds === 0) return;
     this.timer = setInterval(() => void this.maybeSeal(), 2000);
@@ -157,7 +168,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         return { id: String(place).padStart(15, '0'), position: place, hash: link };
       });
       await this.reads.transaction(async (session) => {
-        for (const doc of docs) await session.collection<ChainLinkDoc>('audit_chain').put(doc);
+        for (const doc of docs) await session.collection<ChainLinkDoc>(AUDIT_CHAIN.name).put(doc);
       });
       end = upTo[upTo.length - 1];
       from = end.position + 1n;

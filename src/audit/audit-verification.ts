@@ -8,7 +8,7 @@ import {
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../events/audit.events.js';
-import { AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
+import { AUDIT_CHAIN, AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
 import { TrailVerifier, type TrailReport } from './trail-verifier.js';
 import { positionAfter } from './chain-places.js';
 
@@ -43,7 +43,7 @@ export class AuditVerification {
       ]);
     }
     const recorded = new Map<number, string>();
-    const chain = this.reads.collection<ChainLinkDoc>('audit_chain');
+    const chain = this.reads.collection<ChainLinkDoc>(AUDIT_CHAIN.name);
     const dense = this.events.positions === 'dense';
     const verifier = new TrailVerifier(this.key.publicKeyPem, (place) => recorded.get(place), {
       dense,

@@ -1,6 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { READ_STORE, type Doc, type ReadStore } from '../readstore/read-store.port.js';
+import {
+  READ_STORE,
+  type CollectionSpec,
+  type Doc,
+  type ReadStore,
+} from '../readstore/read-store.port.js';
 
 export interface LogLineData {
   deploymentId: string;
@@ -11,7 +16,14 @@ export interface LogLineData {
   at: string;
 }
 
-type LogLine = LogLineData & Doc;
+/** One line of `deployment_logs`; id `<deploymentId>:<line, 9 digits>`. */
+export type LogLine = LogLineData & Doc;
+
+/** Not a projection: the only copy of deployment output. */
+export const DEPLOYMENT_LOGS: CollectionSpec = {
+  name: 'deployment_logs',
+  indexes: [{ fields: ['deploymentId', 'line'] }],
+};
 
 /**
  * Deployment output, one document per line in `deployment_logs` (not events: output is bulky
@@ -32,15 +44,12 @@ export class DeploymentLogStore implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    await this.reads.ensureCollection({
-      name: 'deployment_logs',
-      indexes: [{ fields: ['deploymentId', 'line'] }],
-    });
+    await this.reads.ensureCollection(DEPLOYMENT_LOGS);
   }
 
   async append(lines: LogLineData[]): Promise<void> {
     await this.reads.transaction(async (session) => {
-      const logs = session.collection<LogLine>('deployment_logs');
+      const logs = session.collection<LogLine>(DEPLOYMENT_LOGS.name);
       for (const l of lines) {
         await logs.put({ ...l, id: `${l.deploymentId}:${String(l.line).padStart(9, '0')}` });
       }
@@ -50,7 +59,7 @@ export class DeploymentLogStore implements OnModuleInit {
 
   async read(deploymentId: string, afterLine: number, limit: number) {
     const page = await this.reads
-      .collection<LogLine>('deployment_logs')
+      .collection<LogLine>(DEPLOYMENT_LOGS.name)
       .find({ deploymentId, line: { $gt: afterLine } }, { sort: { line: 1 }, limit });
     const lines = page.items.map(({ line, step, stream, text, at }) => ({
       line,

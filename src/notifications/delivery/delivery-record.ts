@@ -1,7 +1,16 @@
-import type { Doc } from '../../readstore/read-store.port.js';
+import type { CollectionSpec, Doc } from '../../readstore/read-store.port.js';
 
 export const DELIVERIES = 'notification_deliveries';
 export const OUTBOX_CHECKPOINTS = 'notification_outbox';
+
+/** The consumer's position (`OutboxCheckpoint` in notification-outbox.ts). */
+export const OUTBOX_COLLECTION: CollectionSpec = { name: OUTBOX_CHECKPOINTS };
+
+/** Created by the consumer (NotificationOutbox), updated by the DeliverySender. */
+export const DELIVERIES_COLLECTION: CollectionSpec = {
+  name: DELIVERIES,
+  indexes: [{ fields: ['status', 'nextAttemptAt'] }, { fields: ['channelId', 'createdAt'] }],
+};
 
 /**
  * `notification_deliveries` (not a projection: written by the delivery consumer, like

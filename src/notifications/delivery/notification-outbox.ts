@@ -24,14 +24,22 @@ import {
 import { READ_STORE, type Doc, type ReadStore } from '../../readstore/read-store.port.js';
 import { READ_MODELS, type ReadModels } from '../../storage/read-models.js';
 import { subjectOf } from '../notification-subjects.js';
-import { DELIVERIES, OUTBOX_CHECKPOINTS, type DeliveryDoc } from './delivery-record.js';
+import {
+  DELIVERIES,
+  DELIVERIES_COLLECTION,
+  OUTBOX_CHECKPOINTS,
+  OUTBOX_COLLECTION,
+  type DeliveryDoc,
+} from './delivery-record.js';
 import { DeliverySender } from './delivery-sender.js';
 import { deploymentSummary, notificationPayload } from './notification-message.js';
 
 const logger = new Logger('Notifications');
 const CHANNEL_EVENTS = [NotificationChannelCreated.type, NotificationChannelUpdated.type];
 
-interface OutboxCheckpoint extends Doc {
+/** `notification_outbox`: the consumer's position, one document (id `deliveries`). */
+export interface OutboxCheckpoint extends Doc {
+  /** Global position of the last event the consumer handled. */
   position: number;
 }
 
@@ -57,11 +65,8 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reads.ensureCollection({
-      name: DELIVERIES,
-      indexes: [{ fields: ['status', 'nextAttemptAt'] }, { fields: ['channelId', 'createdAt'] }],
-    });
-    await this.reads.ensureCollection({ name: OUTBOX_CHECKPOINTS });
+    await this.reads.ensureCollection(DELIVERIES_COLLECTION);
+    await this.reads.ensureCollection(OUTBOX_COLLECTION);
     if (!this.config.notifications.sending) return;
     const checkpoint = await this.reads
       .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
