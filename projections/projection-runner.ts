@@ -21,6 +21,8 @@ export interface ProjectionRunnerOptions {
   /** First retry delay after a projection fails; doubles up to 30 s. */
   retryDelayMs?: number;
   onError?: (projection: string, error: unknown) => void;
+  /** Once per occurrence: a rebuild under the lease, or a projection a newer version took. */
+  onNotice?: (projection: string, message: string) => void;
   /**
    * Several replicas share the stores: apply only the projections whose lease this replica
    * holds, and follow the shared checkpoints of the others (see projection-lease.ts).
@@ -32,8 +34,10 @@ export interface ProjectionStatus {
   name: string;
   version: number;
   position: number;
-  status: 'running' | 'failing';
+  status: 'running' | 'failing' | 'superseded';
   lastError: string | null;
+  /** With leases: the newer version that applies this projection now (this replica stopped). */
+  supersededBy?: number;
 }
 
 interface State {
@@ -44,6 +48,10 @@ interface State {
   retryDelayMs: number;
   /** Moved past events it has no handler for since its checkpoint was last saved. */
   unsaved: boolean;
+  /** With leases: the epoch under which it last adopted the shared checkpoint (see adopt). */
+  adoptedEpoch: number | null;
+  /** With leases: the newer version whose lease stopped this replica applying it. */
+  supersededBy: number | null;
 }
 
 /**
@@ -95,11 +103,17 @@ export class ProjectionRunner {
         retryAt: 0,
         retryDelayMs: this.retryDelayMs,
         unsaved: false,
+        adoptedEpoch: null,
+        supersededBy: null,
       });
     }
   }
 
-  /** Declares collections, rebuilds projections whose version changed, then starts applying. */
+  /**
+   * Declares collections, rebuilds projections whose version changed, then starts applying.
+   * Under leases nothing is cleared here: the holder of a projection's lease rebuilds it when it
+   * takes the lease (see adopt), so several replicas starting with a new version rebuild once.
+   */
   async start(): Promise<void> {
     await this.store.ensureCollection({ name: CHECKPOINT_COLLECTION });
     await this.options.leases?.start();
@@ -110,6 +124,8 @@ export class ProjectionRunner {
       const checkpoint = await checkpoints.get(projection.name);
       if (checkpoint && checkpoint.version === projection.version) {
         state.position = checkpoint.position;
+      } else if (this.options.leases) {
+        state.position = 0;
       } else {
         await this.store.transaction(async (session) => {
           for (const spec of projection.collections) await session.collection(spec.name).clear();
@@ -137,6 +153,8 @@ export class ProjectionRunner {
    * `position`: what a command awaits so that its caller reads its own write.
    */
   waitFor(position: bigint, names?: string[]): Promise<void> {
+    const superseded = this.supersededAmong(names ? new Set(names) : null);
+    if (superseded) return Promise.reject(this.supersededError(superseded));
     const waiting = this.waiters.wait(Number(position), names ? new Set(names) : null);
     this.poke();
     return waiting;
@@ -168,8 +186,16 @@ export class ProjectionRunner {
       name: s.projection.name,
       version: s.projection.version,
       position: s.position,
-      status: s.lastError ? 'failing' : 'running',
-      lastError: s.lastError,
+      ...(s.supersededBy !== null
+        ? {
+            status: 'superseded' as const,
+            lastError: `superseded by version ${s.supersededBy}`,
+            supersededBy: s.supersededBy,
+          }
+        : {
+            status: s.lastError ? ('failing' as const) : ('running' as const),
+            lastError: s.lastError,
+          }),
     }));
   }
 
@@ -188,7 +214,7 @@ export class ProjectionRunner {
   private reached(position: number, names: Set<string> | null): boolean {
     for (const state of this.states.values()) {
       if (names && !names.has(state.projection.name)) continue;
-      if (state.position < position) return false;
+      if (state.position < position || state.supersededBy !== null) return false;
     }
     return true;
   }
@@ -223,7 +249,9 @@ export class ProjectionRunner {
     const leased = this.options.leases ? await this.followLeases(now) : false;
     const ready = [...this.states.values()].filter(
       (s) =>
-        s.retryAt <= now && (!this.options.leases || this.options.leases.holds(s.projection.name)),
+        s.retryAt <= now &&
+        s.supersededBy === null &&
+        (!this.options.leases || this.options.leases.holds(s.projection.name)),
     );
     if (ready.length === 0) return leased;
     const from = Math.min(...ready.map((s) => s.position)) + 1;
@@ -309,27 +337,111 @@ export class ProjectionRunner {
   private lastLeaseRefresh = 0;
 
   /**
-   * Takes or renews leases (every third of their lifetime), and moves the projections held by
-   * another replica to their shared checkpoints; true when one of those moved.
+   * Takes or renews leases (every third of their lifetime), adopts the projections it has just
+   * taken, stops those a newer version holds, and moves the projections held by another
+   * replica to their shared checkpoints; true when one of those moved.
    */
   private async followLeases(now: number): Promise<boolean> {
     const leases = this.options.leases!;
     const names = [...this.states.keys()];
-    if (now - this.lastLeaseRefresh >= leases.ttlMs / 3) {
-      await leases.refresh(names);
-      this.lastLeaseRefresh = now;
-    }
     let moved = false;
-    for (const [name, position] of await leases.followed(names)) {
+    if (now - this.lastLeaseRefresh >= leases.ttlMs / 3) {
+      const versions = new Map(names.map((n) => [n, this.states.get(n)!.projection.version]));
+      const { superseded } = await leases.refreshVersions(names, versions);
+      this.lastLeaseRefresh = now;
+      for (const [name, version] of superseded) this.superseded(this.states.get(name)!, version);
+    }
+    for (const state of this.states.values()) {
+      const epoch = leases.epochOf(state.projection.name);
+      if (epoch !== null && epoch !== state.adoptedEpoch)
+        moved = (await this.adopt(state, epoch)) || moved;
+    }
+    for (const [name, checkpoint] of await leases.followed(names)) {
       const state = this.states.get(name)!;
+      state.adoptedEpoch = null;
+      if (state.supersededBy !== null) continue;
       state.lastError = null;
       state.unsaved = false;
-      if (position > state.position) {
-        state.position = position;
+      // A checkpoint of another version says nothing about this replica's documents.
+      if (checkpoint.version !== state.projection.version) continue;
+      if (checkpoint.position > state.position) {
+        state.position = checkpoint.position;
         moved = true;
       }
     }
     return moved;
+  }
+
+  /**
+   * The lease was just taken: start from the shared checkpoint, or, when it was written by
+   * another version, clear the projection's collections and rebuild from 0, in a transaction
+   * fenced by the lease (so exactly one replica rebuilds, and an old holder cannot commit
+   * after). True when it did something.
+   */
+  private async adopt(state: State, epoch: number): Promise<boolean> {
+    const { projection } = state;
+    try {
+      const rebuilt = await this.store.transaction(async (session) => {
+        await this.options.leases!.fence(session, projection.name);
+        const checkpoint = await session
+          .collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION)
+          .get(projection.name);
+        if (checkpoint && checkpoint.version === projection.version) return checkpoint.position;
+        for (const spec of projection.collections) await session.collection(spec.name).clear();
+        await saveCheckpoint(session, projection, 0);
+        return null;
+      });
+      state.position = rebuilt ?? 0;
+      state.adoptedEpoch = epoch;
+      state.unsaved = false;
+      state.supersededBy = null;
+      if (rebuilt === null) {
+        this.options.onNotice?.(
+          projection.name,
+          `rebuilding version ${projection.version} from position 0 (this replica holds its lease)`,
+        );
+      }
+      return true;
+    } catch (error) {
+      this.failed(state, error);
+      return false;
+    }
+  }
+
+  /** A newer version holds the lease: stop applying, say so once, refuse who waits for it. */
+  private superseded(state: State, version: number): void {
+    if (state.supersededBy === version) return;
+    state.supersededBy = version;
+    state.adoptedEpoch = null;
+    state.unsaved = false;
+    const name = state.projection.name;
+    this.options.onNotice?.(
+      name,
+      `superseded by version ${version}: this replica runs version ${state.projection.version} ` +
+        'and stops applying it (upgrade this replica)',
+    );
+    this.waiters.refuseWhere((names) => !names || names.has(name), this.supersededError(state));
+  }
+
+  /** The first superseded projection among `names` (all when null). */
+  private supersededAmong(names: Set<string> | null): State | null {
+    for (const state of this.states.values()) {
+      if (state.supersededBy !== null && (!names || names.has(state.projection.name))) return state;
+    }
+    return null;
+  }
+
+  private supersededError(state: State): AppError {
+    return new AppError(
+      'SERVICE_UNAVAILABLE',
+      `This replica runs an older version of read model ${state.projection.name} ` +
+        `(${state.projection.version}, superseded by ${state.supersededBy}); retry through an upgraded replica`,
+      {
+        projection: state.projection.name,
+        version: state.projection.version,
+        supersededBy: state.supersededBy,
+      },
+    );
   }
 
   private idleDelay(): number {

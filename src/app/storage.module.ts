@@ -84,6 +84,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
               ...(config.storage.replicas > 1 ? { leases: new ProjectionLeases(reads) } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
+              onNotice: (name, message) => logger.warn(`Projection ${name}: ${message}`),
             }),
         },
         // The write path waits for read models through its own small interface.

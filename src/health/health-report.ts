@@ -3,7 +3,8 @@ export interface ProjectionHealth {
   version: number;
   position: number;
   lag: number;
-  status: 'running' | 'failing';
+  /** `superseded`: a replica with a newer version of it applies it; this one stopped. */
+  status: 'running' | 'failing' | 'superseded';
 }
 
 /** What anyone may know: whether the service is well, and which version it runs. */
