@@ -2,9 +2,11 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
+import { LeaseFollower } from './lease-follower.js';
 import { PositionWaiters } from './position-waiters.js';
 import type { ProjectionLeases } from './projection-lease.js';
 import { applyIn, saveCheckpoint } from './apply-events.js';
+import { supersededError, type RunnerState as State } from './runner-state.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
@@ -40,20 +42,6 @@ export interface ProjectionStatus {
   supersededBy?: number;
 }
 
-interface State {
-  projection: Projection;
-  position: number;
-  lastError: string | null;
-  retryAt: number;
-  retryDelayMs: number;
-  /** Moved past events it has no handler for since its checkpoint was last saved. */
-  unsaved: boolean;
-  /** With leases: the epoch under which it last adopted the shared checkpoint (see adopt). */
-  adoptedEpoch: number | null;
-  /** With leases: the newer version whose lease stopped this replica applying it. */
-  supersededBy: number | null;
-}
-
 /**
  * Applies events in global order to every projection. Each batch commits the projections'
  * documents together with their checkpoints, so a crash can never apply an event twice or
@@ -71,6 +59,7 @@ export class ProjectionRunner {
   private stopped = true;
   private readonly wakeSignal = new WakeSignal();
   private loop: Promise<void> | null = null;
+  private readonly follower: LeaseFollower | null;
 
   constructor(
     private readonly events: EventStore,
@@ -107,12 +96,20 @@ export class ProjectionRunner {
         supersededBy: null,
       });
     }
+    this.follower = options.leases
+      ? new LeaseFollower(options.leases, store, this.states, {
+          failed: (state, error) => this.failed(state, error),
+          superseded: (state) => this.superseded(state),
+          notice: options.onNotice,
+        })
+      : null;
   }
 
   /**
    * Declares collections, rebuilds projections whose version changed, then starts applying.
    * Under leases nothing is cleared here: the holder of a projection's lease rebuilds it when it
-   * takes the lease (see adopt), so several replicas starting with a new version rebuild once.
+   * takes the lease (see LeaseFollower), so several replicas starting with a new version rebuild
+   * once.
    */
   async start(): Promise<void> {
     await this.store.ensureCollection({ name: CHECKPOINT_COLLECTION });
@@ -154,7 +151,7 @@ export class ProjectionRunner {
    */
   waitFor(position: bigint, names?: string[]): Promise<void> {
     const superseded = this.supersededAmong(names ? new Set(names) : null);
-    if (superseded) return Promise.reject(this.supersededError(superseded));
+    if (superseded) return Promise.reject(supersededError(superseded));
     const waiting = this.waiters.wait(Number(position), names ? new Set(names) : null);
     this.poke();
     return waiting;
@@ -246,7 +243,7 @@ export class ProjectionRunner {
   /** Applies one batch; true when some projection moved forward. */
   private async step(): Promise<boolean> {
     const now = Date.now();
-    const leased = this.options.leases ? await this.followLeases(now) : false;
+    const leased = this.follower ? await this.follower.follow(now) : false;
     const ready = [...this.states.values()].filter(
       (s) =>
         s.retryAt <= now &&
@@ -334,93 +331,10 @@ export class ProjectionRunner {
     }
   }
 
-  private lastLeaseRefresh = 0;
-
-  /**
-   * Takes or renews leases (every third of their lifetime), adopts the projections it has just
-   * taken, stops those a newer version holds, and moves the projections held by another
-   * replica to their shared checkpoints; true when one of those moved.
-   */
-  private async followLeases(now: number): Promise<boolean> {
-    const leases = this.options.leases!;
-    const names = [...this.states.keys()];
-    let moved = false;
-    if (now - this.lastLeaseRefresh >= leases.ttlMs / 3) {
-      const versions = new Map(names.map((n) => [n, this.states.get(n)!.projection.version]));
-      const { superseded } = await leases.refreshVersions(names, versions);
-      this.lastLeaseRefresh = now;
-      for (const [name, version] of superseded) this.superseded(this.states.get(name)!, version);
-    }
-    for (const state of this.states.values()) {
-      const epoch = leases.epochOf(state.projection.name);
-      if (epoch !== null && epoch !== state.adoptedEpoch)
-        moved = (await this.adopt(state, epoch)) || moved;
-    }
-    for (const [name, checkpoint] of await leases.followed(names)) {
-      const state = this.states.get(name)!;
-      state.adoptedEpoch = null;
-      if (state.supersededBy !== null) continue;
-      state.lastError = null;
-      state.unsaved = false;
-      // A checkpoint of another version says nothing about this replica's documents.
-      if (checkpoint.version !== state.projection.version) continue;
-      if (checkpoint.position > state.position) {
-        state.position = checkpoint.position;
-        moved = true;
-      }
-    }
-    return moved;
-  }
-
-  /**
-   * The lease was just taken: start from the shared checkpoint, or, when it was written by
-   * another version, clear the projection's collections and rebuild from 0, in a transaction
-   * fenced by the lease (so exactly one replica rebuilds, and an old holder cannot commit
-   * after). True when it did something.
-   */
-  private async adopt(state: State, epoch: number): Promise<boolean> {
-    const { projection } = state;
-    try {
-      const rebuilt = await this.store.transaction(async (session) => {
-        await this.options.leases!.fence(session, projection.name);
-        const checkpoint = await session
-          .collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION)
-          .get(projection.name);
-        if (checkpoint && checkpoint.version === projection.version) return checkpoint.position;
-        for (const spec of projection.collections) await session.collection(spec.name).clear();
-        await saveCheckpoint(session, projection, 0);
-        return null;
-      });
-      state.position = rebuilt ?? 0;
-      state.adoptedEpoch = epoch;
-      state.unsaved = false;
-      state.supersededBy = null;
-      if (rebuilt === null) {
-        this.options.onNotice?.(
-          projection.name,
-          `rebuilding version ${projection.version} from position 0 (this replica holds its lease)`,
-        );
-      }
-      return true;
-    } catch (error) {
-      this.failed(state, error);
-      return false;
-    }
-  }
-
-  /** A newer version holds the lease: stop applying, say so once, refuse who waits for it. */
-  private superseded(state: State, version: number): void {
-    if (state.supersededBy === version) return;
-    state.supersededBy = version;
-    state.adoptedEpoch = null;
-    state.unsaved = false;
+  /** A newer version holds the lease: refuse who waits for the projection (see LeaseFollower). */
+  private superseded(state: State): void {
     const name = state.projection.name;
-    this.options.onNotice?.(
-      name,
-      `superseded by version ${version}: this replica runs version ${state.projection.version} ` +
-        'and stops applying it (upgrade this replica)',
-    );
-    this.waiters.refuseWhere((names) => !names || names.has(name), this.supersededError(state));
+    this.waiters.refuseWhere((names) => !names || names.has(name), supersededError(state));
   }
 
   /** The first superseded projection among `names` (all when null). */
@@ -429,19 +343,6 @@ export class ProjectionRunner {
       if (state.supersededBy !== null && (!names || names.has(state.projection.name))) return state;
     }
     return null;
-  }
-
-  private supersededError(state: State): AppError {
-    return new AppError(
-      'SERVICE_UNAVAILABLE',
-      `This replica runs an older version of read model ${state.projection.name} ` +
-        `(${state.projection.version}, superseded by ${state.supersededBy}); retry through an upgraded replica`,
-      {
-        projection: state.projection.name,
-        version: state.projection.version,
-        supersededBy: state.supersededBy,
-      },
-    );
   }
 
   private idleDelay(): number {
