@@ -19,8 +19,9 @@ class Replica {
   constructor(
     dir: string,
     readonly name: string,
+    version = 1,
   ) {
-    this.child = spawn(process.execPath, [fixture, dir, name, String(TTL_MS)], {
+    this.child = spawn(process.execPath, [fixture, dir, name, String(TTL_MS), String(version)], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
@@ -51,6 +52,15 @@ class Replica {
     const answer = await this.ask(`append ${key} ${by}`);
     expect(answer).toMatch(/^appended \d+ /);
     return JSON.parse(answer.split(' ').slice(2).join(' ')) as { total: number; count: number };
+  }
+
+  async status(): Promise<{ status: string; supersededBy?: number; rebuilds: number }> {
+    const answer = await this.ask('status');
+    return JSON.parse(answer.slice('status '.length)) as {
+      status: string;
+      supersededBy?: number;
+      rebuilds: number;
+    };
   }
 
   kill(): Promise<void> {
@@ -122,5 +132,44 @@ describe('several replicas on the embedded SQLite pair', () => {
     expect(Math.max(...answers.map((a) => a.count))).toBe(3 + answers.length);
     const final = await alive[1].append('k', 0);
     expect(final).toMatchObject({ total: 17 + answers.length, count: 4 + answers.length });
+  });
+
+  it('a new projection version is rebuilt once, by one new replica; the old ones stop', async () => {
+    // Given the version 1 replicas, and the read model as they see it
+    const before = await replicas[0].append('k', 0);
+    // When two replicas start with version 2 of the projection (it multiplies by 2)
+    const upgraded = ['v2a', 'v2b'].map((name) => new Replica(dir, name, 2));
+    for (const r of upgraded) expect(await r.next()).toBe(`ready ${r.name}`);
+    const old = replicas;
+    replicas = [...old, ...upgraded];
+    // Then a command through one of them sees every event once, under version 2's logic
+    expect(await upgraded[1].append('k', 1)).toMatchObject({
+      total: (before.total + 1) * 2,
+      count: before.count + 1,
+    });
+    // ... the old replicas stop applying it and say why (an old holder believes it holds the
+    // lease until its next renewal finds version 2 there; its writes were fenced out already)
+    for (const r of old) {
+      for (let i = 0; (await r.status()).status !== 'superseded'; i++) {
+        expect(i).toBeLessThan(100);
+        await new Promise((resolve) => setTimeout(resolve, TTL_MS / 4));
+      }
+      expect(await r.status()).toMatchObject({ supersededBy: 2 });
+    }
+    const holder = await theHolder(replicas);
+    expect(upgraded).toContain(holder);
+    const statuses = await Promise.all(upgraded.map((r) => r.status()));
+    expect(statuses.reduce((n, s) => n + s.rebuilds, 0)).toBe(1);
+    // ... a command through an old replica is recorded, but its wait for the read model is
+    // refused rather than left hanging
+    expect(await old[0].ask('append k 1')).toMatch(/^error .*superseded by 2/);
+    // ... and nothing is lost or applied twice, whichever new replica applies
+    expect(await upgraded[0].append('k', 0)).toMatchObject({
+      total: (before.total + 2) * 2,
+      count: before.count + 3,
+    });
+    expect((await Promise.all(upgraded.map((r) => r.status()))).map((s) => s.rebuilds)).toEqual(
+      statuses.map((s) => s.rebuilds),
+    );
   });
 });

@@ -60,6 +60,16 @@ export class PositionWaiters {
     }
   }
 
+  /** Refuses the waiters whose projections (null: all) match. */
+  refuseWhere(match: (names: Set<string> | null) => boolean, error: AppError): void {
+    for (const waiter of this.waiters) {
+      if (!match(waiter.names)) continue;
+      clearTimeout(waiter.timer);
+      this.waiters.delete(waiter);
+      waiter.reject(error);
+    }
+  }
+
   /** Refuses every waiter (the runner stops). */
   refuseAll(error: AppError): void {
     for (const waiter of this.waiters) {

@@ -61,4 +61,29 @@ describe('ProjectionLeases', () => {
     await a.release();
     expect(await replica('b').refresh(['p'])).toEqual(new Set(['p']));
   });
+
+  it('is taken at once by a newer projection version, never again by an older one', async () => {
+    // Given replica a holding p under version 1
+    const a = replica('a');
+    const b = replica('b');
+    const v = (n: number) => new Map([['p', n]]);
+    expect((await a.refreshVersions(['p'], v(1))).held).toEqual(new Set(['p']));
+    // When b starts with version 2: it takes p before a's lease expires, with the epoch raised
+    expect((await b.refreshVersions(['p'], v(2))).held).toEqual(new Set(['p']));
+    expect(await store.collection<LeaseDoc>(LEASE_COLLECTION).get('p')).toMatchObject({
+      holder: 'b',
+      epoch: 2,
+      version: 2,
+    });
+    // Then a is fenced out, and is told which version took it
+    await expect(store.transaction((s) => a.fence(s, 'p'))).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await a.refreshVersions(['p'], v(1))).superseded).toEqual(new Map([['p', 2]]));
+    expect(a.supersededBy('p')).toBe(2);
+    // ... and does not take it back once it has expired or was released
+    now += 1_000;
+    expect((await a.refreshVersions(['p'], v(1))).held).toEqual(new Set());
+    await b.release();
+    expect((await a.refreshVersions(['p'], v(1))).held).toEqual(new Set());
+    expect((await replica('c').refreshVersions(['p'], v(2))).held).toEqual(new Set(['p']));
+  });
 });

@@ -16,6 +16,22 @@ export interface LeaseDoc extends Doc {
   epoch: number;
   /** Milliseconds since the epoch; past it, another replica may take the lease over. */
   expiresAt: number;
+  /**
+   * The highest projection version that has held it (absent: written before versions were
+   * recorded, read as 0). A replica with an older version never takes it again; a newer one
+   * takes it at once, expired or not.
+   */
+  version?: number;
+}
+
+/** A lease refresh of one name: not ours, a newer version's, or ours under an epoch. */
+type Outcome = null | { newer: number } | { epoch: number };
+
+/** What a refresh found: the leases held, and those a newer version holds. */
+export interface LeaseRefresh {
+  held: Set<string>;
+  /** Name → the newer version recorded in its lease. */
+  superseded: Map<string, number>;
 }
 
 export const LEASE_COLLECTION = 'projection_leases';
@@ -46,12 +62,17 @@ export class LeaseLostError extends AppError {
  * taken over while it paused cannot commit, and on MongoDB the rewrite makes a concurrent
  * takeover a write conflict. A replica that does not hold a lease follows the shared
  * checkpoint, so a command it answers waits for what the holder has applied.
+ *
+ * The lease records the projection version of its holder. A replica started with a newer
+ * version takes the lease over at once (raising the epoch fences the old holder out) and
+ * rebuilds; a replica with an older version never takes it again, expired or not.
  */
 export class ProjectionLeases {
   readonly holder: string;
   readonly ttlMs: number;
   private readonly now: () => number;
   private readonly epochs = new Map<string, number>();
+  private readonly newer = new Map<string, number>();
 
   constructor(
     private readonly store: ReadStore,
@@ -66,32 +87,65 @@ export class ProjectionLeases {
     await this.store.ensureCollection(LEASES);
   }
 
-  /** Takes or renews the lease of each projection it can; returns the names it holds. */
-  async refresh(names: string[]): Promise<Set<string>> {
+  /**
+   * Takes or renews the lease of each projection it can; returns the names it holds. With
+   * `versions` (name → this replica's projection version; 0 when absent), a lease recorded
+   * under an older version is taken over at once, and one under a newer version is never
+   * taken (see `supersededBy`).
+   */
+  async refresh(names: string[], versions?: ReadonlyMap<string, number>): Promise<Set<string>> {
+    return (await this.refreshVersions(names, versions)).held;
+  }
+
+  async refreshVersions(
+    names: string[],
+    versions?: ReadonlyMap<string, number>,
+  ): Promise<LeaseRefresh> {
     const held = new Set<string>();
+    const superseded = new Map<string, number>();
     for (const name of names) {
-      const epoch = await this.store.transaction(async (session) => {
+      const version = versions?.get(name) ?? 0;
+      const outcome = await this.store.transaction<Outcome>(async (session) => {
         const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
         const lease = await leases.get(name);
+        const recorded = lease?.version ?? 0;
+        if (lease && recorded > version) return { newer: recorded };
         const now = this.now();
         const mine = lease?.holder === this.holder && lease.epoch === this.epochs.get(name);
-        if (lease && !mine && lease.expiresAt > now) return null;
-        const next = mine && lease ? lease.epoch : (lease?.epoch ?? 0) + 1;
+        const upgrade = !!lease && recorded < version;
+        if (lease && !mine && !upgrade && lease.expiresAt > now) return null;
+        const epoch = mine && !upgrade && lease ? lease.epoch : (lease?.epoch ?? 0) + 1;
         await leases.put({
           id: name,
           holder: this.holder,
-          epoch: next,
+          epoch,
           expiresAt: now + this.ttlMs,
+          version,
         });
-        return next;
+        return { epoch };
       });
-      if (epoch === null) this.epochs.delete(name);
-      else {
-        this.epochs.set(name, epoch);
+      this.newer.delete(name);
+      if (outcome === null) this.epochs.delete(name);
+      else if ('newer' in outcome) {
+        this.epochs.delete(name);
+        this.newer.set(name, outcome.newer);
+        superseded.set(name, outcome.newer);
+      } else {
+        this.epochs.set(name, outcome.epoch);
         held.add(name);
       }
     }
-    return held;
+    return { held, superseded };
+  }
+
+  /** The newer version whose lease this replica found, or null. */
+  supersededBy(name: string): number | null {
+    return this.newer.get(name) ?? null;
+  }
+
+  /** The epoch under which this replica holds the lease, or null. */
+  epochOf(name: string): number | null {
+    return this.epochs.get(name) ?? null;
   }
 
   holds(name: string): boolean {
@@ -110,14 +164,14 @@ export class ProjectionLeases {
     await leases.put({ ...lease, expiresAt: this.now() + this.ttlMs });
   }
 
-  /** Shared checkpoints of the projections this replica does not hold. */
-  async followed(names: string[]): Promise<Map<string, number>> {
+  /** Shared checkpoints (position and version) of the projections this replica does not hold. */
+  async followed(names: string[]): Promise<Map<string, { position: number; version: number }>> {
     const checkpoints = this.store.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION);
-    const out = new Map<string, number>();
+    const out = new Map<string, { position: number; version: number }>();
     for (const name of names) {
       if (this.holds(name)) continue;
       const checkpoint = await checkpoints.get(name);
-      if (checkpoint) out.set(name, checkpoint.position);
+      if (checkpoint) out.set(name, { position: checkpoint.position, version: checkpoint.version });
     }
     return out;
   }

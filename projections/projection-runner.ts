@@ -2,9 +2,11 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
+import { LeaseFollower } from './lease-follower.js';
 import { PositionWaiters } from './position-waiters.js';
 import type { ProjectionLeases } from './projection-lease.js';
 import { applyIn, saveCheckpoint } from './apply-events.js';
+import { supersededError, type RunnerState as State } from './runner-state.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
@@ -21,6 +23,8 @@ export interface ProjectionRunnerOptions {
   /** First retry delay after a projection fails; doubles up to 30 s. */
   retryDelayMs?: number;
   onError?: (projection: string, error: unknown) => void;
+  /** Once per occurrence: a rebuild under the lease, or a projection a newer version took. */
+  onNotice?: (projection: string, message: string) => void;
   /**
    * Several replicas share the stores: apply only the projections whose lease this replica
    * holds, and follow the shared checkpoints of the others (see projection-lease.ts).
@@ -32,18 +36,10 @@ export interface ProjectionStatus {
   name: string;
   version: number;
   position: number;
-  status: 'running' | 'failing';
+  status: 'running' | 'failing' | 'superseded';
   lastError: string | null;
-}
-
-interface State {
-  projection: Projection;
-  position: number;
-  lastError: string | null;
-  retryAt: number;
-  retryDelayMs: number;
-  /** Moved past events it has no handler for since its checkpoint was last saved. */
-  unsaved: boolean;
+  /** With leases: the newer version that applies this projection now (this replica stopped). */
+  supersededBy?: number;
 }
 
 /**
@@ -63,6 +59,7 @@ export class ProjectionRunner {
   private stopped = true;
   private readonly wakeSignal = new WakeSignal();
   private loop: Promise<void> | null = null;
+  private readonly follower: LeaseFollower | null;
 
   constructor(
     private readonly events: EventStore,
@@ -95,11 +92,25 @@ export class ProjectionRunner {
         retryAt: 0,
         retryDelayMs: this.retryDelayMs,
         unsaved: false,
+        adoptedEpoch: null,
+        supersededBy: null,
       });
     }
+    this.follower = options.leases
+      ? new LeaseFollower(options.leases, store, this.states, {
+          failed: (state, error) => this.failed(state, error),
+          superseded: (state) => this.superseded(state),
+          notice: options.onNotice,
+        })
+      : null;
   }
 
-  /** Declares collections, rebuilds projections whose version changed, then starts applying. */
+  /**
+   * Declares collections, rebuilds projections whose version changed, then starts applying.
+   * Under leases nothing is cleared here: the holder of a projection's lease rebuilds it when it
+   * takes the lease (see LeaseFollower), so several replicas starting with a new version rebuild
+   * once.
+   */
   async start(): Promise<void> {
     await this.store.ensureCollection({ name: CHECKPOINT_COLLECTION });
     await this.options.leases?.start();
@@ -110,6 +121,8 @@ export class ProjectionRunner {
       const checkpoint = await checkpoints.get(projection.name);
       if (checkpoint && checkpoint.version === projection.version) {
         state.position = checkpoint.position;
+      } else if (this.options.leases) {
+        state.position = 0;
       } else {
         await this.store.transaction(async (session) => {
           for (const spec of projection.collections) await session.collection(spec.name).clear();
@@ -137,6 +150,8 @@ export class ProjectionRunner {
    * `position`: what a command awaits so that its caller reads its own write.
    */
   waitFor(position: bigint, names?: string[]): Promise<void> {
+    const superseded = this.supersededAmong(names ? new Set(names) : null);
+    if (superseded) return Promise.reject(supersededError(superseded));
     const waiting = this.waiters.wait(Number(position), names ? new Set(names) : null);
     this.poke();
     return waiting;
@@ -168,8 +183,16 @@ export class ProjectionRunner {
       name: s.projection.name,
       version: s.projection.version,
       position: s.position,
-      status: s.lastError ? 'failing' : 'running',
-      lastError: s.lastError,
+      ...(s.supersededBy !== null
+        ? {
+            status: 'superseded' as const,
+            lastError: `superseded by version ${s.supersededBy}`,
+            supersededBy: s.supersededBy,
+          }
+        : {
+            status: s.lastError ? ('failing' as const) : ('running' as const),
+            lastError: s.lastError,
+          }),
     }));
   }
 
@@ -188,7 +211,7 @@ export class ProjectionRunner {
   private reached(position: number, names: Set<string> | null): boolean {
     for (const state of this.states.values()) {
       if (names && !names.has(state.projection.name)) continue;
-      if (state.position < position) return false;
+      if (state.position < position || state.supersededBy !== null) return false;
     }
     return true;
   }
@@ -220,10 +243,12 @@ export class ProjectionRunner {
   /** Applies one batch; true when some projection moved forward. */
   private async step(): Promise<boolean> {
     const now = Date.now();
-    const leased = this.options.leases ? await this.followLeases(now) : false;
+    const leased = this.follower ? await this.follower.follow(now) : false;
     const ready = [...this.states.values()].filter(
       (s) =>
-        s.retryAt <= now && (!this.options.leases || this.options.leases.holds(s.projection.name)),
+        s.retryAt <= now &&
+        s.supersededBy === null &&
+        (!this.options.leases || this.options.leases.holds(s.projection.name)),
     );
     if (ready.length === 0) return leased;
     const from = Math.min(...ready.map((s) => s.position)) + 1;
@@ -306,30 +331,18 @@ export class ProjectionRunner {
     }
   }
 
-  private lastLeaseRefresh = 0;
+  /** A newer version holds the lease: refuse who waits for the projection (see LeaseFollower). */
+  private superseded(state: State): void {
+    const name = state.projection.name;
+    this.waiters.refuseWhere((names) => !names || names.has(name), supersededError(state));
+  }
 
-  /**
-   * Takes or renews leases (every third of their lifetime), and moves the projections held by
-   * another replica to their shared checkpoints; true when one of those moved.
-   */
-  private async followLeases(now: number): Promise<boolean> {
-    const leases = this.options.leases!;
-    const names = [...this.states.keys()];
-    if (now - this.lastLeaseRefresh >= leases.ttlMs / 3) {
-      await leases.refresh(names);
-      this.lastLeaseRefresh = now;
+  /** The first superseded projection among `names` (all when null). */
+  private supersededAmong(names: Set<string> | null): State | null {
+    for (const state of this.states.values()) {
+      if (state.supersededBy !== null && (!names || names.has(state.projection.name))) return state;
     }
-    let moved = false;
-    for (const [name, position] of await leases.followed(names)) {
-      const state = this.states.get(name)!;
-      state.lastError = null;
-      state.unsaved = false;
-      if (position > state.position) {
-        state.position = position;
-        moved = true;
-      }
-    }
-    return moved;
+    return null;
   }
 
   private idleDelay(): number {

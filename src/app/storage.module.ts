@@ -89,6 +89,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
               ...(leases ? { leases } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
+              onNotice: (name, message) => logger.warn(`Projection ${name}: ${message}`),
             });
           },
         },

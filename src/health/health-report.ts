@@ -4,7 +4,8 @@ export interface ProjectionHealth {
   position: number;
   /** Events it has yet to apply (on a server store with sparse positions: counted up to 1,000). */
   lag: number;
-  status: 'running' | 'failing';
+  /** `superseded`: a replica with a newer version of it applies it; this one stopped. */
+  status: 'running' | 'failing' | 'superseded';
 }
 
 /** What anyone may know: whether the service is well, and which version it runs. */

@@ -13,13 +13,20 @@ import { DeploymentStateMachine } from '../deployments/deployment-state-machine.
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeploymentExecutor, RunControl, runnerContext } from './deployment-executor.js';
 import { errorForLog } from '../common/log-text.js';
+import { RunnerLiveness } from './runner-liveness.js';
 
 const logger = new Logger('Runner');
 
 /**
  * Claims queued deployments in FIFO order per service (one at a time per service, at most
- * `SLIPWAY_RUNNER_MAX_PER_SERVER` per server) and runs them. On start, a deployment left
- * running by a previous process is failed with "runner restarted": never running forever.
+ * `SLIPWAY_RUNNER_MAX_PER_SERVER` per server) and runs them. A deployment left running by a
+ * runner that is no longer alive (see RunnerLiveness) is failed with "runner restarted": never
+ * running forever, and never one that another live runner process is running.
+ *
+ * Several runner processes may share the stores. What they read here (queued, running, busy
+ * services) is only where to look: the claim itself is the `start` command decided on the
+ * service's queue stream and appended with the revision it was decided on, so exactly one
+ * runner starts a deployment, and only the oldest queued of its service when none runs.
  */
 @Injectable()
 export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,16 +38,20 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
   private readonly wake = new WakeSignal();
   private stopped = true;
   private loop: Promise<void> | null = null;
+  private readonly liveness: RunnerLiveness;
 
   constructor(
     private readonly executor: DeploymentExecutor,
     private readonly machine: DeploymentStateMachine,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.liveness = new RunnerLiveness(reads, this.runnerId);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.runner.mode === 'off') return;
+    await this.liveness.start();
     await this.recover();
     this.stopped = false;
     this.loop = this.run();
@@ -55,6 +66,9 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
       control.abort.abort();
     }
     await Promise.all([...this.active.values()].map((a) => a.done));
+    if (this.config.runner.mode !== 'off') {
+      await this.liveness.stop().catch((e) => logger.warn('Runner heartbeat', errorForLog(e)));
+    }
   }
 
   /** Asks the loop to look for work now. */
@@ -62,10 +76,14 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
     this.wake.signal();
   }
 
+  /** Fails the running deployments no live runner runs (their runner died or was restarted). */
   private async recover(): Promise<void> {
     const { items } = await this.deployments().find({ status: 'running' }, { limit: 1000 });
+    if (items.length === 0) return;
+    const live = await this.liveness.runByLiveRunners();
     for (const d of items) {
-      logger.warn(`Deployment ${d.id} was running when the runner stopped; marking it failed`);
+      if (live.has(d.id) || this.active.has(d.id)) continue;
+      logger.warn(`Deployment ${d.id} was running when its runner stopped; marking it failed`);
       await this.machine
         .apply(
           {
@@ -88,6 +106,8 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
     while (!this.stopped) {
       this.wake.reset();
       try {
+        await this.liveness.renew();
+        await this.recover();
         await this.watchCancellations();
         await this.claim();
       } catch (error) {
@@ -129,18 +149,24 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
         (perServer.get(d.serverId) ?? 0) >= this.config.runner.maxPerServer
       )
         continue;
+      // Listed as ours before it can be running, so no other runner takes it for orphaned.
+      await this.liveness.claiming(d.id);
       try {
         await this.machine.apply(
           { kind: 'start', deploymentId: d.id, runnerId: this.runnerId },
           runnerContext(d.id),
         );
       } catch {
-        continue; // someone else started it, or it was cancelled meanwhile
+        // Another runner started it, an older one of its service is first (what this pass
+        // read was behind the stream), or it was cancelled meanwhile.
+        await this.liveness.released(d.id);
+        continue;
       }
       perServer.set(d.serverId, (perServer.get(d.serverId) ?? 0) + 1);
       const control = new RunControl();
-      const done = this.executor.run(d, control).finally(() => {
+      const done = this.executor.run(d, control).finally(async () => {
         this.active.delete(d.id);
+        await this.liveness.released(d.id).catch(() => undefined);
         this.wake.signal();
       });
       this.active.set(d.id, { deployment: d, control, done });

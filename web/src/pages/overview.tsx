@@ -29,7 +29,7 @@ function HealthPanel({ health }: { health: Health }) {
       </p>
     );
   }
-  const behind = health.projections.items.filter((p) => p.lag > 0 || p.status === 'failing');
+  const behind = health.projections.items.filter((p) => p.lag > 0 || p.status !== 'running');
   return (
     <>
       <dl className="facts">
