@@ -5,6 +5,7 @@ import { LEASES } from '../projections/projection-lease.js';
 import { SESSION_ACTIVITY, TOKEN_USAGE } from '../src/access/usage-tracker.js';
 import { AUDIT_CHAIN } from '../src/audit/audit-sealer.js';
 import { DEPLOYMENT_LOGS } from '../src/deployments/deployment-log-store.js';
+import { RUNNER_HEARTBEATS_COLLECTION } from '../src/runner/runner-liveness.js';
 import {
   DELIVERIES_COLLECTION,
   OUTBOX_COLLECTION,
@@ -78,6 +79,16 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     description:
       'The hash-chain link of every sealed place of the global order, written by the sealer. ' +
       'Not a projection.',
+  },
+  {
+    spec: RUNNER_HEARTBEATS_COLLECTION,
+    file: 'src/runner/runner-liveness.ts',
+    type: 'RunnerHeartbeatDoc',
+    writtenBy: ['src/runner/runner-liveness.ts'],
+    description:
+      'Each runner process (id: its runner id): host, pid, until when it is alive, and the ' +
+      'deployments it runs; how a runner tells a dead runner’s deployments from a live one’s. ' +
+      'Not rebuildable; renewed by the runners.',
   },
   {
     spec: DEPLOYMENT_LOGS,

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Doc, ReadStore } from '../readstore/read-store.port.js';
+import type { CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 
 /** One runner process: until when it is alive, and the deployments it runs. */
 export interface RunnerHeartbeatDoc extends Doc {
@@ -12,6 +12,8 @@ export interface RunnerHeartbeatDoc extends Doc {
 }
 
 export const RUNNER_HEARTBEATS = 'runner_heartbeats';
+/** The collection as declared (and published in contract/read-models.json). */
+export const RUNNER_HEARTBEATS_COLLECTION: CollectionSpec = { name: RUNNER_HEARTBEATS };
 
 /** Heartbeats of runners dead for this long are deleted. */
 const FORGET_AFTER_MS = 24 * 3600_000;
@@ -39,7 +41,7 @@ export class RunnerLiveness {
   ) {}
 
   async start(): Promise<void> {
-    await this.reads.ensureCollection({ name: RUNNER_HEARTBEATS });
+    await this.reads.ensureCollection(RUNNER_HEARTBEATS_COLLECTION);
     await this.beat();
   }
 
