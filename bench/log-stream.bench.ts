@@ -9,7 +9,7 @@ import { rpc } from './bench-api.js';
 import { readyService, startInProcess, type InProcessSlipway } from './deployment-history.js';
 
 export interface LogStreamResult {
-  mode: 'in-process' | 'cross-process poll';
+  mode: 'in-process' | 'cross-process';
   lines: number;
   p50Ms: number;
   p99Ms: number;
@@ -99,14 +99,14 @@ export async function benchLogStream(
     const own = slipway.app.get(DeploymentLogStore);
     results.push(summarize('in-process', await measure(slipway, own, await deploy(), lines)));
     // As with SLIPWAY_RUNNER=off and the runner in a worker: the lines are appended through a
-    // connection of its own to the same file, which this process hears nothing of; the stream
-    // reads them at its poll interval.
+    // connection of its own to the same file; the stream hears of them through the file's change
+    // notifications (the kernel reports another connection's writes as another process's).
     config.runner.mode = 'off';
     const other = new SqliteReadStore(join(slipway.dataDir, 'read-models.sqlite'));
     try {
       const worker = new DeploymentLogStore(other);
       const id = await deploy();
-      results.push(summarize('cross-process poll', await measure(slipway, worker, id, crossLines)));
+      results.push(summarize('cross-process', await measure(slipway, worker, id, crossLines)));
     } finally {
       await other.close();
     }
@@ -121,7 +121,8 @@ export function printLogStream(results: LogStreamResult[], pollMs: number): void
     '\nlog line appended → SSE client (GET /api/v1/deployments/{id}/logs/stream, loopback)',
   );
   for (const r of results) {
-    const note = r.mode === 'in-process' ? '' : ` (poll every ${pollMs} ms)`;
+    const note =
+      r.mode === 'in-process' ? '' : ` (file change notifications; fallback poll ${pollMs} ms)`;
     console.log(
       `  ${r.mode.padEnd(19)} ${String(r.lines).padStart(6)} lines: p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, max ${r.maxMs.toFixed(2)} ms${note}`,
     );

@@ -60,6 +60,7 @@ export class ProjectionRunner {
   private readonly wakeSignal = new WakeSignal();
   private loop: Promise<void> | null = null;
   private readonly follower: LeaseFollower | null;
+  private unlisten: (() => void)[] = [];
 
   constructor(
     private readonly events: EventStore,
@@ -131,11 +132,18 @@ export class ProjectionRunner {
         state.position = 0;
       }
     }
+    // Wake at once for events other processes append and, under leases, for checkpoints other
+    // replicas commit (what waiters here wait for); the poll stays as the fallback.
+    const poke = () => this.poke();
+    const onEvents = this.events.onAppended?.(poke);
+    const onReads = this.options.leases ? this.store.onChanged?.(poke) : undefined;
+    this.unlisten = [onEvents, onReads].filter((f): f is () => void => f !== undefined);
     this.stopped = false;
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
+    for (const unlisten of this.unlisten.splice(0)) unlisten();
     this.stopped = true;
     this.poke();
     await this.loop;

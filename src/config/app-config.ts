@@ -127,12 +127,13 @@ export class EnvironmentVariables {
 
   /**
    * With SLIPWAY_RUNNER=off (the runner in a worker process), how often a followed deployment's
-   * log is read for lines the other process wrote.
+   * log is read for lines the other process wrote, besides the read store's change
+   * notifications (a fallback for when they are missed).
    */
   @Transform(toInt)
   @IsInt()
   @Min(20)
-  @Max(10_000)
+  @Max(60_000)
   SLIPWAY_LOG_STREAM_POLL_MS = 250;
 
   @Matches(/^\/[A-Za-z0-9._/-]{1,200}$/, {

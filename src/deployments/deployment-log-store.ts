@@ -43,6 +43,14 @@ export class DeploymentLogStore implements OnModuleInit {
     return () => this.appended.off('appended', listener);
   }
 
+  /**
+   * Calls `listener` soon after the store may have changed in any process (lines a runner in a
+   * worker appended among them); null when the store cannot tell, and then readers poll.
+   */
+  onChangedAnywhere(listener: () => void): (() => void) | null {
+    return this.reads.onChanged?.(listener) ?? null;
+  }
+
   async onModuleInit(): Promise<void> {
     await this.reads.ensureCollection(DEPLOYMENT_LOGS);
   }

@@ -96,6 +96,12 @@ export interface EventStore {
   isReady(): Promise<boolean>;
 
   /**
+   * Calls `listener` soon after events may have been appended, by this process or another;
+   * returns the function that stops listening. Optional: stores without it are polled.
+   */
+  onAppended?(listener: () => void): () => void;
+
+  /**
    * `dense`: positions are 1, 2, 3… with no gap, so the n-th event of the global order has
    * position n (SQLite). `sparse`: they only increase (EventStoreDB commit positions, or a view
    * of a shared store). The audit chain counts places in the global order and uses this to

@@ -79,6 +79,11 @@ export interface ReadStore extends ReadStoreSession {
    * what is committed stays committed either way.
    */
   catchingUp?(behind: boolean): Promise<void>;
+  /**
+   * Calls `listener` soon after documents may have changed, written by this process or
+   * another; returns the function that stops listening. Optional: without it, readers poll.
+   */
+  onChanged?(listener: () => void): () => void;
 }
 
 export const READ_STORE = Symbol('READ_STORE');

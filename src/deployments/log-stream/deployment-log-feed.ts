@@ -28,8 +28,9 @@ const logger = new Logger('LogFeed');
  *   and its own poll for events another process appended), once the `deployments` read model
  *   has applied the event;
  * - with the runner in another process (`SLIPWAY_RUNNER=off`), lines that process appended:
- *   nothing in this process hears of them, so while anyone follows a deployment each follower is
- *   woken every `SLIPWAY_LOG_STREAM_POLL_MS` to read past its last line (one indexed query).
+ *   the store's change notifications (SQLite: the file's, see FileChangeSignal) wake every
+ *   follower, at most every 20 ms, to read past its last line (one indexed query); and, in case
+ *   a notification is missed or the store has none, every `SLIPWAY_LOG_STREAM_POLL_MS` as well.
  */
 @Injectable()
 export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,6 +38,9 @@ export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationS
   private subscription: Subscription | null = null;
   private stopListening: (() => void) | null = null;
   private poll: NodeJS.Timeout | null = null;
+  private stopWatching: (() => void) | null = null;
+  private pendingWake: NodeJS.Timeout | null = null;
+  private lastWakeAll = 0;
 
   constructor(
     private readonly store: DeploymentLogStore,
@@ -57,8 +61,12 @@ export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationShutdown(): Promise<void> {
     this.stopListening?.();
+    this.stopWatching?.();
+    this.stopWatching = null;
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
+    if (this.pendingWake) clearTimeout(this.pendingWake);
+    this.pendingWake = null;
     await this.subscription?.stop();
     for (const signals of this.followers.values()) for (const s of signals) s.signal();
   }
@@ -89,16 +97,33 @@ export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationS
     this.wake(id);
   }
 
+  private wakeAll(): void {
+    for (const id of this.followers.keys()) this.wake(id);
+  }
+
+  /** A change in another process: wake the followers, at most every 20 ms. */
+  private changedElsewhere(): void {
+    if (this.pendingWake) return;
+    const wait = Math.max(0, this.lastWakeAll + 20 - Date.now());
+    this.pendingWake = setTimeout(() => {
+      this.pendingWake = null;
+      this.lastWakeAll = Date.now();
+      this.wakeAll();
+    }, wait);
+    this.pendingWake.unref();
+  }
+
   private updatePoll(): void {
     const crossProcess = this.config.runner.mode === 'off';
     if (crossProcess && this.followers.size > 0 && !this.poll) {
-      this.poll = setInterval(() => {
-        for (const id of this.followers.keys()) this.wake(id);
-      }, this.config.streams.crossProcessPollMs);
+      this.stopWatching = this.store.onChangedAnywhere(() => this.changedElsewhere());
+      this.poll = setInterval(() => this.wakeAll(), this.config.streams.crossProcessPollMs);
       this.poll.unref();
     } else if (this.poll && this.followers.size === 0) {
       clearInterval(this.poll);
       this.poll = null;
+      this.stopWatching?.();
+      this.stopWatching = null;
     }
   }
 }

@@ -84,4 +84,40 @@ describe('SqliteEventStore specifics', () => {
     await reader.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it("wakes a subscriber for another connection's append without waiting for its poll", async () => {
+    const { dir, file } = tempFile();
+    // A poll longer than the test's timeout: only the file's change notification can deliver.
+    const reader = new SqliteEventStore(file, { pollIntervalMs: 600_000 });
+    const writer = new SqliteEventStore(file, { watch: false });
+    let heard = 0;
+    const stop = reader.onAppended(() => (heard += 1));
+    const got = new Promise<bigint>((resolve) => {
+      const sub = reader.subscribe(1n, (event) => {
+        void sub.stop();
+        resolve(event.position);
+      });
+    });
+    // Let the subscription read the empty store and wait.
+    await new Promise((r) => setTimeout(r, 50));
+    await writer.append('s', [testEvent('FromElsewhere')], 'any');
+    expect(await got).toBe(1n);
+    expect(heard).toBeGreaterThan(0);
+    stop();
+    await writer.close();
+    await reader.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('polls every 2 s while notifications work, every 250 ms without them', async () => {
+    const { dir, file } = tempFile();
+    const watched = new SqliteEventStore(file);
+    const unwatched = new SqliteEventStore(file, { watch: false });
+    const interval = (s: SqliteEventStore) =>
+      (s as unknown as { pollIntervalMs: number }).pollIntervalMs;
+    expect([interval(watched), interval(unwatched)]).toEqual([2000, 250]);
+    await watched.close();
+    await unwatched.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

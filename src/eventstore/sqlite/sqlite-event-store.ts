@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../common/clock.js';
+import { FileChangeSignal } from '../../common/file-change-signal.js';
 import { CatchUpSubscription } from '../catch-up-subscription.js';
 import type {
   AppendResult,
@@ -23,8 +24,13 @@ import { EVENT_STORE_SCHEMA } from './sqlite-event-store.schema.js';
 
 export interface SqliteEventStoreOptions {
   clock?: Clock;
-  /** How often an idle subscription looks for appends made by other processes. */
+  /**
+   * How often an idle subscription looks for appends made by other processes: 2,000 ms while
+   * the file's change notifications wake it (see FileChangeSignal), 250 ms without them.
+   */
   pollIntervalMs?: number;
+  /** Listen for other processes' appends through change notifications (default true). */
+  watch?: boolean;
 }
 
 interface QueuedAppend {
@@ -60,6 +66,8 @@ export class SqliteEventStore implements EventStore {
   private readonly appended = new EventEmitter();
   private readonly clock: Clock;
   private readonly pollIntervalMs: number;
+  private readonly fileChanges: FileChangeSignal;
+  private readonly stopWatching: () => void;
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
   private readonly appendTransaction: Database.Transaction<
@@ -71,9 +79,15 @@ export class SqliteEventStore implements EventStore {
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
-    this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.appended.setMaxListeners(0);
     this.db = new Database(file);
+    // Appends by other processes sharing the file wake this one's subscriptions too.
+    this.fileChanges = new FileChangeSignal(file);
+    this.stopWatching =
+      options.watch === false
+        ? () => undefined
+        : this.fileChanges.listen(() => this.appended.emit('appended'));
+    this.pollIntervalMs = options.pollIntervalMs ?? (this.fileChanges.watching ? 2000 : 250);
     // WAL + synchronous=FULL: a commit returns only after the WAL is fsynced,
     // so an acknowledged append survives a crash of the process or the machine.
     this.db.pragma('journal_mode = WAL');
@@ -179,10 +193,7 @@ export class SqliteEventStore implements EventStore {
   ): Subscription {
     const source = {
       readAll: (from: bigint, limit: number) => this.readAll(from, limit),
-      onAppended: (listener: () => void) => {
-        this.appended.on('appended', listener);
-        return () => this.appended.off('appended', listener);
-      },
+      onAppended: (listener: () => void) => this.onAppended(listener),
     };
     const subscription = new CatchUpSubscription(
       source,
@@ -200,6 +211,15 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
+  /**
+   * Calls `listener` after appends: at once after this process's own commits, and within a few
+   * milliseconds of another process's (while change notifications work; see FileChangeSignal).
+   */
+  onAppended(listener: () => void): () => void {
+    this.appended.on('appended', listener);
+    return () => this.appended.off('appended', listener);
+  }
+
   isReady(): Promise<boolean> {
     try {
       this.statements.head.get();
@@ -210,6 +230,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.stopWatching();
     if (this.db.open) this.flush();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     if (this.db.open) this.db.close();

@@ -30,4 +30,25 @@ describe('SqliteReadStore specifics', () => {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('tells its listeners of a commit another connection made to the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slipway-rs-'));
+    const file = join(dir, 'read.sqlite');
+    const reader = new SqliteReadStore(file);
+    const writer = new SqliteReadStore(file);
+    await writer.ensureCollection({ name: 'things' });
+    await reader.ensureCollection({ name: 'things' });
+    const heard = new Promise<void>((resolve) => {
+      const stop = reader.onChanged(() => {
+        stop();
+        resolve();
+      });
+    });
+    await writer.transaction(async (s) => s.collection('things').put({ id: 'a', n: 1 }));
+    await heard;
+    expect(await reader.collection('things').get('a')).toEqual({ id: 'a', n: 1 });
+    await writer.close();
+    await reader.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { FileChangeSignal } from '../../common/file-change-signal.js';
 import { SerialQueue } from '../../common/serial-queue.js';
 import { encodeCursor, getPath } from '../cursor.js';
 import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.js';
@@ -38,8 +39,10 @@ export class SqliteReadStore implements ReadStore {
   private readonly reader: Database.Database;
   private readonly queue = new SerialQueue();
   private readonly known = new Set<string>();
+  private readonly fileChanges: FileChangeSignal;
 
   constructor(file: string) {
+    this.fileChanges = new FileChangeSignal(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
     // Read models are rebuildable and their checkpoint commits in the same transaction as
@@ -110,6 +113,14 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
+  /**
+   * Commits of any process to this file, heard through change notifications (watched only while
+   * someone listens). Where notifications do not work nothing is heard: keep polling as well.
+   */
+  onChanged(listener: () => void): () => void {
+    return this.fileChanges.listen(listener);
+  }
+
   isReady(): Promise<boolean> {
     try {
       cached(this.reader, 'SELECT 1').get();
@@ -120,6 +131,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   close(): Promise<void> {
+    this.fileChanges.close();
     return this.queue.run(async () => {
       if (this.reader.open) this.reader.close();
       if (this.writer.open) this.writer.close();

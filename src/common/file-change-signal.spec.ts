@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { FileChangeSignal } from './file-change-signal.js';
+
+/** Resolves at the first call of the listener, or rejects after `ms` (the tests' poll is off). */
+function nextCall(signal: FileChangeSignal, ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error('no change heard'));
+    }, ms);
+    const stop = signal.listen(() => {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    });
+  });
+}
+
+describe('FileChangeSignal', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slipway-fcs-'));
+    file = join(dir, 'data.sqlite');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('hears a commit another connection makes to the SQLite file (its WAL journal)', async () => {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT)');
+    const signal = new FileChangeSignal(file);
+    const heard = nextCall(signal);
+    expect(signal.watching).toBe(true);
+    db.prepare('INSERT INTO t VALUES (?)').run('x');
+    await heard;
+    db.close();
+    signal.close();
+  });
+
+  it('ignores the other files of the directory', async () => {
+    const signal = new FileChangeSignal(file);
+    let calls = 0;
+    const stop = signal.listen(() => (calls += 1));
+    writeFileSync(join(dir, 'other.sqlite-wal'), 'unrelated');
+    writeFileSync(join(dir, 'notes.txt'), 'unrelated');
+    // A change to the watched file afterwards: its call is the only one.
+    const heard = nextCall(signal);
+    writeFileSync(file, 'changed');
+    await heard;
+    expect(calls).toBe(1);
+    stop();
+  });
+
+  it('watches only while someone listens', () => {
+    const signal = new FileChangeSignal(file);
+    expect(signal.watching).toBe(false);
+    const stopA = signal.listen(() => undefined);
+    const stopB = signal.listen(() => undefined);
+    stopA();
+    expect(signal.watching).toBe(true);
+    stopB();
+    expect(signal.watching).toBe(false);
+  });
+
+  it('does not watch an in-memory database or a directory that does not exist', () => {
+    for (const target of [':memory:', join(dir, 'missing', 'data.sqlite')]) {
+      const signal = new FileChangeSignal(target);
+      const stop = signal.listen(() => undefined);
+      expect(signal.watching).toBe(false);
+      stop();
+    }
+  });
+});
