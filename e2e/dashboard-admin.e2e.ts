@@ -61,6 +61,8 @@ describe('the dashboard: agents, tokens, members, audit and security in a real b
     await mint.getByLabel('Token name').fill('deploys');
     await mint.getByLabel('Expires in (days)').fill('400');
     await mint.getByRole('button', { name: 'Mint a token' }).click();
+    // The form marks the field once it has validated the click: wait for it, then read it.
+    await mint.locator('input[aria-invalid="true"]').waitFor();
     await expect(mint.getByLabel('Expires in (days)').getAttribute('aria-invalid')).resolves.toBe(
       'true',
     );
