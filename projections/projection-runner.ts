@@ -2,11 +2,20 @@ import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
 import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
+import { AffectedProjections } from './affected-projections.js';
 import { LeaseFollower } from './lease-follower.js';
 import { PositionWaiters } from './position-waiters.js';
 import type { ProjectionLeases } from './projection-lease.js';
 import { applyIn, saveCheckpoint } from './apply-events.js';
-import { supersededError, type RunnerState as State } from './runner-state.js';
+import {
+  initialStates,
+  statusOf,
+  supersededError,
+  type ProjectionStatus,
+  type RunnerState as State,
+} from './runner-state.js';
+
+export type { ProjectionStatus } from './runner-state.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
@@ -32,26 +41,15 @@ export interface ProjectionRunnerOptions {
   leases?: ProjectionLeases;
 }
 
-export interface ProjectionStatus {
-  name: string;
-  version: number;
-  position: number;
-  status: 'running' | 'failing' | 'superseded';
-  lastError: string | null;
-  /** With leases: the newer version that applies this projection now (this replica stopped). */
-  supersededBy?: number;
-}
-
 /**
  * Applies events in global order to every projection. Each batch commits the projections'
  * documents together with their checkpoints, so a crash can never apply an event twice or
  * skip one; `_position` on each document makes re-application a no-op even so.
  */
 export class ProjectionRunner {
-  private readonly states = new Map<string, State>();
+  private readonly states: Map<string, State>;
   private readonly waiters: PositionWaiters;
-  /** Event type → names of the projections that handle it (their own or under `*`). */
-  private readonly affected = new Map<string, string[]>();
+  private readonly affected: AffectedProjections;
   private readonly batchSize: number;
   private behind = false;
   private readonly pollIntervalMs: number;
@@ -76,27 +74,8 @@ export class ProjectionRunner {
       () => this.status(),
     );
     this.retryDelayMs = options.retryDelayMs ?? 250;
-    const owners = new Map<string, string>();
-    for (const projection of projections) {
-      if (this.states.has(projection.name)) {
-        throw new Error(`projection ${projection.name} is registered twice`);
-      }
-      for (const { name } of projection.collections) {
-        const owner = owners.get(name);
-        if (owner) throw new Error(`collection ${name} belongs to ${owner} and ${projection.name}`);
-        owners.set(name, projection.name);
-      }
-      this.states.set(projection.name, {
-        projection,
-        position: 0,
-        lastError: null,
-        retryAt: 0,
-        retryDelayMs: this.retryDelayMs,
-        unsaved: false,
-        adoptedEpoch: null,
-        supersededBy: null,
-      });
-    }
+    this.states = initialStates(projections, this.retryDelayMs);
+    this.affected = new AffectedProjections(projections);
     this.follower = options.leases
       ? new LeaseFollower(options.leases, store, this.states, {
           failed: (state, error) => this.failed(state, error),
@@ -172,36 +151,11 @@ export class ProjectionRunner {
 
   /** The projections an append of these event types changes: what its writer waits for. */
   affectedBy(types: Iterable<string>): string[] {
-    const names = new Set<string>();
-    for (const type of types) {
-      let list = this.affected.get(type);
-      if (!list) {
-        list = [...this.states.values()]
-          .filter(({ projection }) => handlersFor(projection, type).length > 0)
-          .map(({ projection }) => projection.name);
-        this.affected.set(type, list);
-      }
-      for (const name of list) names.add(name);
-    }
-    return [...names];
+    return this.affected.of(types);
   }
 
   status(): ProjectionStatus[] {
-    return [...this.states.values()].map((s) => ({
-      name: s.projection.name,
-      version: s.projection.version,
-      position: s.position,
-      ...(s.supersededBy !== null
-        ? {
-            status: 'superseded' as const,
-            lastError: `superseded by version ${s.supersededBy}`,
-            supersededBy: s.supersededBy,
-          }
-        : {
-            status: s.lastError ? ('failing' as const) : ('running' as const),
-            lastError: s.lastError,
-          }),
-    }));
+    return [...this.states.values()].map(statusOf);
   }
 
   /** Lowest checkpoint of all projections. */

@@ -26,3 +26,56 @@ export function supersededError(state: RunnerState): AppError {
     { projection: name, version, supersededBy: state.supersededBy },
   );
 }
+
+/** One state per projection, at position 0; a projection or collection named twice is refused. */
+export function initialStates(
+  projections: Projection[],
+  retryDelayMs: number,
+): Map<string, RunnerState> {
+  const states = new Map<string, RunnerState>();
+  const owners = new Map<string, string>();
+  for (const projection of projections) {
+    if (states.has(projection.name)) {
+      throw new Error(`projection ${projection.name} is registered twice`);
+    }
+    for (const { name } of projection.collections) {
+      const owner = owners.get(name);
+      if (owner) throw new Error(`collection ${name} belongs to ${owner} and ${projection.name}`);
+      owners.set(name, projection.name);
+    }
+    states.set(projection.name, {
+      projection,
+      position: 0,
+      lastError: null,
+      retryAt: 0,
+      retryDelayMs,
+      unsaved: false,
+      adoptedEpoch: null,
+      supersededBy: null,
+    });
+  }
+  return states;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  version: number;
+  position: number;
+  status: 'running' | 'failing' | 'superseded';
+  lastError: string | null;
+  /** With leases: the newer version that applies this projection now (this replica stopped). */
+  supersededBy?: number;
+}
+
+export function statusOf(s: RunnerState): ProjectionStatus {
+  const common = { name: s.projection.name, version: s.projection.version, position: s.position };
+  if (s.supersededBy !== null) {
+    return {
+      ...common,
+      status: 'superseded',
+      lastError: `superseded by version ${s.supersededBy}`,
+      supersededBy: s.supersededBy,
+    };
+  }
+  return { ...common, status: s.lastError ? 'failing' : 'running', lastError: s.lastError };
+}
