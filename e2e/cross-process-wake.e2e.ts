@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data, readyService } from './support/deployments.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
 import { openSse } from './support/sse.js';
+import { freePort } from './support/ports.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 const writer = fileURLToPath(new URL('../dist/e2e/fixtures/wake-writer.js', import.meta.url));
@@ -16,15 +16,6 @@ const run = promisify(execFile);
 /** Both polls at their longest: what arrives before them was woken by a change notification. */
 const POLL_MS = 60_000;
 const WITHIN_MS = 20_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('another process writing to the SQLite data directory wakes the API process', () => {
   const dir = mkdtempSync(join(tmpdir(), 'slipway-wake-'));

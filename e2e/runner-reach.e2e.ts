@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AddressGate } from '../src/deployments/reach/address-gate.js';
 import { DeploymentRunner } from '../src/runner/deployment-runner.js';
@@ -6,20 +5,12 @@ import { COMPOSE, data } from './support/deployments.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { ALLOW_LOOPBACK, startRunnerFor, startSshd, type TestSshd } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { freePort } from './support/ports.js';
 
 interface Details {
   status: string;
   failureReason: string | null;
   failedStep: string | null;
-}
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 describe("the runner's reach: pinned addresses and uniform connection failures", () => {
@@ -92,7 +83,7 @@ describe("the runner's reach: pinned addresses and uniform connection failures",
   });
 
   it('tells an operator only "could not connect"; the admin reads the cause', async () => {
-    const id = await deploy(await serviceOn('closed', '127.0.0.1', await closedPort()));
+    const id = await deploy(await serviceOn('closed', '127.0.0.1', await freePort()));
     expect((await waitForEnd(id)).status).toBe('failed');
     const asOperator = data<Details>(
       await call(t.url, 'GET', 'deploymentDetails', operator, { deploymentId: id }),
@@ -112,7 +103,7 @@ describe("the runner's reach: pinned addresses and uniform connection failures",
   });
 
   it('answers a backup on an unreachable server the same way: generic for an operator', async () => {
-    const serviceId = await serviceOn('closed-backup', '127.0.0.1', await closedPort());
+    const serviceId = await serviceOn('closed-backup', '127.0.0.1', await freePort());
     const asOperator = await call(t.url, 'POST', 'triggerBackup', operator, { serviceId });
     expect(asOperator.status).toBe(409);
     expect(asOperator.body.error.message).toBe('The backup could not connect to the server');

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,18 +8,10 @@ import request from 'supertest';
 import { COMPOSE } from './support/deployments.js';
 import { PASSWORD, sessionCookie } from './support/identity.js';
 import { startSshd, type TestSshd, ALLOW_LOOPBACK } from './support/sshd.js';
+import { freePort } from './support/ports.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 const worker = fileURLToPath(new URL('../dist/src/worker.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('runner processes: restart recovery and a separate worker', () => {
   let sshd: TestSshd;

@@ -8,7 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DeploymentRunner } from '../../src/runner/deployment-runner.js';
@@ -87,14 +87,7 @@ exec /usr/bin/docker "$@"
 `;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * A real OpenSSH server on a free loopback port, with generated keys. Its user's docker is a fake
