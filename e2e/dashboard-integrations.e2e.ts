@@ -91,6 +91,8 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
     const form = invites.getByRole('form', { name: 'Invite a member' });
     await form.getByLabel('Email of the person to invite').fill('not-an-email');
     await form.getByRole('button', { name: 'Send the invite' }).click();
+    // The form marks the field once it has validated the click: wait for it, then read it.
+    await form.locator('input[aria-invalid="true"]').waitFor();
     await expect(
       form.getByLabel('Email of the person to invite').getAttribute('aria-invalid'),
     ).resolves.toBe('true');

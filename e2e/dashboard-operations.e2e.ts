@@ -81,6 +81,7 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     // A refused field is named beside it.
     await form.getByRole('button', { name: 'Register the server' }).click();
     const name = form.getByLabel('Name');
+    await form.locator('[aria-invalid="true"]').first().waitFor();
     await expect(name.getAttribute('aria-invalid')).resolves.toBe('true');
     await screenshot(page, 'servers-register-field-error');
     await name.fill('web-1');
