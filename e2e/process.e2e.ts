@@ -28,7 +28,7 @@ describe('the service as a process (node dist/src/main.js)', () => {
     });
     const done = exited(child);
     let health: { status: string } | null = null;
-    for (let i = 0; i < 200 && !health; i++) {
+    for (let i = 0; i < 600 && !health; i++) {
       try {
         const res = await fetch(`http://127.0.0.1:${port}/trpc/health`);
         health = await rpcData<{ status: string }>(res);
