@@ -68,6 +68,8 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly fileChanges: FileChangeSignal;
   private readonly stopWatching: () => void;
+  /** The newest position this process has announced: its own commits, or one read after a change. */
+  private knownHead = 0n;
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
   private readonly appendTransaction: Database.Transaction<
@@ -86,7 +88,7 @@ export class SqliteEventStore implements EventStore {
     this.stopWatching =
       options.watch === false
         ? () => undefined
-        : this.fileChanges.listen(() => this.appended.emit('appended'));
+        : this.fileChanges.listen(() => this.changedOnDisk());
     this.pollIntervalMs = options.pollIntervalMs ?? (this.fileChanges.watching ? 2000 : 250);
     // WAL + synchronous=FULL: a commit returns only after the WAL is fsynced,
     // so an acknowledged append survives a crash of the process or the machine.
@@ -164,7 +166,11 @@ export class SqliteEventStore implements EventStore {
       for (const item of batch) item.reject(failure);
       return;
     }
-    if (outcomes.some((o) => o.ok)) this.appended.emit('appended');
+    const heads = outcomes.flatMap((o) => (o.ok ? [o.result.lastPosition] : []));
+    if (heads.length > 0) {
+      this.knownHead = heads.reduce((a, b) => (b > a ? b : a), this.knownHead);
+      this.appended.emit('appended');
+    }
     outcomes.forEach((outcome, i) => {
       if (outcome.ok) batch[i].resolve(outcome.result);
       else batch[i].reject(outcome.error);
@@ -209,6 +215,19 @@ export class SqliteEventStore implements EventStore {
         await subscription.stop();
       },
     };
+  }
+
+  /**
+   * The file changed: another process appended, or this one's own commit (already announced) or
+   * a checkpoint is heard. Only a head beyond the one announced wakes the listeners, so a local
+   * append does not make every subscription read again.
+   */
+  private changedOnDisk(): void {
+    if (!this.db.open) return;
+    const head = this.statements.head.get()?.position ?? 0n;
+    if (head <= this.knownHead) return;
+    this.knownHead = head;
+    this.appended.emit('appended');
   }
 
   /**
