@@ -10,13 +10,13 @@ import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
 import { call, cookieAuth, createToken, signUp } from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
-  freePort,
   registerLoopbackServer,
   startRunnerFor,
   startSshd,
   type TestSshd,
   waitForDeployment,
 } from './support/sshd.js';
+import { freePort } from './support/ports.js';
 import { tarball } from './support/tarballs.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 

@@ -13,12 +13,12 @@ import {
 } from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
-  freePort,
   registerLoopbackServer,
   startRunnerFor,
   startSshd,
   type TestSshd,
 } from './support/sshd.js';
+import { freePort } from './support/ports.js';
 import { cli, cliHome } from './support/cli.js';
 import { openSse } from './support/sse.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

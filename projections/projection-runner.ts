@@ -14,14 +14,14 @@ import {
   type ProjectionStatus,
   type RunnerState as State,
 } from './runner-state.js';
-
-export type { ProjectionStatus } from './runner-state.js';
 import {
   CHECKPOINT_COLLECTION,
   handlersFor,
   type Projection,
   type ProjectionCheckpoint,
 } from './projection.js';
+
+export type { ProjectionStatus } from './runner-state.js';
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;

@@ -87,8 +87,6 @@ exec /usr/bin/docker "$@"
 `;
 }
 
-export { freePort };
-
 /**
  * A real OpenSSH server on a free loopback port, with generated keys. Its user's docker is a fake
  * that prints what docker would, or, given an engine, the real client talking to that engine.
