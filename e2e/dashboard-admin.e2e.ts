@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBundle, launchBrowser, screenshot } from './support/browser.js';
-import { bearer, call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
+import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
+import { bearer, call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const OWNER = 'owner@example.com';
@@ -37,9 +37,7 @@ describe('the dashboard: agents, tokens, members, audit and security in a real b
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const page = await context.newPage();
     await page.goto(`${origin}/login?returnTo=${encodeURIComponent(path)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(page, email);
     await page.waitForURL(`${origin}${path}`);
     return [context, page];
   }
@@ -194,9 +192,7 @@ describe('the dashboard: agents, tokens, members, audit and security in a real b
     const viewerContext = await browser.newContext();
     const viewerPage = await viewerContext.newPage();
     await viewerPage.goto(`${origin}/login?returnTo=%2Fdeployments`);
-    await viewerPage.getByLabel('Email').fill('vera@example.com');
-    await viewerPage.getByLabel('Password').fill(PASSWORD);
-    await viewerPage.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(viewerPage, 'vera@example.com');
     await viewerPage.waitForURL(/\/account\/mfa\?returnTo=%2Fdeployments/);
     await viewerPage.getByText('Your team requires two-factor authentication').waitFor();
     await viewerContext.close();

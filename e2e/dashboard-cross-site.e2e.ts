@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Request } from 'playwright-core';
-import { ensureWebBundle, launchBrowser } from './support/browser.js';
-import { call, cookieAuth, logIn, PASSWORD, signUp } from './support/identity.js';
+import { ensureWebBundle, launchBrowser, logInThroughPage } from './support/browser.js';
+import { call, cookieAuth, logIn, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 /**
@@ -69,9 +69,7 @@ describe('the signed-in dashboard against requests forged from other origins', (
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${t.url}/login`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(page, 'owner@example.com');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
     await page.close();
     return context;

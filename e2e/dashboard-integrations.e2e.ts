@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../src/config/app-config.js';
-import { ensureWebBundle, launchBrowser, screenshot } from './support/browser.js';
-import { call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
+import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
+import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { seed, SERVICE_ID, serviceWithHistory } from './support/seed.js';
 import { startSmtp, type TestSmtp } from './support/smtp.js';
 import { ALLOW_LOOPBACK } from './support/sshd.js';
@@ -77,9 +77,7 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(page, email);
     await page.waitForURL(`${t.url}${path}`);
     return [context, page];
   }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBundle, launchBrowser, screenshot } from './support/browser.js';
+import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
 import { runToSuccess } from './support/deployments.js';
-import { call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
+import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { ALLOW_LOOPBACK, startSshd, type TestSshd } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -51,9 +51,7 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${origin}/login?returnTo=${encodeURIComponent(path)}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(page, email);
     await page.waitForURL(`${origin}${path}`);
     return [context, page];
   }
@@ -234,9 +232,7 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await page.goto(`${origin}/login?returnTo=%2Fservices`);
-    await page.getByLabel('Email').fill(OWNER);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logInThroughPage(page, OWNER);
     await page.waitForURL(`${origin}/services`);
     const card = page.getByRole('region', { name: 'shop production' });
     await card.getByRole('button', { name: 'Deploy…' }).click();

@@ -3,18 +3,18 @@ import type { Browser, Page } from 'playwright-core';
 import { anonymousContext, type RequestContext } from '../src/kernel/request-context.js';
 import { DeploymentLogStore } from '../src/deployments/deployment-log-store.js';
 import { DeploymentStateMachine } from '../src/deployments/deployment-state-machine.js';
-import { ensureWebBundle, launchBrowser, screenshot, until } from './support/browser.js';
+import {
+  ensureWebBundle,
+  launchBrowser,
+  logInThroughPage,
+  screenshot,
+  until,
+} from './support/browser.js';
 import { data, readyService, runToSuccess } from './support/deployments.js';
 import { call, cookieAuth, logIn, PASSWORD } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const OWNER = 'owner@example.com';
-
-async function logInThroughPage(page: Page, email = OWNER, password = PASSWORD): Promise<void> {
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 /** Waits until the page's title (its h1) says `title`. */
 const seeHeading = (page: Page, title: string) =>
@@ -74,7 +74,7 @@ describe('the dashboard in a real browser', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${origin}/login`);
-    await logInThroughPage(page);
+    await logInThroughPage(page, OWNER);
     await page.waitForURL(`${origin}/`);
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(`${origin}/login`);
@@ -101,7 +101,7 @@ describe('the dashboard in a real browser', () => {
     await page.waitForURL(`${origin}/login?returnTo=%2Fdeployments%3Fstatus%3Dfailed`);
     await seeHeading(page, 'Log in');
     await screenshot(page, 'login');
-    await logInThroughPage(page);
+    await logInThroughPage(page, OWNER);
     await page.waitForURL(`${origin}/deployments?status=failed`);
     await seeHeading(page, 'Deployments');
     await expect(page.getByLabel('Status').inputValue()).resolves.toBe('failed');
@@ -123,7 +123,7 @@ describe('the dashboard in a real browser', () => {
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(`${origin}/login?returnTo=${returnTo}`);
-    await logInThroughPage(page);
+    await logInThroughPage(page, OWNER);
     await page.waitForURL(`${origin}/`);
     await seeHeading(page, 'Overview');
     expect(new URL(page.url()).origin).toBe(origin);
@@ -189,7 +189,7 @@ describe('the dashboard in a real browser', () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(`${origin}/login?returnTo=%2F`);
-      await logInThroughPage(page);
+      await logInThroughPage(page, OWNER);
       await page.waitForURL(`${origin}/`);
       await page.getByRole('cell', { name: 'ghcr.io/acme/api:1.2.0', exact: true }).waitFor();
       await screenshot(page, 'overview');
@@ -233,7 +233,7 @@ describe('the dashboard in a real browser', () => {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       await page.goto(`${origin}/login?returnTo=%2F`);
-      await logInThroughPage(page);
+      await logInThroughPage(page, OWNER);
       await page.waitForURL(`${origin}/`);
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.waitFor({ state: 'hidden' });

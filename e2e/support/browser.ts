@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { PASSWORD } from './identity.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -62,4 +63,11 @@ export async function until(condition: () => Promise<boolean>, what: string): Pr
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Fills the login form the page shows and submits it (the tests' accounts share PASSWORD). */
+export async function logInThroughPage(page: Page, email: string, password = PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
 }
