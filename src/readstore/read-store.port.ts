@@ -66,6 +66,21 @@ export interface ReadStoreSession {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
 }
 
+/** One document change of a bulk load: a document to insert or replace, or an id to delete. */
+export type DocChange = { collection: string; put: Doc } | { collection: string; delete: string };
+
+/**
+ * Writes that run beside the caller (on SQLite, in a thread of their own): each submission
+ * commits in one transaction, in submission order. Reads through the store see a submission's
+ * changes once its promise resolves, not before. Once a submission fails, every later one is
+ * refused too: each may have been computed on top of the one before.
+ */
+export interface BulkWriter {
+  submit(changes: DocChange[]): Promise<void>;
+  /** Waits for what was submitted, then releases the writer. */
+  close(): Promise<void>;
+}
+
 export interface ReadStore extends ReadStoreSession {
   /** Creates the collection and its indexes if they do not exist. */
   ensureCollection(spec: CollectionSpec): Promise<void>;
@@ -84,6 +99,11 @@ export interface ReadStore extends ReadStoreSession {
    * another; returns the function that stops listening. Optional: without it, readers poll.
    */
   onChanged?(listener: () => void): () => void;
+  /**
+   * A writer for bulk loads (see BulkWriter), for a store whose writes can overlap the
+   * caller's work; the projection runner uses it while catching up. Optional.
+   */
+  bulkWriter?(): BulkWriter;
 }
 
 export const READ_STORE = Symbol('READ_STORE');

@@ -6,6 +6,7 @@ import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.
 import {
   DEFAULT_FIND_LIMIT,
   MAX_FIND_LIMIT,
+  type BulkWriter,
   type Collection,
   type CollectionSpec,
   type Doc,
@@ -15,6 +16,7 @@ import {
   type ReadStore,
   type ReadStoreSession,
 } from '../read-store.port.js';
+import { SqliteBulkWriter } from './sqlite-bulk-writer.js';
 import {
   afterCursor,
   buildWhere,
@@ -28,6 +30,15 @@ import {
 
 const TABLE_PREFIX = 'rm_';
 const MAX_ID_LENGTH = 512;
+const BUSY_TIMEOUT_MS = 10_000;
+/** Write-ahead log checkpoint intervals, in pages: usual, and while catching up. */
+const CHECKPOINT_PAGES = 1_000;
+const CATCH_UP_CHECKPOINT_PAGES = 64_000;
+/**
+ * The bulk writer's thread checkpoints more often: there it runs beside the runner's work,
+ * and what is left when the load ends is checkpointed while nothing else runs.
+ */
+const BULK_CHECKPOINT_PAGES = 16_000;
 
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, with
@@ -41,16 +52,16 @@ export class SqliteReadStore implements ReadStore {
   private readonly known = new Set<string>();
   private readonly fileChanges: FileChangeSignal;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.fileChanges = new FileChangeSignal(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
     // Read models are rebuildable and their checkpoint commits in the same transaction as
     // their documents, so a power cut can only roll both back together: NORMAL is enough.
     this.writer.pragma('synchronous = NORMAL');
-    this.writer.pragma('busy_timeout = 10000');
+    this.writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.reader = new Database(file);
-    this.reader.pragma('busy_timeout = 10000');
+    this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const tables = this.writer
       .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
       .all();
@@ -108,7 +119,8 @@ export class SqliteReadStore implements ReadStore {
    */
   catchingUp(behind: boolean): Promise<void> {
     return this.queue.run(async () => {
-      this.writer.pragma(`wal_autocheckpoint = ${behind ? 64_000 : 1_000}`);
+      const pages = behind ? CATCH_UP_CHECKPOINT_PAGES : CHECKPOINT_PAGES;
+      this.writer.pragma(`wal_autocheckpoint = ${pages}`);
       if (!behind) this.writer.pragma('wal_checkpoint(TRUNCATE)');
     });
   }
@@ -119,6 +131,20 @@ export class SqliteReadStore implements ReadStore {
    */
   onChanged(listener: () => void): () => void {
     return this.fileChanges.listen(listener);
+  }
+
+  /**
+   * A writer in a thread of its own, on its own connection: inserting, indexing and committing
+   * a batch of documents run beside the projection runner computing the next batch. Its
+   * commits take the file's write lock as this store's own writes do (busy timeout 10 s).
+   */
+  bulkWriter(): BulkWriter {
+    return new SqliteBulkWriter(this.file, {
+      tableOf: (collection) => this.tableFor(collection, true)!,
+      maxIdLength: MAX_ID_LENGTH,
+      busyTimeoutMs: BUSY_TIMEOUT_MS,
+      autocheckpointPages: BULK_CHECKPOINT_PAGES,
+    });
   }
 
   isReady(): Promise<boolean> {
