@@ -20,7 +20,7 @@ export async function applyIn(
     for (const handler of handlersFor(projection, event.type)) {
       const id = handler.documentId(event);
       if (id === null) continue;
-      const stored = await docs.get(handler.collection, id);
+      const stored = handler.perEvent ? null : await docs.get(handler.collection, id);
       if (stored && typeof stored._position === 'number' && stored._position >= position) {
         continue;
       }

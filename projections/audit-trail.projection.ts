@@ -88,6 +88,7 @@ export const auditTrailProjection: Projection = {
       collection: 'audit_trail',
       documentId: (e) => `p${e.position}`,
       evolve: (_c, e) => auditEntryOf(e),
+      perEvent: true,
     }),
   ),
 };

@@ -1,25 +1,25 @@
 import { AppError } from '../src/common/app-error.js';
 import { WakeSignal } from '../src/common/wake-signal.js';
-import type { EventStore, RecordedEvent } from '../src/eventstore/event-store.port.js';
+import type { EventStore } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
 import { AffectedProjections } from './affected-projections.js';
+import { BulkCatchUp } from './bulk-catch-up.js';
 import { LeaseFollower } from './lease-follower.js';
 import { PositionWaiters } from './position-waiters.js';
 import type { ProjectionLeases } from './projection-lease.js';
-import { applyIn, saveCheckpoint } from './apply-events.js';
+import { saveCheckpoint } from './apply-events.js';
+import { applyBatch } from './plain-batch.js';
 import {
   initialStates,
+  markApplied,
+  markFailed,
   statusOf,
   supersededError,
+  type BatchHooks,
   type ProjectionStatus,
   type RunnerState as State,
 } from './runner-state.js';
-import {
-  CHECKPOINT_COLLECTION,
-  handlersFor,
-  type Projection,
-  type ProjectionCheckpoint,
-} from './projection.js';
+import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
 
 export type { ProjectionStatus } from './runner-state.js';
 
@@ -59,6 +59,16 @@ export class ProjectionRunner {
   private loop: Promise<void> | null = null;
   private readonly follower: LeaseFollower | null;
   private unlisten: (() => void)[] = [];
+  /** While catching up on a store with a bulk writer (see BulkCatchUp). */
+  private bulk: BulkCatchUp | null = null;
+  /** A bulk write failed once: this runner catches up the plain way from then on. */
+  private bulkRefused = false;
+  /** What applying a batch reports back, the plain way or in bulk. */
+  private readonly batchHooks: BatchHooks = {
+    applied: (state, position, skipped) => markApplied(state, position, skipped, this.retryDelayMs),
+    failed: (state, error) => this.failed(state, error),
+    committed: () => this.waiters.settle(),
+  };
 
   constructor(
     private readonly events: EventStore,
@@ -126,8 +136,8 @@ export class ProjectionRunner {
     this.stopped = true;
     this.poke();
     await this.loop;
-    await this.saveSkippedCheckpoints();
     await this.catchingUp(false);
+    await this.saveSkippedCheckpoints();
     await this.options.leases?.release().catch((e) => this.options.onError?.('(leases)', e));
     this.waiters.refuseAll(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
   }
@@ -188,18 +198,43 @@ export class ProjectionRunner {
         this.options.onError?.('(runner)', error);
       }
       this.waiters.settle();
-      if (!progressed) await this.saveSkippedCheckpoints();
-      if (!progressed)
+      if (!progressed) {
         await this.catchingUp(false).catch((e) => this.options.onError?.('(runner)', e));
+        await this.saveSkippedCheckpoints();
+      }
       if (!progressed && !this.stopped) await this.wakeSignal.wait(this.idleDelay());
     }
   }
 
-  /** Tells the store when the runner starts or stops being far behind (see ReadStore). */
+  /**
+   * Tells the store when the runner starts or stops being far behind (see ReadStore), and
+   * catches up through its bulk writer meanwhile. Not under leases: there each batch is fenced
+   * by the lease's epoch inside its own transaction.
+   */
   private async catchingUp(behind: boolean): Promise<void> {
-    if (behind === this.behind || !this.store.catchingUp) return;
+    if (behind === this.behind || !(this.store.catchingUp || this.store.bulkWriter)) return;
     this.behind = behind;
-    await this.store.catchingUp(behind);
+    if (!behind) await this.endBulk();
+    await this.store.catchingUp?.(behind);
+    if (behind && this.store.bulkWriter && !this.options.leases && !this.bulkRefused) {
+      this.bulk = new BulkCatchUp(this.store.bulkWriter(), this.store, this.batchHooks);
+    }
+  }
+
+  /** Waits for the bulk writer's last commit; after a failure, goes on the plain way. */
+  private async endBulk(): Promise<void> {
+    const bulk = this.bulk;
+    if (!bulk) return;
+    this.bulk = null;
+    const failure = await bulk.finish();
+    if (failure === null) return;
+    this.bulkRefused = true;
+    this.options.onError?.('(runner)', failure);
+  }
+
+  /** Where the projection's next batch starts. */
+  private positionOf(state: State): number {
+    return this.bulk ? this.bulk.positionOf(state) : state.position;
   }
 
   /** Applies one batch; true when some projection moved forward. */
@@ -213,67 +248,21 @@ export class ProjectionRunner {
         (!this.options.leases || this.options.leases.holds(s.projection.name)),
     );
     if (ready.length === 0) return leased;
-    const from = Math.min(...ready.map((s) => s.position)) + 1;
+    if (this.bulk?.failure) await this.endBulk();
+    const from = Math.min(...ready.map((s) => this.positionOf(s))) + 1;
     // Far behind, batches are four times larger: fewer commits, each page written fewer times.
     const size = this.behind ? this.batchSize * 4 : this.batchSize;
     const batch = await this.events.readAll(BigInt(from), size);
     // A full batch: more are waiting behind it (the idle loop says when there are none).
     if (batch.length === size) await this.catchingUp(true);
     if (batch.length === 0) return false;
-    let progressed = false;
-    const work: { state: State; pending: RecordedEvent[] }[] = [];
-    for (const state of ready) {
-      const pending = batch.filter((e) => Number(e.position) > state.position);
-      if (pending.length === 0) continue;
-      if (!pending.some((e) => handlersFor(state.projection, e.type).length > 0)) {
-        // Nothing here for it: move on without a write. The checkpoint on disk may lag behind
-        // (saved with its next change, or when idle); replaying from it changes nothing.
-        state.position = Number(pending[pending.length - 1].position);
-        state.unsaved = true;
-        progressed = true;
-        continue;
-      }
-      work.push({ state, pending });
-    }
-    if (work.length === 0) return progressed;
-    // One transaction for every projection the batch changes: one commit, not one each. When
-    // a projection fails, it waits for its retry and the others are applied again without it.
-    let remaining = work;
-    while (remaining.length > 0) {
-      const at: { failing: State | null } = { failing: null };
-      try {
-        await this.store.transaction(async (session) => {
-          for (const { state, pending } of remaining) {
-            at.failing = state;
-            await this.options.leases?.fence(session, state.projection.name);
-            await applyIn(session, state.projection, pending);
-          }
-          at.failing = null;
-        });
-        for (const { state, pending } of remaining) this.applied(state, pending);
-        progressed = true;
-        remaining = [];
-      } catch (error) {
-        const failing = at.failing ? [at.failing] : remaining.map((w) => w.state);
-        for (const state of failing) this.failed(state, error);
-        remaining = remaining.filter((w) => !failing.includes(w.state));
-      }
-    }
-    return progressed;
+    if (this.bulk) return this.bulk.apply(ready, batch);
+    return applyBatch(this.store, ready, batch, this.batchHooks, this.options.leases);
   }
 
   private failed(state: State, error: unknown): void {
-    state.lastError = error instanceof Error ? error.message : String(error);
-    state.retryAt = Date.now() + state.retryDelayMs;
-    state.retryDelayMs = Math.min(state.retryDelayMs * 2, 30_000);
+    markFailed(state, error);
     this.options.onError?.(state.projection.name, error);
-  }
-
-  private applied(state: State, pending: RecordedEvent[]): void {
-    state.position = Number(pending[pending.length - 1].position);
-    state.unsaved = false;
-    state.lastError = null;
-    state.retryDelayMs = this.retryDelayMs;
   }
 
   /** Checkpoints of projections that skipped events, in one write, once there is time. */

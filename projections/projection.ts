@@ -17,6 +17,12 @@ export interface ProjectionHandler<D extends Doc = Doc> {
   documentId(event: RecordedEvent): string | null;
   /** Pure: the document after the event (null deletes it). Never sees `_position`. */
   evolve(current: D | null, event: RecordedEvent): D | null;
+  /**
+   * Each event makes a document of its own (its id names the event) and `evolve` ignores the
+   * current one, so the runner does not read it first; applying the event again writes the
+   * same document.
+   */
+  perEvent?: boolean;
 }
 
 /**

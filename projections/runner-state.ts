@@ -16,6 +16,39 @@ export interface RunnerState {
   supersededBy: number | null;
 }
 
+/** What applying a batch reports back to the runner. */
+export interface BatchHooks {
+  /** Its events up to `position` are committed; `skipped`: none had a handler, none written. */
+  applied(state: RunnerState, position: number, skipped: boolean): void;
+  failed(state: RunnerState, error: unknown): void;
+  /** After each commit: who waits may be answered now. */
+  committed(): void;
+}
+
+/** Its events up to `position` are committed; `skipped`: none had a handler, none written. */
+export function markApplied(
+  state: RunnerState,
+  position: number,
+  skipped: boolean,
+  firstRetryDelayMs: number,
+): void {
+  state.position = position;
+  if (skipped) {
+    state.unsaved = true;
+    return;
+  }
+  state.unsaved = false;
+  state.lastError = null;
+  state.retryDelayMs = firstRetryDelayMs;
+}
+
+/** Applying failed: retried after a delay that doubles up to 30 s. */
+export function markFailed(state: RunnerState, error: unknown): void {
+  state.lastError = error instanceof Error ? error.message : String(error);
+  state.retryAt = Date.now() + state.retryDelayMs;
+  state.retryDelayMs = Math.min(state.retryDelayMs * 2, 30_000);
+}
+
 /** What a wait for a projection that a newer version applies now is refused with. */
 export function supersededError(state: RunnerState): AppError {
   const { name, version } = state.projection;

@@ -1,0 +1,232 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
+import { testEvent } from '../src/eventstore/testing/test-events.js';
+import type { BulkWriter, Doc, ReadStore } from '../src/readstore/read-store.port.js';
+import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
+import { projectInMemory } from './project-in-memory.js';
+import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
+import { ProjectionRunner, type ProjectionRunnerOptions } from './projection-runner.js';
+import { counterProjection } from './testing/counter-projection.js';
+
+/** Catching up through the SQLite store's bulk writer: what it builds, and when it answers. */
+describe('ProjectionRunner catching up through a bulk writer', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let store: SqliteReadStore;
+  let bulkWriters: number;
+  const runners: ProjectionRunner[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'slipway-bulk-run-'));
+    events = new SqliteEventStore(join(dir, 'events.sqlite'), { pollIntervalMs: 20 });
+    store = new SqliteReadStore(join(dir, 'read.sqlite'));
+    bulkWriters = 0;
+    const open = store.bulkWriter.bind(store);
+    store.bulkWriter = () => (bulkWriters++, open());
+  });
+  afterEach(async () => {
+    for (const r of runners.splice(0)) await r.stop();
+    await events.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Batches of 5, 20 while behind: a few hundred events make dozens of submissions.
+  const runner = (
+    projections: Projection[],
+    options: ProjectionRunnerOptions = {},
+    on: ReadStore = store,
+  ) => {
+    const r = new ProjectionRunner(events, on, projections, {
+      batchSize: 5,
+      pollIntervalMs: 20,
+      retryDelayMs: 10,
+      ...options,
+    });
+    runners.push(r);
+    return r;
+  };
+  const strip = (list: Doc[]) => list.map(({ _position: _p, ...rest }) => rest);
+  const byId = (a: Doc, b: Doc) => (a.id < b.id ? -1 : 1);
+  const counters = async (on: ReadStore = store) =>
+    (await on.collection('counters').find({}, { limit: 1000 })).items.sort(byId);
+  const folded = async () =>
+    Object.values(projectInMemory(counterProjection(), await events.readAll(0n, 10_000)).counters)
+      .map((d) => d as Doc)
+      .sort(byId);
+
+  /** Counts over 7 keys; every tenth a reset, which deletes the key's document. */
+  async function appendMany(n: number): Promise<bigint> {
+    let last = 0n;
+    for (let i = 0; i < n; i++) {
+      const key = `k${i % 7}`;
+      const batch =
+        i % 10 === 9
+          ? [testEvent('Reset', { key })]
+          : [testEvent('Counted', { key, by: i }), testEvent('Counted', { key, by: 1 })];
+      last = (await events.append(`c-${key}`, batch, 'any')).lastPosition;
+    }
+    return last;
+  }
+
+  /** The same store without a bulk writer: the plain path, one transaction per batch. */
+  function plainStore(file: string): ReadStore {
+    const plain = new SqliteReadStore(file);
+    return {
+      ensureCollection: (spec) => plain.ensureCollection(spec),
+      collection: (name) => plain.collection(name),
+      transaction: (work) => plain.transaction(work),
+      isReady: () => plain.isReady(),
+      close: () => plain.close(),
+      catchingUp: (behind) => plain.catchingUp(behind),
+    };
+  }
+
+  it('builds what the plain path and the pure fold build, documents changed across batches included', async () => {
+    const last = await appendMany(150);
+    const bulk = runner([counterProjection()]);
+    await bulk.start();
+    await bulk.waitFor(last);
+    expect(bulkWriters).toBe(1);
+    const built = await counters();
+
+    const other = plainStore(join(dir, 'plain.sqlite'));
+    const plain = runner([counterProjection()], {}, other);
+    await plain.start();
+    await plain.waitFor(last);
+    expect(await counters(other)).toEqual(built);
+    await plain.stop();
+    await other.close();
+    expect(strip(built)).toEqual(await folded());
+  });
+
+  it('answers waitFor only once the commit holding that position is in the store', async () => {
+    const last = await appendMany(150);
+    const r = runner([counterProjection()]);
+    const seen: [number, number][] = [];
+    const checkpoint = async () =>
+      (await store.collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION).get('counters'))
+        ?.position ?? 0;
+    const waits: Promise<void>[] = [];
+    for (let p = 1; p <= Number(last); p += 13) {
+      waits.push(r.waitFor(BigInt(p)).then(async () => void seen.push([p, await checkpoint()])));
+    }
+    await r.start();
+    await Promise.all(waits);
+    expect(seen.length).toBe(waits.length);
+    for (const [position, committed] of seen) expect(committed).toBeGreaterThanOrEqual(position);
+  });
+
+  it('retries a projection that fails while catching up, and keeps the others going', async () => {
+    let failures = 2;
+    const flaky: Projection = {
+      name: 'flaky',
+      version: 1,
+      collections: [{ name: 'flaky' }],
+      handlers: {
+        Counted: [
+          {
+            collection: 'flaky',
+            documentId: () => 'only',
+            evolve: (current, event) => {
+              if (event.position === 100n && failures-- > 0) throw new Error('transient');
+              return { id: 'only', seen: Number(current?.seen ?? 0) + 1 };
+            },
+          },
+        ],
+      },
+    };
+    const errors: string[] = [];
+    const last = await appendMany(150);
+    const r = runner([counterProjection(), flaky], { onError: (name) => errors.push(name) });
+    await r.start();
+    await r.waitFor(last);
+    expect(errors).toEqual(['flaky', 'flaky']);
+    const counted = (await events.readAll(0n, 10_000)).filter((e) => e.type === 'Counted');
+    expect((await store.collection('flaky').get('only'))?.seen).toBe(counted.length);
+    expect(strip(await counters())).toEqual(await folded());
+  });
+
+  it('goes on the plain way after a bulk write fails, applying nothing twice', async () => {
+    const last = await appendMany(150);
+    const open = store.bulkWriter.bind(store);
+    store.bulkWriter = () => failingOnThird(open());
+    const errors: unknown[] = [];
+    const r = runner([counterProjection()], { onError: (_name, error) => errors.push(error) });
+    await r.start();
+    await r.waitFor(last);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['disk full']);
+    // The counters add: an event applied twice or skipped would show here.
+    expect(strip(await counters())).toEqual(await folded());
+  });
+
+  it('waits on stop for its last commit; a restart resumes without applying anything twice', async () => {
+    await appendMany(150);
+    const first = runner([counterProjection()]);
+    await first.start();
+    await first.waitFor(40n);
+    await first.stop();
+    const stopped = first.status()[0].position;
+    const saved = await store
+      .collection<ProjectionCheckpoint>(CHECKPOINT_COLLECTION)
+      .get('counters');
+    expect(saved?.position).toBe(stopped);
+    const last = await appendMany(20);
+    const second = runner([counterProjection()]);
+    await second.start();
+    await second.waitFor(last);
+    expect(strip(await counters())).toEqual(await folded());
+  });
+
+  it('does not read the current document for a per-event handler', async () => {
+    const perEvent: Projection = {
+      name: 'log',
+      version: 1,
+      collections: [{ name: 'log' }],
+      handlers: {
+        '*': [
+          {
+            collection: 'log',
+            documentId: (e) => `p${e.position}`,
+            evolve: (current, e) => {
+              if (current !== null) throw new Error('read before a per-event write');
+              return { id: `p${e.position}`, type: e.type };
+            },
+            perEvent: true,
+          },
+        ],
+      },
+    };
+    const last = await appendMany(30);
+    const reads: string[] = [];
+    const collection = store.collection.bind(store);
+    store.collection = <T extends Doc = Doc>(name: string) => {
+      const c = collection<T>(name);
+      const get = c.get.bind(c);
+      c.get = (id) => (reads.push(`${name}/${id}`), get(id));
+      return c;
+    };
+    const r = runner([perEvent], { onError: (_n, e) => reads.push(String(e)) });
+    await r.start();
+    await r.waitFor(last);
+    expect(reads.filter((read) => read.startsWith('log/'))).toEqual([]);
+    expect(await store.collection('log').count()).toBe(Number(last));
+  });
+});
+
+/** A bulk writer whose third submission fails, as a full disk would; later ones are refused. */
+function failingOnThird(writer: BulkWriter): BulkWriter {
+  let submissions = 0;
+  let failed = false;
+  return {
+    submit: (changes) => {
+      if (++submissions === 3) failed = true;
+      if (failed) return Promise.reject(new Error(submissions === 3 ? 'disk full' : 'refused'));
+      return writer.submit(changes);
+    },
+    close: () => writer.close(),
+  };
+}
