@@ -70,10 +70,11 @@ export interface ReadStoreSession {
 export type DocChange = { collection: string; put: Doc } | { collection: string; delete: string };
 
 /**
- * Writes that run beside the caller (on SQLite, in a thread of their own): each submission
- * commits in one transaction, in submission order. Reads through the store see a submission's
- * changes once its promise resolves, not before. Once a submission fails, every later one is
- * refused too: each may have been computed on top of the one before.
+ * Writes that run beside the caller (on SQLite, in a thread of their own): submissions commit
+ * in submission order, each whole in one transaction (several queued ones may share it). Reads
+ * through the store see a submission's changes once its promise resolves, not before. Once a
+ * submission fails, every later one is refused too: each may have been computed on top of the
+ * one before.
  */
 export interface BulkWriter {
   submit(changes: DocChange[]): Promise<void>;
