@@ -1,12 +1,17 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { BulkWriter, DocChange, ReadStore } from '../src/readstore/read-store.port.js';
 import { applyIn } from './apply-events.js';
-import { handlersFor } from './projection.js';
+import { handlersFor, writeOnlyCollections, type Projection } from './projection.js';
 import type { BatchHooks, RunnerState as State } from './runner-state.js';
 import { StagedDocuments, StagingSession } from './staged-documents.js';
 
-/** Submissions that may wait for their commit while the next batch is computed. */
-const IN_FLIGHT = 2;
+/**
+ * Submissions that may wait for their commit while the next batch is computed. Batches are
+ * kept small (the runner's plain batch size) so that a batch's events and documents die young
+ * in a small young generation (`--max-semi-space-size`, `--optimize-for-size`); the writer
+ * commits the ones queued together.
+ */
+const IN_FLIGHT = 4;
 
 interface Moved {
   state: State;
@@ -32,9 +37,12 @@ export class BulkCatchUp {
   constructor(
     private readonly writer: BulkWriter,
     store: ReadStore,
+    projections: Projection[],
     private readonly hooks: BatchHooks,
   ) {
-    this.staged = new StagedDocuments(store);
+    // Held until committed, the audit trail's documents would outlive the young generation
+    // for nothing: no handler reads them.
+    this.staged = new StagedDocuments(store, writeOnlyCollections(projections));
   }
 
   /** A submission failed: later ones were refused; positions are where the last commit left them. */

@@ -217,7 +217,13 @@ export class ProjectionRunner {
     if (!behind) await this.endBulk();
     await this.store.catchingUp?.(behind);
     if (behind && this.store.bulkWriter && !this.options.leases && !this.bulkRefused) {
-      this.bulk = new BulkCatchUp(this.store.bulkWriter(), this.store, this.batchHooks);
+      const projections = [...this.states.values()].map((s) => s.projection);
+      this.bulk = new BulkCatchUp(
+        this.store.bulkWriter(),
+        this.store,
+        projections,
+        this.batchHooks,
+      );
     }
   }
 
@@ -251,7 +257,8 @@ export class ProjectionRunner {
     if (this.bulk?.failure) await this.endBulk();
     const from = Math.min(...ready.map((s) => this.positionOf(s))) + 1;
     // Far behind, batches are four times larger: fewer commits, each page written fewer times.
-    const size = this.behind ? this.batchSize * 4 : this.batchSize;
+    // Not in bulk: there the writer commits the batches queued together (see BulkCatchUp).
+    const size = this.behind && !this.bulk ? this.batchSize * 4 : this.batchSize;
     const batch = await this.events.readAll(BigInt(from), size);
     // A full batch: more are waiting behind it (the idle loop says when there are none).
     if (batch.length === size) await this.catchingUp(true);

@@ -84,6 +84,19 @@ export function handlersFor(projection: Projection, type: string): ProjectionHan
   return all.length === 0 ? own : [...own, ...all];
 }
 
+/** Collections whose every handler is `perEvent`: the runner never reads their documents. */
+export function writeOnlyCollections(projections: Projection[]): Set<string> {
+  const read = new Set<string>();
+  const written = new Set<string>();
+  for (const projection of projections) {
+    for (const handler of Object.values(projection.handlers).flat()) {
+      written.add(handler.collection);
+      if (!handler.perEvent) read.add(handler.collection);
+    }
+  }
+  return new Set([...written].filter((name) => !read.has(name)));
+}
+
 export function handledEventTypes(projection: Projection): string[] {
   return Object.keys(projection.handlers).sort();
 }

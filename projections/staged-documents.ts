@@ -19,7 +19,11 @@ interface Held {
 export class StagedDocuments {
   private readonly held = new Map<string, Map<string, Held>>();
 
-  constructor(private readonly store: ReadStore) {}
+  /** `writeOnly`: collections no handler reads (see perEvent); their documents are not held. */
+  constructor(
+    private readonly store: ReadStore,
+    private readonly writeOnly: ReadonlySet<string>,
+  ) {}
 
   async get(collection: string, id: string): Promise<Doc | null> {
     const held = this.held.get(collection)?.get(id);
@@ -30,6 +34,7 @@ export class StagedDocuments {
 
   hold(changes: DocChange[], seq: number): void {
     for (const change of changes) {
+      if (this.writeOnly.has(change.collection)) continue;
       const [id, doc] = 'put' in change ? [change.put.id, change.put] : [change.delete, null];
       let docs = this.held.get(change.collection);
       if (!docs) this.held.set(change.collection, (docs = new Map()));
