@@ -72,10 +72,11 @@ export interface RunningSlipway {
 }
 
 /**
- * How `npm run start:built` runs the server (`VAR=value node <flags> dist/src/main.js`), read
- * from package.json so that benchmarks measure the process users start.
+ * How `npm run start:built` runs the server (`VAR=value node <flags> dist/src/main.js`): its
+ * Node flags and environment, read from package.json so that benchmarks measure the process
+ * users start.
  */
-function serverLaunch(): { args: string[]; env: Record<string, string> } {
+export function serverRuntime(): { flags: string[]; env: Record<string, string> } {
   const pkg = JSON.parse(
     readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
   ) as { scripts: Record<string, string> };
@@ -85,7 +86,12 @@ function serverLaunch(): { args: string[]; env: Record<string, string> } {
     const [name, value] = words.shift()!.split('=');
     env[name] = value;
   }
-  const flags = words.slice(1, words.indexOf('dist/src/main.js'));
+  return { flags: words.slice(1, words.indexOf('dist/src/main.js')), env };
+}
+
+/** The server's arguments and environment, as `npm run start:built` gives them. */
+function serverLaunch(): { args: string[]; env: Record<string, string> } {
+  const { flags, env } = serverRuntime();
   const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
   return { args: [...flags, main], env };
 }

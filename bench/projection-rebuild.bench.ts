@@ -12,18 +12,26 @@ import {
   type Outcome,
   type Template,
 } from './deployment-history.js';
+import { serverRuntime } from './http-load.js';
 import type { RebuildFigures } from './projection-rebuild-worker.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const SERVICES = 10;
 const SAMPLE_MS = 50;
 
-export interface ProjectionRebuildResult extends RebuildFigures {
-  deployments: number;
-  services: number;
+export interface RebuildRun extends RebuildFigures {
   /** Highest VmRSS of the rebuilding process, read from /proc every 50 ms. */
   rssSampledPeakMb: number;
+}
+
+export interface ProjectionRebuildResult {
+  deployments: number;
+  services: number;
   seedSeconds: number;
+  /** With Node's default settings. */
+  defaults: RebuildRun;
+  /** With the server's Node flags and environment (`npm start`): as the server rebuilds. */
+  asServer: RebuildRun;
 }
 
 /** VmRSS of a process in MB, or 0 once it is gone. */
@@ -37,14 +45,16 @@ function rssMb(pid: number): number {
 }
 
 /** Runs the worker on the store and samples its RSS until it prints its figures. */
-function rebuild(eventsFile: string, readsFile: string): Promise<[RebuildFigures, number]> {
+function rebuild(
+  eventsFile: string,
+  readsFile: string,
+  runtime: { flags: string[]; env: Record<string, string> },
+): Promise<RebuildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [here('./projection-rebuild-worker.js'), eventsFile, readsFile],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      [...runtime.flags, here('./projection-rebuild-worker.js'), eventsFile, readsFile],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...runtime.env } },
     );
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), SAMPLE_MS);
@@ -54,7 +64,8 @@ function rebuild(eventsFile: string, readsFile: string): Promise<[RebuildFigures
     child.on('exit', (code) => {
       clearInterval(sampler);
       if (code !== 0) return reject(new Error(`the rebuild worker exited with ${code}`));
-      resolve([JSON.parse(out.trim().split('\n').at(-1)!) as RebuildFigures, peak]);
+      const figures = JSON.parse(out.trim().split('\n').at(-1)!) as RebuildFigures;
+      resolve({ ...figures, rssSampledPeakMb: peak });
     });
   });
 }
@@ -97,16 +108,16 @@ export async function benchProjectionRebuild(
     for (const plan of plans) await appendHistory(store, plan.templates, plan.count, 4);
     await store.close();
     const seedSeconds = (performance.now() - started) / 1000;
-    const [figures, rssSampledPeakMb] = await rebuild(
-      eventsFile,
-      join(slipway.dataDir, 'rebuilt-read-models.sqlite'),
-    );
+    const rebuildInto = (name: string, runtime: { flags: string[]; env: Record<string, string> }) =>
+      rebuild(eventsFile, join(slipway.dataDir, name), runtime);
+    const defaults = await rebuildInto('rebuilt-defaults.sqlite', { flags: [], env: {} });
+    const asServer = await rebuildInto('rebuilt-as-server.sqlite', serverRuntime());
     return {
-      ...figures,
       deployments: perService * SERVICES,
       services: SERVICES,
-      rssSampledPeakMb,
       seedSeconds,
+      defaults,
+      asServer,
     };
   } finally {
     rmSync(slipway.dataDir, { recursive: true, force: true });
@@ -116,19 +127,23 @@ export async function benchProjectionRebuild(
 /** Runnable alone: `npm run build && node dist/bench/projection-rebuild.bench.js`. */
 export function printProjectionRebuild(r: ProjectionRebuildResult): void {
   const f = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d });
-  const perSecond = r.events / r.seconds;
+  const line = (label: string, run: RebuildRun) => {
+    const perSecond = run.events / run.seconds;
+    console.log(
+      `  ${label}: rebuilt in ${f(run.seconds, 2)} s = ${f(perSecond, 0)} events/s (goal 50,000/s: ${f(perSecond / 50_000, 2)} x)`,
+    );
+    console.log(
+      `    RSS ${f(run.rssBeforeMb)} MB before, peak ${f(run.rssSampledPeakMb)} MB (sampled every ${SAMPLE_MS} ms; high-water mark ${f(run.rssHighWaterMb)} MB), ${f(run.rssAfterMb)} MB at the end`,
+    );
+  };
   console.log(
-    `\nprojection rebuild from position 0 (${r.projections} projections, empty read store, own process; BENCH_DEPLOYMENTS=${r.deployments})`,
+    `\nprojection rebuild from position 0 (${r.defaults.projections} projections, empty read store, own process; BENCH_DEPLOYMENTS=${r.deployments})`,
   );
   console.log(
-    `  store: ${f(r.events)} events (${f(r.deployments)} finished deployments on ${r.services} services), seeded in ${f(r.seedSeconds)} s`,
+    `  store: ${f(r.defaults.events)} events (${f(r.deployments)} finished deployments on ${r.services} services), seeded in ${f(r.seedSeconds)} s`,
   );
-  console.log(
-    `  rebuilt in ${f(r.seconds, 2)} s = ${f(perSecond, 0)} events/s (goal 50,000/s: ${f(perSecond / 50_000, 2)} x)`,
-  );
-  console.log(
-    `  RSS ${f(r.rssBeforeMb)} MB before, peak ${f(r.rssSampledPeakMb)} MB (sampled every ${SAMPLE_MS} ms; high-water mark ${f(r.rssHighWaterMb)} MB), ${f(r.rssAfterMb)} MB at the end`,
-  );
+  line("Node's defaults", r.defaults);
+  line(`the server's flags (${serverRuntime().flags.join(' ')})`, r.asServer);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
