@@ -9,6 +9,7 @@ import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
 import { projectInMemory } from './project-in-memory.js';
 import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from './projection-runner.js';
+import { flakyProjection } from './testing/flaky-projection.js';
 import { counterProjection } from './testing/counter-projection.js';
 
 /** Catching up through the SQLite store's bulk writer: what it builds, and when it answers. */
@@ -121,24 +122,7 @@ describe('ProjectionRunner catching up through a bulk writer', () => {
   });
 
   it('retries a projection that fails while catching up, and keeps the others going', async () => {
-    let failures = 2;
-    const flaky: Projection = {
-      name: 'flaky',
-      version: 1,
-      collections: [{ name: 'flaky' }],
-      handlers: {
-        Counted: [
-          {
-            collection: 'flaky',
-            documentId: () => 'only',
-            evolve: (current, event) => {
-              if (event.position === 100n && failures-- > 0) throw new Error('transient');
-              return { id: 'only', seen: Number(current?.seen ?? 0) + 1 };
-            },
-          },
-        ],
-      },
-    };
+    const flaky = flakyProjection(2, 100n);
     const errors: string[] = [];
     const last = await appendMany(150);
     const r = runner([counterProjection(), flaky], { onError: (name) => errors.push(name) });

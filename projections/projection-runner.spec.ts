@@ -11,6 +11,7 @@ import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
 import { projectInMemory } from './project-in-memory.js';
 import { CHECKPOINT_COLLECTION, type Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
+import { flakyProjection } from './testing/flaky-projection.js';
 import { counterProjection, type CounterDoc } from './testing/counter-projection.js';
 
 describe('ProjectionRunner', () => {
@@ -207,24 +208,7 @@ describe('ProjectionRunner', () => {
   });
 
   it('keeps other projections going while one fails, and retries the failing one', async () => {
-    let failures = 2;
-    const flaky: Projection = {
-      name: 'flaky',
-      version: 1,
-      collections: [{ name: 'flaky' }],
-      handlers: {
-        Counted: [
-          {
-            collection: 'flaky',
-            documentId: () => 'only',
-            evolve: (current) => {
-              if (failures-- > 0) throw new Error('transient');
-              return { id: 'only', seen: Number(current?.seen ?? 0) + 1 };
-            },
-          },
-        ],
-      },
-    };
+    const flaky = flakyProjection(2);
     const errors: string[] = [];
     const r = runner([counterProjection(), flaky], {
       onError: (name: string) => errors.push(name),
