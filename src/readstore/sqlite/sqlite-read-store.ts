@@ -17,6 +17,7 @@ import {
   type ReadStoreSession,
 } from '../read-store.port.js';
 import { SqliteBulkWriter } from './sqlite-bulk-writer.js';
+import { TABLE_COLUMNS, upgradeTableLayout } from './table-layout.js';
 import {
   afterCursor,
   buildWhere,
@@ -42,7 +43,7 @@ const BULK_CHECKPOINT_PAGES = 16_000;
 
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, with
- * expression indexes on the declared fields. Writes go through one connection, one
+ * expression indexes on the declared fields (see table-layout.ts). Writes go through one connection, one
  * transaction at a time; reads use a second connection and see only committed data.
  */
 export class SqliteReadStore implements ReadStore {
@@ -74,13 +75,13 @@ export class SqliteReadStore implements ReadStore {
     assertCollectionName(spec.name);
     const table = TABLE_PREFIX + spec.name;
     return this.queue.run(async () => {
-      this.writer.exec(
-        `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`,
-      );
+      upgradeTableLayout(this.writer, table);
+      this.writer.exec(`CREATE TABLE IF NOT EXISTS ${table} ${TABLE_COLUMNS}`);
       for (const index of spec.indexes ?? []) {
         if (index.fields.length === 0) throw new InvalidQueryError('an index needs fields');
         const name = `${table}__${index.fields.join('__').replace(/\./g, '_')}`;
-        const columns = index.fields.map(fieldExpr).join(', ');
+        // `id` last, as every sort ends on it: the index alone gives the whole order.
+        const columns = [...index.fields.map(fieldExpr), 'id'].join(', ');
         this.writer.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${table} (${columns})`);
       }
       this.known.add(spec.name);
