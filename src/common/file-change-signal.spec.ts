@@ -75,4 +75,43 @@ describe('FileChangeSignal', () => {
       stop();
     }
   });
+
+  it('watches the journal alone once it exists: writes to the other files wake nothing', async () => {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT)');
+    const signal = new FileChangeSignal(file);
+    let calls = 0;
+    const stop = signal.listen(() => (calls += 1));
+    expect(signal.watchedPath).toBe(`${file}-wal`);
+    for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'other.sqlite-wal'), `unrelated ${i}`);
+    writeFileSync(file + '-shm-neighbour', 'unrelated');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls).toBe(0);
+    const heard = nextCall(signal);
+    db.prepare('INSERT INTO t VALUES (?)').run('x');
+    await heard;
+    expect(calls).toBe(1);
+    stop();
+    db.close();
+  });
+
+  it('watches the directory again once the journal is removed, and hears the next one', async () => {
+    let db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (v TEXT)');
+    const signal = new FileChangeSignal(file);
+    const stop = signal.listen(() => undefined);
+    expect(signal.watchedPath).toBe(`${file}-wal`);
+    // The last connection closes: SQLite folds the journal in and deletes it.
+    db.close();
+    await new Promise((r) => setTimeout(r, 50));
+    db = new Database(file);
+    const heard = nextCall(signal);
+    db.prepare('INSERT INTO t VALUES (?)').run('y');
+    await heard;
+    expect(signal.watchedPath).toBe(dir);
+    stop();
+    db.close();
+  });
 });

@@ -1,18 +1,19 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /**
- * Hears writes to a SQLite file made by any process (a commit writes its `-wal` journal; a
- * checkpoint writes the file itself) through the directory's change notifications (inotify on
- * Linux), so a loop that waits for another process wakes within milliseconds instead of at its
- * next poll. The directory is watched, not the file, because SQLite deletes and recreates the
- * journal. A burst of writes calls each listener once, `coalesceMs` after the first.
+ * Hears commits to a SQLite file made by any process (each writes the `-wal` journal) through
+ * change notifications (inotify on Linux), so a loop that waits for another process wakes within
+ * milliseconds instead of at its next poll. The journal is watched while it exists, else the
+ * directory, filtered by name (SQLite deletes the journal when the last connection closes). A
+ * burst of writes calls each listener once, `coalesceMs` after the first.
  *
  * Notifications can be missed (network file systems, a full inotify queue) or refused by the
  * platform: callers keep a slower poll as the fallback, never rely on this alone.
  */
 export class FileChangeSignal {
   private watcher: FSWatcher | null = null;
+  private watched: string | null = null;
   private failed = false;
   private timer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<() => void>();
@@ -29,6 +30,11 @@ export class FileChangeSignal {
   /** True while notifications arrive; false before the first listener or once watching failed. */
   get watching(): boolean {
     return this.watcher !== null;
+  }
+
+  /** What is watched: the journal, or the directory while there is no journal. */
+  get watchedPath(): string | null {
+    return this.watcher ? this.watched : null;
   }
 
   /**
@@ -54,11 +60,7 @@ export class FileChangeSignal {
   private start(): void {
     if (this.watcher || this.failed || this.file === ':memory:' || this.file === '') return;
     try {
-      this.watcher = watch(dirname(this.file), { persistent: false }, (_type, changed) => {
-        // Some platforms do not name the file: then every change in the directory counts.
-        if (changed && !this.names.has(changed.toString())) return;
-        this.schedule();
-      });
+      this.watcher = this.watchJournal() ?? this.watchDirectory();
       this.watcher.on('error', () => {
         // The directory went away or the watch broke: the callers' polls carry on alone.
         this.failed = true;
@@ -68,6 +70,40 @@ export class FileChangeSignal {
       this.failed = true;
       this.watcher = null;
     }
+  }
+
+  /**
+   * The write-ahead log itself, when it exists: every commit writes it, and while a connection
+   * has the database open (the caller's own) SQLite neither deletes nor replaces it. Watched
+   * alone, writes to the directory's other files do not wake this process: the read models'
+   * log beside the events' is written hundreds of times a second while projections rebuild.
+   * Removed all the same (every connection closed), the directory is watched instead.
+   */
+  private watchJournal(): FSWatcher | null {
+    const journal = `${this.file}-wal`;
+    if (!existsSync(journal)) return null;
+    try {
+      this.watched = journal;
+      return watch(journal, { persistent: false }, (type) => {
+        if (type === 'rename' && this.watcher) {
+          this.watcher.close();
+          this.watcher = null;
+          this.start();
+        }
+        this.schedule();
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  private watchDirectory(): FSWatcher {
+    this.watched = dirname(this.file);
+    return watch(dirname(this.file), { persistent: false }, (_type, changed) => {
+      // Some platforms do not name the file: then every change in the directory counts.
+      if (changed && !this.names.has(changed.toString())) return;
+      this.schedule();
+    });
   }
 
   private schedule(): void {

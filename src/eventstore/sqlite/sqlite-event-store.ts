@@ -83,18 +83,19 @@ export class SqliteEventStore implements EventStore {
     this.clock = options.clock ?? systemClock;
     this.appended.setMaxListeners(0);
     this.db = new Database(file);
-    // Appends by other processes sharing the file wake this one's subscriptions too.
+    // WAL + synchronous=FULL: a commit returns only after the WAL is fsynced,
+    // so an acknowledged append survives a crash of the process or the machine.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 10000');
+    // Appends by other processes sharing the file wake this one's subscriptions too. Listened
+    // to once in WAL mode, so that the journal, not the whole directory, is watched.
     this.fileChanges = new FileChangeSignal(file);
     this.stopWatching =
       options.watch === false
         ? () => undefined
         : this.fileChanges.listen(() => this.changedOnDisk());
     this.pollIntervalMs = options.pollIntervalMs ?? (this.fileChanges.watching ? 2000 : 250);
-    // WAL + synchronous=FULL: a commit returns only after the WAL is fsynced,
-    // so an acknowledged append survives a crash of the process or the machine.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 10000');
     this.db.exec(EVENT_STORE_SCHEMA);
     this.db.defaultSafeIntegers(true);
     this.statements = {
