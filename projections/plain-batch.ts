@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
-import { applyIn } from './apply-events.js';
+import { applyIn, saveCheckpoint } from './apply-events.js';
 import type { ProjectionLeases } from './projection-lease.js';
 import { handlersFor } from './projection.js';
 import type { BatchHooks, RunnerState as State } from './runner-state.js';
@@ -56,3 +56,23 @@ export async function applyBatch(
 }
 
 const lastOf = (events: RecordedEvent[]) => Number(events[events.length - 1].position);
+
+/**
+ * The checkpoints of projections that skipped events without a write (`unsaved`), in one
+ * transaction; each stays unsaved when it fails.
+ */
+export async function saveSkipped(
+  store: ReadStore,
+  states: Iterable<State>,
+  leases?: ProjectionLeases,
+): Promise<void> {
+  const unsaved = [...states].filter((s) => s.unsaved);
+  if (unsaved.length === 0) return;
+  await store.transaction(async (session) => {
+    for (const state of unsaved) {
+      await leases?.fence(session, state.projection.name);
+      await saveCheckpoint(session, state.projection, state.position);
+    }
+  });
+  for (const state of unsaved) state.unsaved = false;
+}

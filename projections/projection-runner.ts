@@ -4,16 +4,18 @@ import type { EventStore } from '../src/eventstore/event-store.port.js';
 import type { ReadStore } from '../src/readstore/read-store.port.js';
 import { AffectedProjections } from './affected-projections.js';
 import { BulkCatchUp } from './bulk-catch-up.js';
+import { CatchUpHandOff, type CatchUpElsewhere } from './catch-up-hand-off.js';
 import { LeaseFollower } from './lease-follower.js';
 import { PositionWaiters } from './position-waiters.js';
 import type { ProjectionLeases } from './projection-lease.js';
 import { saveCheckpoint } from './apply-events.js';
-import { applyBatch } from './plain-batch.js';
+import { applyBatch, saveSkipped } from './plain-batch.js';
 import {
   initialStates,
   markApplied,
   markFailed,
   statusOf,
+  supersededAmong,
   supersededError,
   type BatchHooks,
   type ProjectionStatus,
@@ -22,6 +24,7 @@ import {
 import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
 
 export type { ProjectionStatus } from './runner-state.js';
+export type { CatchUpElsewhere } from './catch-up-hand-off.js';
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
@@ -39,6 +42,8 @@ export interface ProjectionRunnerOptions {
    * holds, and follow the shared checkpoints of the others (see projection-lease.ts).
    */
   leases?: ProjectionLeases;
+  /** Far behind at start, the catch-up runs there first (not under leases). */
+  catchUpElsewhere?: CatchUpElsewhere;
 }
 
 /**
@@ -63,6 +68,7 @@ export class ProjectionRunner {
   private bulk: BulkCatchUp | null = null;
   /** A bulk write failed once: this runner catches up the plain way from then on. */
   private bulkRefused = false;
+  private readonly handOff: CatchUpHandOff | null;
   /** What applying a batch reports back, the plain way or in bulk. */
   private readonly batchHooks: BatchHooks = {
     applied: (state, position, skipped) => markApplied(state, position, skipped, this.retryDelayMs),
@@ -93,6 +99,14 @@ export class ProjectionRunner {
           notice: options.onNotice,
         })
       : null;
+    this.handOff =
+      options.catchUpElsewhere && !options.leases
+        ? new CatchUpHandOff(options.catchUpElsewhere, events, store, this.states, {
+            progressed: () => this.waiters.settle(),
+            failed: (error) => options.onError?.('(catch-up elsewhere)', error),
+            refreshMs: this.pollIntervalMs,
+          })
+        : null;
   }
 
   /**
@@ -128,12 +142,14 @@ export class ProjectionRunner {
     const onReads = this.options.leases ? this.store.onChanged?.(poke) : undefined;
     this.unlisten = [onEvents, onReads].filter((f): f is () => void => f !== undefined);
     this.stopped = false;
-    this.loop = this.run();
+    const handOff = this.handOff;
+    this.loop = handOff ? handOff.run().then(() => this.run()) : this.run();
   }
 
   async stop(): Promise<void> {
     for (const unlisten of this.unlisten.splice(0)) unlisten();
     this.stopped = true;
+    this.handOff?.stop();
     this.poke();
     await this.loop;
     await this.catchingUp(false);
@@ -147,7 +163,7 @@ export class ProjectionRunner {
    * `position`: what a command awaits so that its caller reads its own write.
    */
   waitFor(position: bigint, names?: string[]): Promise<void> {
-    const superseded = this.supersededAmong(names ? new Set(names) : null);
+    const superseded = supersededAmong(this.states.values(), names ? new Set(names) : null);
     if (superseded) return Promise.reject(supersededError(superseded));
     const waiting = this.waiters.wait(Number(position), names ? new Set(names) : null);
     this.poke();
@@ -274,33 +290,15 @@ export class ProjectionRunner {
 
   /** Checkpoints of projections that skipped events, in one write, once there is time. */
   private async saveSkippedCheckpoints(): Promise<void> {
-    const unsaved = [...this.states.values()].filter((s) => s.unsaved);
-    if (unsaved.length === 0) return;
-    try {
-      await this.store.transaction(async (session) => {
-        for (const state of unsaved) {
-          await this.options.leases?.fence(session, state.projection.name);
-          await saveCheckpoint(session, state.projection, state.position);
-        }
-      });
-      for (const state of unsaved) state.unsaved = false;
-    } catch (error) {
-      this.options.onError?.('(checkpoints)', error);
-    }
+    await saveSkipped(this.store, this.states.values(), this.options.leases).catch((error) =>
+      this.options.onError?.('(checkpoints)', error),
+    );
   }
 
   /** A newer version holds the lease: refuse who waits for the projection (see LeaseFollower). */
   private superseded(state: State): void {
     const name = state.projection.name;
     this.waiters.refuseWhere((names) => !names || names.has(name), supersededError(state));
-  }
-
-  /** The first superseded projection among `names` (all when null). */
-  private supersededAmong(names: Set<string> | null): State | null {
-    for (const state of this.states.values()) {
-      if (state.supersededBy !== null && (!names || names.has(state.projection.name))) return state;
-    }
-    return null;
   }
 
   private idleDelay(): number {

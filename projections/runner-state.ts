@@ -60,6 +60,17 @@ export function supersededError(state: RunnerState): AppError {
   );
 }
 
+/** The first superseded projection among `names` (all when null). */
+export function supersededAmong(
+  states: Iterable<RunnerState>,
+  names: Set<string> | null,
+): RunnerState | null {
+  for (const state of states) {
+    if (state.supersededBy !== null && (!names || names.has(state.projection.name))) return state;
+  }
+  return null;
+}
+
 /** One state per projection, at position 0; a projection or collection named twice is refused. */
 export function initialStates(
   projections: Projection[],
