@@ -12,6 +12,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   projectionWaitTimeoutMs: number;
   projectionPollMs: number;
+  /** SLIPWAY_CATCH_UP_PROCESS_EVENTS; 0: the projections always catch up in the server. */
+  projectionCatchUpProcessEvents: number;
   trustProxy: boolean;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: vars.SLIPWAY_LOG_LEVEL,
     projectionWaitTimeoutMs: vars.SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS,
     projectionPollMs: vars.SLIPWAY_PROJECTION_POLL_MS,
+    projectionCatchUpProcessEvents: vars.SLIPWAY_CATCH_UP_PROCESS_EVENTS,
     trustProxy: vars.SLIPWAY_TRUST_PROXY,
     sessionIdleMinutes: vars.SLIPWAY_SESSION_IDLE_MINUTES,
     sessionMaxHours: vars.SLIPWAY_SESSION_MAX_HOURS,

@@ -13,21 +13,18 @@ import {
 } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
-import { EVENTSTORE_URL, MONGODB_URL } from './storage-config.js';
-
-const toInt = ({ value }: { value: unknown }) =>
-  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-const toBool = ({ value }: { value: unknown }) =>
-  value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value;
+import { StorageVariables } from './storage-variables.js';
+import { toBool, toInt } from './variable-transforms.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Every setting comes from an environment variable; the property names below are the
- * variable names, so a validation message names the variable to fix.
+ * variable names, so a validation message names the variable to fix. The storage variables
+ * are declared in StorageVariables.
  */
-export class EnvironmentVariables {
+export class EnvironmentVariables extends StorageVariables {
   @Transform(toInt)
   @IsInt({ message: 'PORT must be an integer port number' })
   @Min(0)
@@ -46,18 +43,6 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS)
   SLIPWAY_LOG_LEVEL: LogLevel = 'log';
-
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120_000)
-  SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS = 10_000;
-
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(60_000)
-  SLIPWAY_PROJECTION_POLL_MS = 500;
 
   @Transform(toBool)
   @IsBoolean({ message: 'SLIPWAY_TRUST_PROXY must be true or false' })
@@ -284,27 +269,6 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(100_000)
   SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS = 128;
-
-  /** Events in EventStoreDB/KurrentDB (`esdb://`); absent: the embedded SQLite file. */
-  @Omittable()
-  @Matches(EVENTSTORE_URL, {
-    message: 'SLIPWAY_EVENTSTORE_URL must be an esdb:// or esdb+discover:// connection string',
-  })
-  SLIPWAY_EVENTSTORE_URL?: string = undefined;
-
-  /** Read models in MongoDB (a replica set); absent: the embedded SQLite file. */
-  @Omittable()
-  @Matches(MONGODB_URL, {
-    message: 'SLIPWAY_MONGODB_URL must be a mongodb:// or mongodb+srv:// connection string',
-  })
-  SLIPWAY_MONGODB_URL?: string = undefined;
-
-  /** API processes sharing the stores. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(64)
-  SLIPWAY_REPLICAS = 1;
 
   /** Largest gzip tar of a build context `PUT /api/v1/deploy/uploads/{id}` takes (bytes). */
   @Transform(toInt)
