@@ -4,7 +4,7 @@
  * Within a layer the order of the folders is the order in which they may depend on each other.
  */
 const LAYERS = [
-  { name: 'app', folders: ['src/main.ts', 'src/worker.ts', 'src/app'] },
+  { name: 'app', folders: ['src/main.ts', 'src/worker.ts', 'src/catch-up.ts', 'src/app'] },
   {
     name: 'surfaces',
     folders: ['src/api-v1', 'src/mcp', 'src/web', 'src/http', 'src/rpc', 'src/cli'],

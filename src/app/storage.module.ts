@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   Global,
   Inject,
@@ -13,15 +11,15 @@ import { ProjectionLeases } from '../../projections/projection-lease.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { READ_MODELS } from '../storage/read-models.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
 import { errorForLog } from '../common/log-text.js';
+import { catchUpProcess } from './catch-up-process.js';
+import { openEventStore, openReadStore } from './open-stores.js';
 
 const logger = new Logger('Projections');
 
@@ -46,27 +44,12 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         {
           provide: EVENT_STORE,
           inject: [APP_CONFIG, CLOCK],
-          useFactory: async (config: AppConfig, clock: Clock): Promise<EventStore> => {
-            // The server clients (gRPC, the MongoDB driver) load only when they are configured.
-            if (config.storage.eventStoreUrl) {
-              const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
-              return new EsdbEventStore(config.storage.eventStoreUrl);
-            }
-            mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-            return new SqliteEventStore(join(config.dataDir, 'events.sqlite'), { clock });
-          },
+          useFactory: (config: AppConfig, clock: Clock) => openEventStore(config, { clock }),
         },
         {
           provide: READ_STORE,
           inject: [APP_CONFIG],
-          useFactory: async (config: AppConfig): Promise<ReadStore> => {
-            if (config.storage.mongoUrl) {
-              const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');
-              return MongoReadStore.connect(config.storage.mongoUrl);
-            }
-            mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-            return new SqliteReadStore(join(config.dataDir, 'read-models.sqlite'));
-          },
+          useFactory: (config: AppConfig) => openReadStore(config),
         },
         {
           provide: ProjectionRunner,
@@ -79,6 +62,8 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
           ) => {
             // Several replicas: one applies each projection, the others follow its checkpoint.
             const leases = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
+            // Alone on the embedded pair and far behind: the catch-up runs in its own process.
+            const elsewhere = leases ? null : catchUpProcess(config, list, logger);
             return new ProjectionRunner(events, reads, list, {
               pollIntervalMs: config.projectionPollMs,
               // A command waits out a dead holder's lease (and the takeover's catch-up) rather
@@ -87,6 +72,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
                 ? Math.max(config.projectionWaitTimeoutMs, leases.ttlMs + 10_000)
                 : config.projectionWaitTimeoutMs,
               ...(leases ? { leases } : {}),
+              ...(elsewhere ? { catchUpElsewhere: elsewhere } : {}),
               onError: (name, error) =>
                 logger.error(`Projection ${name} failed`, errorForLog(error)),
               onNotice: (name, message) => logger.warn(`Projection ${name}: ${message}`),

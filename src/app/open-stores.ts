@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppConfig } from '../config/app-config.js';
+import type { EventStore } from '../eventstore/event-store.port.js';
+import {
+  SqliteEventStore,
+  type SqliteEventStoreOptions,
+} from '../eventstore/sqlite/sqlite-event-store.js';
+import type { ReadStore } from '../readstore/read-store.port.js';
+import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
+
+/** `events.sqlite` and `read-models.sqlite` in the data directory: the embedded pair. */
+export function embeddedStoreFiles(config: AppConfig): { events: string; readModels: string } {
+  return {
+    events: join(config.dataDir, 'events.sqlite'),
+    readModels: join(config.dataDir, 'read-models.sqlite'),
+  };
+}
+
+/** The configured event store: EventStoreDB/KurrentDB when its URL is set, else SQLite. */
+export async function openEventStore(
+  config: AppConfig,
+  options: SqliteEventStoreOptions = {},
+): Promise<EventStore> {
+  // The server clients (gRPC, the MongoDB driver) load only when they are configured.
+  if (config.storage.eventStoreUrl) {
+    const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
+    return new EsdbEventStore(config.storage.eventStoreUrl);
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return new SqliteEventStore(embeddedStoreFiles(config).events, options);
+}
+
+/** The configured read store: MongoDB when its URL is set, else SQLite. */
+export async function openReadStore(config: AppConfig): Promise<ReadStore> {
+  if (config.storage.mongoUrl) {
+    const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');
+    return MongoReadStore.connect(config.storage.mongoUrl);
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return new SqliteReadStore(embeddedStoreFiles(config).readModels);
+}
+
+/** Both stores are the embedded SQLite files (one machine). */
+export function embeddedStores(config: AppConfig): boolean {
+  return !config.storage.eventStoreUrl && !config.storage.mongoUrl;
+}
