@@ -1,14 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { applicationProjections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/projection-runner.js';
+import { catchUpProcess } from '../src/app/catch-up-process.js';
+import { embeddedStoreFiles } from '../src/app/open-stores.js';
+import { loadConfig } from '../src/config/app-config.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
 
 /**
  * Child process of the projection-rebuild benchmark, so that its RSS is the rebuild's alone:
- * every application projection, from position 0 of the event store given as the first
- * argument into the fresh read store given as the second, with the options the app uses
- * (batches of 500). Prints one JSON line with the figures.
+ * every application projection, from position 0 of the event store into a fresh read store,
+ * with the options the app uses (batches of 500). Prints one JSON line with the figures.
+ *
+ * - `in-process <events file> <read store file>`: the runner applies every event itself;
+ * - `as-server`: the stores of SLIPWAY_DATA_DIR, and the runner as the server builds it: far
+ *   behind, it hands the catch-up to the catch-up process (dist/src/catch-up.js) and goes on.
  */
 export interface RebuildFigures {
   events: number;
@@ -24,9 +30,15 @@ const kib = (field: string) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) /
   1024;
 
-const [eventsFile, readsFile] = process.argv.slice(2);
-const events = new SqliteEventStore(eventsFile);
-const reads = new SqliteReadStore(readsFile);
+const [mode, ...files] = process.argv.slice(2);
+const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+const config = loadConfig();
+const elsewhere =
+  mode === 'as-server' ? catchUpProcess(config, applicationProjections, silent) : null;
+if (mode === 'as-server' && !elsewhere) throw new Error('no catch-up process: build first');
+const embedded = embeddedStoreFiles(config);
+const events = new SqliteEventStore(elsewhere ? embedded.events : files[0]);
+const reads = new SqliteReadStore(elsewhere ? embedded.readModels : files[1]);
 let failed: (error: unknown) => void = () => undefined;
 const failure = new Promise<never>((_, reject) => (failed = reject));
 failure.catch(() => undefined); // handled by the race below, even if it fails before it
@@ -35,6 +47,7 @@ const runner = new ProjectionRunner(events, reads, applicationProjections, {
   waitTimeoutMs: 3_600_000,
   // A projection that fails would be retried for ever: the benchmark stops at once instead.
   onError: (name, error) => failed(new Error(`projection ${name} failed`, { cause: error })),
+  ...(elsewhere ? { catchUpElsewhere: elsewhere } : {}),
 });
 const head = await events.headPosition();
 const rssBeforeMb = kib('VmRSS');

@@ -22,15 +22,19 @@ const SAMPLE_MS = 50;
 export interface RebuildRun extends RebuildFigures {
   /** Highest VmRSS of the rebuilding process, read from /proc every 50 ms. */
   rssSampledPeakMb: number;
+  /** Highest VmRSS of a process it started (the catch-up process), sampled alike; 0: none. */
+  childRssSampledPeakMb: number;
 }
 
 export interface ProjectionRebuildResult {
   deployments: number;
   services: number;
   seedSeconds: number;
-  /** With Node's default settings. */
+  /** The runner applies every event itself, with Node's default settings. */
   defaults: RebuildRun;
-  /** With the server's Node flags and environment (`npm start`): as the server rebuilds. */
+  /** ... with the server's Node flags and environment (`npm start`). */
+  inServerFlags: RebuildRun;
+  /** As the server rebuilds: its flags, and the catch-up handed to the catch-up process. */
   asServer: RebuildRun;
 }
 
@@ -44,20 +48,35 @@ function rssMb(pid: number): number {
   }
 }
 
-/** Runs the worker on the store and samples its RSS until it prints its figures. */
+/** The processes a process started (its threads' children). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((word) => word.trim() !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Runs the worker with `args` and samples its RSS (and its children's) until it prints. */
 function rebuild(
-  eventsFile: string,
-  readsFile: string,
+  args: string[],
   runtime: { flags: string[]; env: Record<string, string> },
 ): Promise<RebuildRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...runtime.flags, here('./projection-rebuild-worker.js'), eventsFile, readsFile],
+      [...runtime.flags, here('./projection-rebuild-worker.js'), ...args],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...runtime.env } },
     );
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!))), SAMPLE_MS);
+    let childPeak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(child.pid!));
+      for (const pid of childrenOf(child.pid!)) childPeak = Math.max(childPeak, rssMb(pid));
+    }, SAMPLE_MS);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
@@ -65,7 +84,7 @@ function rebuild(
       clearInterval(sampler);
       if (code !== 0) return reject(new Error(`the rebuild worker exited with ${code}`));
       const figures = JSON.parse(out.trim().split('\n').at(-1)!) as RebuildFigures;
-      resolve({ ...figures, rssSampledPeakMb: peak });
+      resolve({ ...figures, rssSampledPeakMb: peak, childRssSampledPeakMb: childPeak });
     });
   });
 }
@@ -108,15 +127,24 @@ export async function benchProjectionRebuild(
     for (const plan of plans) await appendHistory(store, plan.templates, plan.count, 4);
     await store.close();
     const seedSeconds = (performance.now() - started) / 1000;
-    const rebuildInto = (name: string, runtime: { flags: string[]; env: Record<string, string> }) =>
-      rebuild(eventsFile, join(slipway.dataDir, name), runtime);
-    const defaults = await rebuildInto('rebuilt-defaults.sqlite', { flags: [], env: {} });
-    const asServer = await rebuildInto('rebuilt-as-server.sqlite', serverRuntime());
+    const inProcess = (name: string) => ['in-process', eventsFile, join(slipway.dataDir, name)];
+    const defaults = await rebuild(inProcess('rebuilt-defaults.sqlite'), { flags: [], env: {} });
+    const inServerFlags = await rebuild(inProcess('rebuilt-server-flags.sqlite'), serverRuntime());
+    // The server's own read store, emptied: rebuilt into the files the server would use.
+    for (const suffix of ['', '-wal', '-shm']) {
+      rmSync(join(slipway.dataDir, `read-models.sqlite${suffix}`), { force: true });
+    }
+    const server = serverRuntime();
+    const asServer = await rebuild(['as-server'], {
+      flags: server.flags,
+      env: { ...server.env, SLIPWAY_DATA_DIR: slipway.dataDir },
+    });
     return {
       deployments: perService * SERVICES,
       services: SERVICES,
       seedSeconds,
       defaults,
+      inServerFlags,
       asServer,
     };
   } finally {
@@ -135,6 +163,11 @@ export function printProjectionRebuild(r: ProjectionRebuildResult): void {
     console.log(
       `    RSS ${f(run.rssBeforeMb)} MB before, peak ${f(run.rssSampledPeakMb)} MB (sampled every ${SAMPLE_MS} ms; high-water mark ${f(run.rssHighWaterMb)} MB), ${f(run.rssAfterMb)} MB at the end`,
     );
+    if (run.childRssSampledPeakMb > 0) {
+      console.log(
+        `    catch-up process: RSS peak ${f(run.childRssSampledPeakMb)} MB (sampled alike; gone at the end)`,
+      );
+    }
   };
   console.log(
     `\nprojection rebuild from position 0 (${r.defaults.projections} projections, empty read store, own process; BENCH_DEPLOYMENTS=${r.deployments})`,
@@ -142,8 +175,13 @@ export function printProjectionRebuild(r: ProjectionRebuildResult): void {
   console.log(
     `  store: ${f(r.defaults.events)} events (${f(r.deployments)} finished deployments on ${r.services} services), seeded in ${f(r.seedSeconds)} s`,
   );
-  line("Node's defaults", r.defaults);
-  line(`the server's flags (${serverRuntime().flags.join(' ')})`, r.asServer);
+  const flags = serverRuntime().flags.join(' ');
+  line("in one process, Node's defaults", r.defaults);
+  line(`in one process, the server's flags (${flags})`, r.inServerFlags);
+  line(
+    `as the server: its flags, the catch-up in the catch-up process (Node's defaults)`,
+    r.asServer,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
