@@ -5,12 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { applicationProjections } from '../projections/index.js';
+import { catchUpProcess } from '../src/app/catch-up-process.js';
+import { loadConfig } from '../src/config/app-config.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import { testEvent } from '../src/eventstore/testing/test-events.js';
 import { data } from './support/deployments.js';
 import { call, cookieAuth, logIn } from './support/identity.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
+const entry = fileURLToPath(new URL('../dist/src/catch-up.js', import.meta.url));
 const legacy = fileURLToPath(new URL('./fixtures/legacy-store-9ccf61e', import.meta.url));
 const fixture = JSON.parse(readFileSync(join(legacy, 'fixture.json'), 'utf8')) as {
   email: string;
@@ -157,5 +161,38 @@ describe('projections far behind catch up in a process of their own (node dist/s
     const entries = db.prepare('SELECT count(*) AS n FROM rm_audit_trail').get() as { n: number };
     db.close();
     expect(entries.n).toBe(60_000);
+  });
+
+  it('starts the process on the data directory of the configuration, not of the environment', async () => {
+    const dataDir = join(dir, 'configured');
+    cpSync(legacy, dataDir, { recursive: true });
+    const config = loadConfig({ SLIPWAY_DATA_DIR: dataDir, SLIPWAY_CATCH_UP_PROCESS_EVENTS: '1' });
+    const logged: string[] = [];
+    const logger = {
+      log: (m: string) => logged.push(m),
+      warn: () => undefined,
+      error: () => undefined,
+    };
+    const elsewhere = catchUpProcess(config, applicationProjections, logger, entry);
+    const before = process.env.SLIPWAY_DATA_DIR;
+    // An app built from a configuration object: the environment names another directory.
+    process.env.SLIPWAY_DATA_DIR = join(dir, 'elsewhere');
+    try {
+      await elsewhere!.run(12, 12, new AbortController().signal);
+      // A position past the store's end is refused at once, not waited for.
+      await expect(elsewhere!.run(1, 13, new AbortController().signal)).rejects.toThrow(
+        'the catch-up process exited with 1',
+      );
+    } finally {
+      if (before === undefined) delete process.env.SLIPWAY_DATA_DIR;
+      else process.env.SLIPWAY_DATA_DIR = before;
+    }
+    const db = new Database(join(dataDir, 'read-models.sqlite'), { readonly: true });
+    const rows = db.prepare('SELECT doc FROM rm_projection_checkpoints').all() as { doc: string }[];
+    db.close();
+    expect(rows.map((r) => (JSON.parse(r.doc) as { position: number }).position)).toEqual(
+      applicationProjections.map(() => 12),
+    );
+    expect(logged[1]).toMatch(/^Caught up 12 events/);
   });
 });

@@ -32,6 +32,11 @@ try {
   throw error;
 }
 const events = await openEventStore(config, { watch: false });
+// A store that ends before the position is not the server's: waiting would never end.
+if ((await events.headPosition()) < BigInt(headArgument)) {
+  await events.close();
+  fail(`the event store in ${config.dataDir} ends before position ${headArgument}`, 1);
+}
 const reads = await openReadStore(config);
 let failed: (error: Error) => void = () => undefined;
 const failure = new Promise<never>((_, reject) => (failed = reject));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoggerService } from '@nestjs/common';
 import type { CatchUpElsewhere } from '../../projections/projection-runner.js';
@@ -44,11 +45,15 @@ export function catchUpProcess(
     run: (behind, head, signal) => {
       const started = performance.now();
       // Not the server's flags (process.execArgv): Node's defaults. The environment is the
-      // server's, so the child reads the same configuration and data directory.
+      // server's, with its data directory as configured (an app built from a config object
+      // may not have it in the environment), and no server stores.
+      const env: NodeJS.ProcessEnv = { ...process.env, SLIPWAY_DATA_DIR: resolve(config.dataDir) };
+      delete env.SLIPWAY_EVENTSTORE_URL;
+      delete env.SLIPWAY_MONGODB_URL;
       const child = spawn(
         process.execPath,
         [entry, String(head), projectionsSignature(projections)],
-        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: process.env },
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env },
       );
       logger.log(
         `${behind} events behind: catching up to position ${head} in a process of its own (pid ${child.pid})`,
