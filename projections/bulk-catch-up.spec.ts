@@ -3,14 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
-import { testEvent } from '../src/eventstore/testing/test-events.js';
 import type { BulkWriter, Doc, ReadStore } from '../src/readstore/read-store.port.js';
 import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
 import { projectInMemory } from './project-in-memory.js';
 import { CHECKPOINT_COLLECTION, type Projection, type ProjectionCheckpoint } from './projection.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from './projection-runner.js';
 import { flakyProjection } from './testing/flaky-projection.js';
-import { counterProjection } from './testing/counter-projection.js';
+import { appendCounts, counterProjection } from './testing/counter-projection.js';
 
 /** Catching up through the SQLite store's bulk writer: what it builds, and when it answers. */
 describe('ProjectionRunner catching up through a bulk writer', () => {
@@ -59,19 +58,7 @@ describe('ProjectionRunner catching up through a bulk writer', () => {
       .map((d) => d as Doc)
       .sort(byId);
 
-  /** Counts over 7 keys; every tenth a reset, which deletes the key's document. */
-  async function appendMany(n: number): Promise<bigint> {
-    let last = 0n;
-    for (let i = 0; i < n; i++) {
-      const key = `k${i % 7}`;
-      const batch =
-        i % 10 === 9
-          ? [testEvent('Reset', { key })]
-          : [testEvent('Counted', { key, by: i }), testEvent('Counted', { key, by: 1 })];
-      last = (await events.append(`c-${key}`, batch, 'any')).lastPosition;
-    }
-    return last;
-  }
+  const appendMany = (n: number) => appendCounts(events, n);
 
   /** The same store without a bulk writer: the plain path, one transaction per batch. */
   function plainStore(file: string): ReadStore {

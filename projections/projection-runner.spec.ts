@@ -12,7 +12,7 @@ import { projectInMemory } from './project-in-memory.js';
 import { CHECKPOINT_COLLECTION, type Projection } from './projection.js';
 import { ProjectionRunner } from './projection-runner.js';
 import { flakyProjection } from './testing/flaky-projection.js';
-import { counterProjection, type CounterDoc } from './testing/counter-projection.js';
+import { appendCounts, counterProjection, type CounterDoc } from './testing/counter-projection.js';
 
 describe('ProjectionRunner', () => {
   let dir: string;
@@ -47,15 +47,7 @@ describe('ProjectionRunner', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function appendMany(n: number): Promise<bigint> {
-    let last = 0n;
-    for (let i = 0; i < n; i++) {
-      const key = `k${i % 7}`;
-      const batch = i % 10 === 9 ? [testEvent('Reset', { key })] : [count(key, i), count(key, 1)];
-      last = (await events.append(`c-${key}`, batch, 'any')).lastPosition;
-    }
-    return last;
-  }
+  const appendMany = (n: number) => appendCounts(events, n);
 
   it('builds the same read model incrementally as from scratch, and as the pure fold', async () => {
     const incremental = runner([counterProjection()], { batchSize: 7 });

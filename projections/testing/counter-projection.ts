@@ -1,4 +1,5 @@
-import type { RecordedEvent } from '../../src/eventstore/event-store.port.js';
+import type { EventStore, RecordedEvent } from '../../src/eventstore/event-store.port.js';
+import { testEvent } from '../../src/eventstore/testing/test-events.js';
 import type { Doc } from '../../src/readstore/read-store.port.js';
 import type { Projection } from '../projection.js';
 
@@ -32,4 +33,21 @@ export function counterProjection(version = 1, multiplier = 1): Projection {
       Reset: [{ collection: 'counters', documentId: key, evolve: () => null }],
     },
   };
+}
+
+/**
+ * `n` appends to the counters' streams over 7 keys: two counts each, every tenth a reset (which
+ * deletes the key's document). Resolves with the last position.
+ */
+export async function appendCounts(events: EventStore, n: number): Promise<bigint> {
+  let last = 0n;
+  for (let i = 0; i < n; i++) {
+    const key = `k${i % 7}`;
+    const batch =
+      i % 10 === 9
+        ? [testEvent('Reset', { key })]
+        : [testEvent('Counted', { key, by: i }), testEvent('Counted', { key, by: 1 })];
+    last = (await events.append(`c-${key}`, batch, 'any')).lastPosition;
+  }
+  return last;
 }
