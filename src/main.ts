@@ -4,6 +4,16 @@ import { createApp } from './app/create-app.js';
 import { firstRunHint } from './app/first-run-hint.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
 
+/**
+ * Collects what starting up left behind, once, so the server idles at the size of what it holds
+ * rather than at wherever V8's next collections would take it (3 MB less, and steadier across
+ * starts: see README, Memory). Only where `gc` is exposed (`npm start` passes --expose-gc).
+ */
+function releaseStartupGarbage(): void {
+  const { gc } = globalThis as { gc?: () => void };
+  for (let i = 0; i < 3; i++) gc?.();
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -17,6 +27,7 @@ async function main(): Promise<void> {
   }
   const app = await createApp({ config });
   await app.listen(config.port, config.host);
+  releaseStartupGarbage();
   const logger = new Logger('Slipway');
   // The port bound (PORT=0 picks a free one).
   const { port } = (app.getHttpServer() as { address(): { port: number } }).address();
