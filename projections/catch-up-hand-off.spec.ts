@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { EventStore } from '../src/eventstore/event-store.port.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
@@ -103,8 +104,13 @@ describe('ProjectionRunner handing its catch-up elsewhere', () => {
     };
   }
 
-  function mainRunner(handOff: CatchUpElsewhere, tally = { applied: 0 }, errors: unknown[] = []) {
-    const runner = new ProjectionRunner(events, store, [tallied(tally)], {
+  function mainRunner(
+    handOff: CatchUpElsewhere,
+    tally = { applied: 0 },
+    errors: unknown[] = [],
+    on: EventStore = events,
+  ) {
+    const runner = new ProjectionRunner(on, store, [tallied(tally)], {
       batchSize: 7,
       pollIntervalMs: 10,
       catchUpElsewhere: handOff,
@@ -185,5 +191,44 @@ describe('ProjectionRunner handing its catch-up elsewhere', () => {
     await next.waitFor(last);
     expect(tally.applied).toBe(Number(last - head));
     expect(strip(await counters())).toEqual(strip(await folded()));
+  });
+
+  /** The same store, its head position answered by `head` (the rest passes through). */
+  const withHead = (head: () => Promise<bigint>): EventStore =>
+    Object.assign(Object.create(events) as EventStore, { headPosition: head });
+
+  it('starts nothing elsewhere when stopped before it looked at the head', async () => {
+    await appendMany(100);
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const away = elsewhere(10);
+    const runner = mainRunner(
+      away,
+      { applied: 0 },
+      [],
+      withHead(async () => {
+        await gate;
+        return events.headPosition();
+      }),
+    );
+    await runner.start();
+    const stopping = runner.stop();
+    release();
+    await stopping;
+    expect(away.calls).toEqual([]);
+  });
+
+  it('reports a hand-off that fails before it starts, and catches up itself', async () => {
+    const head = await appendMany(80);
+    const away = elsewhere(10);
+    const tally = { applied: 0 };
+    const errors: unknown[] = [];
+    const broken = withHead(() => Promise.reject(new Error('the head cannot be read')));
+    const runner = mainRunner(away, tally, errors, broken);
+    await runner.start();
+    await runner.waitFor(head);
+    expect(away.calls).toEqual([]);
+    expect(tally.applied).toBe(Number(head));
+    expect(String(errors[0])).toContain('the head cannot be read');
   });
 });

@@ -31,6 +31,7 @@ export interface HandOffHooks {
  */
 export class CatchUpHandOff {
   private abort: AbortController | null = null;
+  private stopped = false;
   private reading: Promise<void> = Promise.resolve();
 
   constructor(
@@ -41,28 +42,36 @@ export class CatchUpHandOff {
     private readonly hooks: HandOffHooks,
   ) {}
 
-  /** Hands off when far enough behind; resolves once the runner may apply events itself. */
+  /**
+   * Hands off when far enough behind; resolves once the runner may apply events itself. Never
+   * rejects: a failure is reported and the runner catches up itself.
+   */
   async run(): Promise<void> {
-    const head = Number(await this.events.headPosition());
-    let lowest = head;
-    for (const state of this.states.values()) lowest = Math.min(lowest, state.position);
-    if (this.states.size === 0 || head - lowest < this.elsewhere.minEvents) return;
-    this.abort = new AbortController();
-    const refresh = setInterval(() => this.readBack(), this.hooks.refreshMs);
     try {
-      await this.elsewhere.run(head - lowest, head, this.abort.signal);
+      const head = Number(await this.events.headPosition());
+      let lowest = head;
+      for (const state of this.states.values()) lowest = Math.min(lowest, state.position);
+      if (this.stopped || this.states.size === 0 || head - lowest < this.elsewhere.minEvents) {
+        return;
+      }
+      this.abort = new AbortController();
+      const refresh = setInterval(() => this.readBack(), this.hooks.refreshMs);
+      try {
+        await this.elsewhere.run(head - lowest, head, this.abort.signal);
+      } finally {
+        clearInterval(refresh);
+        this.abort = null;
+      }
     } catch (error) {
       this.hooks.failed(error);
-    } finally {
-      clearInterval(refresh);
-      this.abort = null;
     }
     this.readBack();
     await this.reading;
   }
 
-  /** Stops the other side; `run` resolves once it has committed and stopped. */
+  /** Stops the other side (or keeps it from starting); `run` resolves once it has stopped. */
   stop(): void {
+    this.stopped = true;
     this.abort?.abort();
   }
 
