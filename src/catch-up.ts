@@ -1,10 +1,3 @@
-import { applicationProjections } from '../projections/index.js';
-import { ProjectionRunner } from '../projections/projection-runner.js';
-import { projectionsSignature } from './app/catch-up-process.js';
-import { openEventStore, openReadStore } from './app/open-stores.js';
-import { errorForLog } from './common/log-text.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
-
 /**
  * The projections' catch-up as a process of its own, started by the server when they are far
  * behind (see app/catch-up-process.ts), with Node's default memory settings. It applies every
@@ -12,32 +5,64 @@ import { ConfigError, loadConfig } from './config/app-config.js';
  * (documents and checkpoints commit together), then exits; the server goes on from those
  * checkpoints. Arguments: the position, and the server's projections as `name@version,...`.
  *
- * Exits 0 once there or stopped (SIGTERM, or the server gone: its channel closed), 1 when a
- * projection failed or the projections differ from the server's, 2 on a bad configuration.
+ * Exit codes (CATCH_UP_EXIT): 0 once there; 3 when stopped before (SIGTERM, SIGINT, or the
+ * server gone: its channel closed) after committing what was in flight; 1 when a projection
+ * failed or the store or projections are not the server's; 2 on a bad configuration.
  */
-const [headArgument, signature] = process.argv.slice(2);
+
+// Heard from the first moment, before the modules below load (a stop may come that early).
+let stopAsked = false;
+let askStop: () => void = () => undefined;
+const stopRequested = new Promise<void>((resolve) => (askStop = resolve)).then(
+  () => void (stopAsked = true),
+);
+process.once('SIGTERM', () => askStop());
+process.once('SIGINT', () => askStop());
+process.once('disconnect', () => askStop());
+// Gone before the handler above was listening: stop all the same.
+if (process.send && !process.connected) askStop();
+
+const [{ applicationProjections }, { ProjectionRunner }, catchUp, stores, logText, appConfig] =
+  await Promise.all([
+    import('../projections/index.js'),
+    import('../projections/projection-runner.js'),
+    import('./app/catch-up-process.js'),
+    import('./app/open-stores.js'),
+    import('./common/log-text.js'),
+    import('./config/app-config.js'),
+  ]);
+const { CATCH_UP_EXIT } = catchUp;
+
 function fail(message: string, code: number): never {
   console.error(`Catch-up process: ${message}`);
   process.exit(code);
 }
-if (!/^\d{1,15}$/.test(headArgument ?? '')) fail('the position argument must be a number', 1);
-if (signature !== projectionsSignature(applicationProjections)) {
-  fail('the server runs other projections or versions than this build', 1);
+
+const [headArgument, signature] = process.argv.slice(2);
+if (!/^\d{1,15}$/.test(headArgument ?? '')) {
+  fail('the position argument must be a number', CATCH_UP_EXIT.failed);
+}
+if (signature !== catchUp.projectionsSignature(applicationProjections)) {
+  fail('the server runs other projections or versions than this build', CATCH_UP_EXIT.failed);
 }
 let config;
 try {
-  config = loadConfig();
+  config = appConfig.loadConfig();
 } catch (error) {
-  if (error instanceof ConfigError) fail(error.message, 2);
+  if (error instanceof appConfig.ConfigError) fail(error.message, CATCH_UP_EXIT.config);
   throw error;
 }
-const events = await openEventStore(config, { watch: false });
+if (stopAsked) process.exit(CATCH_UP_EXIT.stopped);
+const events = await stores.openEventStore(config, { watch: false });
 // A store that ends before the position is not the server's: waiting would never end.
 if ((await events.headPosition()) < BigInt(headArgument)) {
   await events.close();
-  fail(`the event store in ${config.dataDir} ends before position ${headArgument}`, 1);
+  fail(
+    `the event store in ${logText.logText(config.dataDir)} ends before position ${headArgument}`,
+    CATCH_UP_EXIT.failed,
+  );
 }
-const reads = await openReadStore(config);
+const reads = await stores.openReadStore(config);
 let failed: (error: Error) => void = () => undefined;
 const failure = new Promise<never>((_, reject) => (failed = reject));
 failure.catch(() => undefined); // raced below, even when it comes first
@@ -46,27 +71,20 @@ const runner = new ProjectionRunner(events, reads, applicationProjections, {
   // No time limit: the server waits for this process, not for an answer.
   waitTimeoutMs: 2 ** 31 - 1,
   // The server retries a failing projection itself, from the checkpoints committed here.
-  onError: (name, error) => failed(new Error(`projection ${name} failed: ${errorForLog(error)}`)),
+  onError: (name, error) =>
+    failed(new Error(`projection ${name} failed: ${logText.errorForLog(error)}`)),
 });
-// Asked to stop (SIGTERM), or the server is gone (its channel closed, or closed already).
-let stopAsked = false;
-let askStop: () => void = () => undefined;
-const stopRequested = new Promise<void>((resolve) => (askStop = resolve)).then(
-  () => void (stopAsked = true),
-);
-process.once('SIGTERM', () => askStop());
-process.once('disconnect', () => askStop());
-if (process.send && !process.connected) askStop();
 await runner.start();
-let code = 0;
+let code: number = CATCH_UP_EXIT.done;
 try {
   await Promise.race([runner.waitFor(BigInt(headArgument)), failure, stopRequested]);
+  if (stopAsked) code = CATCH_UP_EXIT.stopped;
 } catch (error) {
   console.error(`Catch-up process: ${error instanceof Error ? error.message : String(error)}`);
-  code = 1;
+  code = CATCH_UP_EXIT.failed;
 }
 // Commits what is in flight; the server goes on from the checkpoints.
 await runner.stop();
 await events.close();
 await reads.close();
-process.exit(stopAsked ? 0 : code);
+process.exit(code);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoggerService } from '@nestjs/common';
 import type { CatchUpElsewhere } from '../../projections/projection-runner.js';
@@ -16,6 +16,9 @@ export function catchUpEntry(): string | null {
   const entry = fileURLToPath(new URL('../catch-up.js', import.meta.url));
   return existsSync(entry) ? entry : null;
 }
+
+/** How the catch-up process ends: its exit codes. */
+export const CATCH_UP_EXIT = { done: 0, failed: 1, config: 2, stopped: 3 } as const;
 
 /** Names and versions of the projections: the catch-up process refuses to run others. */
 export function projectionsSignature(projections: Projection[]): string {
@@ -42,40 +45,69 @@ export function catchUpProcess(
   }
   return {
     minEvents,
-    run: (behind, head, signal) => {
-      const started = performance.now();
-      // Not the server's flags (process.execArgv): Node's defaults. The environment is the
-      // server's, with its data directory as configured (an app built from a config object
-      // may not have it in the environment), and no server stores.
-      const env: NodeJS.ProcessEnv = { ...process.env, SLIPWAY_DATA_DIR: resolve(config.dataDir) };
-      delete env.SLIPWAY_EVENTSTORE_URL;
-      delete env.SLIPWAY_MONGODB_URL;
-      const child = spawn(
-        process.execPath,
-        [entry, String(head), projectionsSignature(projections)],
-        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env },
-      );
-      logger.log(
-        `${behind} events behind: catching up to position ${head} in a process of its own (pid ${child.pid})`,
-      );
-      const stop = () => child.kill('SIGTERM');
-      signal.addEventListener('abort', stop, { once: true });
-      return new Promise<void>((resolve, reject) => {
-        child.once('error', reject);
-        child.once('exit', (code, killedBy) => {
-          signal.removeEventListener('abort', stop);
-          if (code !== 0) {
-            return reject(new Error(`the catch-up process exited with ${code ?? killedBy}`));
-          }
-          const seconds = (performance.now() - started) / 1000;
-          logger.log(
-            signal.aborted
-              ? `Catch-up process stopped after ${seconds.toFixed(1)} s`
-              : `Caught up ${behind} events in ${seconds.toFixed(1)} s (${Math.round(behind / seconds)} events/s) in a process of its own`,
-          );
-          resolve();
-        });
-      });
-    },
+    run: (behind, head, signal) =>
+      signal.aborted
+        ? Promise.resolve()
+        : runProcess(entry, [String(head), projectionsSignature(projections)], config, signal, {
+            started: (pid) =>
+              logger.log(
+                `${behind} events behind: catching up to position ${head} in a process of its own (pid ${pid})`,
+              ),
+            done: (seconds) =>
+              logger.log(
+                `Caught up ${behind} events in ${seconds.toFixed(1)} s (${Math.round(behind / seconds)} events/s) in a process of its own`,
+              ),
+            stopped: (seconds) =>
+              logger.log(`Catch-up process stopped after ${seconds.toFixed(1)} s, before the head`),
+          }),
   };
+}
+
+/** How long a stopped catch-up process may take to commit and exit before it is killed. */
+const STOP_GRACE_MS = 30_000;
+
+function runProcess(
+  entry: string,
+  args: string[],
+  config: AppConfig,
+  signal: AbortSignal,
+  report: {
+    started: (pid: number | undefined) => void;
+    done: (seconds: number) => void;
+    stopped: (seconds: number) => void;
+  },
+): Promise<void> {
+  const started = performance.now();
+  // Not the server's flags (process.execArgv), nor NODE_OPTIONS: Node's defaults. Nor the
+  // server's environment, secrets and all: the projections need only their files, named by the
+  // server's configuration (an app built from a config object may not have them in its
+  // environment).
+  const env = {
+    SLIPWAY_DATA_DIR: resolvePath(config.dataDir),
+    SLIPWAY_PROJECTION_POLL_MS: String(config.projectionPollMs),
+  };
+  const child = spawn(process.execPath, [entry, ...args], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env,
+  });
+  report.started(child.pid);
+  let kill: NodeJS.Timeout | null = null;
+  const stop = () => {
+    child.kill('SIGTERM');
+    kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    kill.unref();
+  };
+  signal.addEventListener('abort', stop, { once: true });
+  return new Promise<void>((resolve, reject) => {
+    // Not started at all; a failed kill leaves it running, and its exit is still awaited.
+    child.once('error', (error) => child.pid === undefined && reject(error));
+    child.once('exit', (code, killedBy) => {
+      signal.removeEventListener('abort', stop);
+      if (kill) clearTimeout(kill);
+      const seconds = (performance.now() - started) / 1000;
+      if (code === CATCH_UP_EXIT.done) return resolve(report.done(seconds));
+      if (code === CATCH_UP_EXIT.stopped || signal.aborted) return resolve(report.stopped(seconds));
+      reject(new Error(`the catch-up process exited with ${code ?? killedBy}`));
+    });
+  });
 }
