@@ -96,7 +96,7 @@ describe('FileChangeSignal', () => {
     db.close();
   });
 
-  it('watches the directory again once the journal is removed, and hears the next one', async () => {
+  it('watches the directory once the journal is removed, and the new journal once written', async () => {
     let db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE t (v TEXT)');
@@ -106,11 +106,30 @@ describe('FileChangeSignal', () => {
     // The last connection closes: SQLite folds the journal in and deletes it.
     db.close();
     await new Promise((r) => setTimeout(r, 50));
+    expect(signal.watchedPath).toBe(dir);
     db = new Database(file);
     const heard = nextCall(signal);
     db.prepare('INSERT INTO t VALUES (?)').run('y');
     await heard;
+    expect(signal.watchedPath).toBe(`${file}-wal`);
+    stop();
+    db.close();
+  });
+
+  it('watches the directory of a new database until its first commit writes the journal', async () => {
+    const signal = new FileChangeSignal(file);
+    const stop = signal.listen(() => undefined);
     expect(signal.watchedPath).toBe(dir);
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    const heard = nextCall(signal);
+    db.exec('CREATE TABLE t (v TEXT)');
+    await heard;
+    expect(signal.watchedPath).toBe(`${file}-wal`);
+    // And the next commit is heard through the journal.
+    const again = nextCall(signal);
+    db.prepare('INSERT INTO t VALUES (?)').run('z');
+    await again;
     stop();
     db.close();
   });

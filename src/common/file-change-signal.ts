@@ -83,27 +83,36 @@ export class FileChangeSignal {
     const journal = `${this.file}-wal`;
     if (!existsSync(journal)) return null;
     try {
-      this.watched = journal;
-      return watch(journal, { persistent: false }, (type) => {
-        if (type === 'rename' && this.watcher) {
-          this.watcher.close();
-          this.watcher = null;
-          this.start();
-        }
+      const watcher = watch(journal, { persistent: false }, (type) => {
+        if (type === 'rename') this.rewatch(watcher);
         this.schedule();
       });
+      this.watched = journal;
+      return watcher;
     } catch {
       return null;
     }
   }
 
+  /** The directory, until the journal appears (the first commit to a new file writes it). */
   private watchDirectory(): FSWatcher {
-    this.watched = dirname(this.file);
-    return watch(dirname(this.file), { persistent: false }, (_type, changed) => {
+    const journal = `${basename(this.file)}-wal`;
+    const watcher = watch(dirname(this.file), { persistent: false }, (_type, changed) => {
       // Some platforms do not name the file: then every change in the directory counts.
       if (changed && !this.names.has(changed.toString())) return;
+      if (changed?.toString() === journal && existsSync(`${this.file}-wal`)) this.rewatch(watcher);
       this.schedule();
     });
+    this.watched = dirname(this.file);
+    return watcher;
+  }
+
+  /** Watches anew, if `current` is still what is watched. */
+  private rewatch(current: FSWatcher): void {
+    if (this.watcher !== current) return;
+    current.close();
+    this.watcher = null;
+    this.start();
   }
 
   private schedule(): void {

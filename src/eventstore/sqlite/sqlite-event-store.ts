@@ -88,15 +88,16 @@ export class SqliteEventStore implements EventStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 10000');
+    this.db.exec(EVENT_STORE_SCHEMA);
     // Appends by other processes sharing the file wake this one's subscriptions too. Listened
-    // to once in WAL mode, so that the journal, not the whole directory, is watched.
+    // to once in WAL mode with the schema written, so that the journal exists and is watched
+    // rather than the whole directory (see FileChangeSignal).
     this.fileChanges = new FileChangeSignal(file);
     this.stopWatching =
       options.watch === false
         ? () => undefined
         : this.fileChanges.listen(() => this.changedOnDisk());
     this.pollIntervalMs = options.pollIntervalMs ?? (this.fileChanges.watching ? 2000 : 250);
-    this.db.exec(EVENT_STORE_SCHEMA);
     this.db.defaultSafeIntegers(true);
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
