@@ -1,7 +1,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { applicationProjections } from '../../../projections/index.js';
@@ -99,4 +101,42 @@ describe('the read store table layout', () => {
     expect(details).not.toContain('TEMP B-TREE');
     db.close();
   });
+
+  it('waits out another process holding the write lock past the busy timeout', async () => {
+    copyFileSync(FIXTURE, file);
+    const before = rowsOf(file);
+    // In WAL mode, as every store the server opened is: readers go on beside the lock.
+    const wal = new Database(file);
+    wal.pragma('journal_mode = WAL');
+    wal.close();
+    // Another connection, on another thread, holds the write lock for 10.5 s (the store's busy
+    // timeout is 10 s), as a process copying a large table at the same time would.
+    const holder = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file);
+       db.exec('BEGIN IMMEDIATE');
+       parentPort.postMessage('holding');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_500);
+       db.exec('COMMIT');
+       db.close();`,
+      {
+        eval: true,
+        workerData: { file, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+      },
+    );
+    await new Promise((resolve) => holder.once('message', resolve));
+    const store = new SqliteReadStore(file);
+    await store.ensureCollection(
+      applicationProjections.find((p) => p.name === 'audit_trail')!.collections[0],
+    );
+    await store.close();
+    await holder.terminate();
+    expect(rowsOf(file).rm_audit_trail).toEqual(before.rm_audit_trail);
+    const db = new Database(file, { readonly: true });
+    const { sql } = db
+      .prepare(`SELECT sql FROM sqlite_master WHERE name = 'rm_audit_trail'`)
+      .get() as { sql: string };
+    db.close();
+    expect(sql).not.toMatch(/WITHOUT\s+ROWID/i);
+  }, 30_000);
 });
