@@ -238,8 +238,13 @@ describe('the dashboard in a real browser', () => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.waitFor({ state: 'hidden' });
       await screenshot(page, 'phone-overview');
+      // After the login the new page's title has the focus, not the login button that is gone.
+      await expect(page.locator(':focus').innerText()).resolves.toBe('Overview');
 
-      // Tab from the top: the skip link, then the Menu button.
+      // Tab from the top of a page loaded afresh: the skip link, then the Menu button.
+      await page.reload();
+      await nav.waitFor({ state: 'hidden' });
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
       await page.keyboard.press('Tab');
       await expect(page.locator(':focus').innerText()).resolves.toBe('Skip to content');
       await page.keyboard.press('Tab');

@@ -1,11 +1,10 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useTitleFocus } from './page';
 
 /** The pages for getting in: one narrow card, the product's name, the page's title. */
 export function AuthFrame({ title, children }: { title: string; children: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = `${title} · Slipway`;
-  }, [title]);
+  useTitleFocus(title, heading);
   return (
     <main className="auth" id="main">
       <div className="auth-card">

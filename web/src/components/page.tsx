@@ -1,6 +1,19 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 let firstPage = true;
+
+/**
+ * Titles the tab and, after a navigation (not on the first page shown), gives the page's heading
+ * the focus. The pages for getting in count as pages too: after a login the focused button is
+ * gone with its page, and without this the keyboard's starting point was wherever it had been.
+ */
+export function useTitleFocus(title: string, heading: RefObject<HTMLHeadingElement | null>): void {
+  useEffect(() => {
+    document.title = `${title} · Slipway`;
+    if (firstPage) firstPage = false;
+    else heading.current?.focus();
+  }, [title, heading]);
+}
 
 /**
  * A page's title (the tab's too) and content. After a navigation the title takes the focus, so a
@@ -18,11 +31,7 @@ export function Page({
   narrow?: boolean;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    document.title = `${title} · Slipway`;
-    if (firstPage) firstPage = false;
-    else heading.current?.focus();
-  }, [title]);
+  useTitleFocus(title, heading);
   return (
     <div className={narrow ? 'page page-narrow' : 'page'}>
       <div className="page-header">
