@@ -63,7 +63,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
             // Several replicas: one applies each projection, the others follow its checkpoint.
             const leases = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
             // Alone on the embedded pair and far behind: the catch-up runs in its own process.
-            const elsewhere = leases ? null : catchUpProcess(config, list, logger);
+            const elsewhere = catchUpProcess(config, list, logger);
             return new ProjectionRunner(events, reads, list, {
               pollIntervalMs: config.projectionPollMs,
               // A command waits out a dead holder's lease (and the takeover's catch-up) rather

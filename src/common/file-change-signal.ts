@@ -18,13 +18,15 @@ export class FileChangeSignal {
   private timer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly names: ReadonlySet<string>;
+  /** The write-ahead log beside the file. */
+  private readonly journal: string;
 
   constructor(
     private readonly file: string,
     private readonly coalesceMs = 5,
   ) {
-    const name = basename(file);
-    this.names = new Set([name, `${name}-wal`]);
+    this.journal = `${file}-wal`;
+    this.names = new Set([basename(file), basename(this.journal)]);
   }
 
   /** True while notifications arrive; false before the first listener or once watching failed. */
@@ -39,7 +41,7 @@ export class FileChangeSignal {
 
   /**
    * Calls `listener` after the file changes; returns the function that stops listening. The
-   * directory is watched only while someone listens.
+   * journal or directory is watched only while someone listens.
    */
   listen(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -80,14 +82,13 @@ export class FileChangeSignal {
    * Removed all the same (every connection closed), the directory is watched instead.
    */
   private watchJournal(): FSWatcher | null {
-    const journal = `${this.file}-wal`;
-    if (!existsSync(journal)) return null;
+    if (!existsSync(this.journal)) return null;
     try {
-      const watcher = watch(journal, { persistent: false }, (type) => {
+      const watcher = watch(this.journal, { persistent: false }, (type) => {
         if (type === 'rename') this.rewatch(watcher);
         this.schedule();
       });
-      this.watched = journal;
+      this.watched = this.journal;
       return watcher;
     } catch {
       return null;
@@ -96,11 +97,11 @@ export class FileChangeSignal {
 
   /** The directory, until the journal appears (the first commit to a new file writes it). */
   private watchDirectory(): FSWatcher {
-    const journal = `${basename(this.file)}-wal`;
+    const journalName = basename(this.journal);
     const watcher = watch(dirname(this.file), { persistent: false }, (_type, changed) => {
       // Some platforms do not name the file: then every change in the directory counts.
       if (changed && !this.names.has(changed.toString())) return;
-      if (changed?.toString() === journal && existsSync(`${this.file}-wal`)) this.rewatch(watcher);
+      if (changed?.toString() === journalName && existsSync(this.journal)) this.rewatch(watcher);
       this.schedule();
     });
     this.watched = dirname(this.file);

@@ -43,8 +43,9 @@ const BULK_CHECKPOINT_PAGES = 16_000;
 
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, with
- * expression indexes on the declared fields (see table-layout.ts). Writes go through one connection, one
- * transaction at a time; reads use a second connection and see only committed data.
+ * expression indexes on the declared fields (see table-layout.ts). Writes go through one
+ * connection, one transaction at a time; reads use a second connection and see only committed
+ * data.
  */
 export class SqliteReadStore implements ReadStore {
   private readonly writer: Database.Database;
