@@ -85,9 +85,9 @@ describe('the runner executes deployments over real SSH', () => {
       `EVIL="; rm -rf / $$(touch ${sshd.dir}/pwned) \`id\` 'single' \\"double\\"\\nsecond line $$HOME"`,
     );
     expect(existsSync(join(sshd.dir, 'pwned'))).toBe(false);
-    expect(readFileSync(join(dir, 'compose.yaml'), 'utf8')).toContain(
-      'image: ghcr.io/acme/api:1.0.0',
-    );
+    // The judged document, written as JSON.
+    const shipped = JSON.parse(readFileSync(join(dir, 'compose.yaml'), 'utf8'));
+    expect(shipped.services.api.image).toBe('ghcr.io/acme/api:1.0.0');
   });
 
   it('fails a step that shows no progress past the watchdog timeout', async () => {

@@ -22,6 +22,15 @@ export interface YamlLimits {
   maxAliases: number;
 }
 
+/** How the document is read: YAML 1.2, optionally with the `<<` merge keys of YAML 1.1. */
+export interface YamlReading {
+  /**
+   * Resolve `<<: *base` merge keys everywhere (in maps inside lists too), as Compose does. A `<<`
+   * key left over (a quoted one, which is no merge) is refused: nothing ambiguous is let through.
+   */
+  mergeKeys?: boolean;
+}
+
 export type YamlResult =
   { ok: true; value: unknown } | { ok: false; cause: 'limits' | 'syntax'; issues: FieldIssue[] };
 
@@ -39,7 +48,12 @@ export type YamlResult =
  * - Errors *and warnings* of the parser become issues for the caller; nothing is printed (the
  *   library would otherwise `process.emitWarning` user text).
  */
-export function parseBoundedYaml(text: string, path: string, limits: YamlLimits): YamlResult {
+export function parseBoundedYaml(
+  text: string,
+  path: string,
+  limits: YamlLimits,
+  reading: YamlReading = {},
+): YamlResult {
   if (text.length > limits.maxChars) {
     return refuse('limits', path, `is longer than ${limits.maxChars} characters`);
   }
@@ -57,7 +71,8 @@ export function parseBoundedYaml(text: string, path: string, limits: YamlLimits)
   const overLimit = measure(tokens, limits);
   if (overLimit) return refuse('limits', path, overLimit);
 
-  const composer = new Composer({ uniqueKeys: false, logLevel: 'error', version: '1.2' });
+  const merge = reading.mergeKeys === true;
+  const composer = new Composer({ uniqueKeys: false, logLevel: 'error', version: '1.2', merge });
   const docs = [...composer.compose(tokens, true, text.length)];
   if (docs.length !== 1) return refuse('syntax', path, 'must be a single YAML document');
   const doc = docs[0];
@@ -70,11 +85,35 @@ export function parseBoundedYaml(text: string, path: string, limits: YamlLimits)
       issues: problems.slice(0, 20).map((message) => ({ path, message })),
     };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: limits.maxAliases }) };
+    value = doc.toJS({ maxAliasCount: limits.maxAliases });
   } catch (error) {
-    return refuse('limits', path, firstLine((error as Error).message));
+    // A merge source that is not a map lands here too: refused, never read half-merged.
+    const message = firstLine((error as Error).message);
+    return refuse(/merge/i.test(message) ? 'syntax' : 'limits', path, message);
   }
+  if (merge && hasKey(value, '<<')) {
+    return refuse('syntax', path, 'has a "<<" key that is not a merge key (quoted?)');
+  }
+  return { ok: true, value };
+}
+
+/** Whether any map in a composed value (aliases already expanded) has the key. */
+function hasKey(value: unknown, key: string): boolean {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    else {
+      if (Object.prototype.hasOwnProperty.call(node, key)) return true;
+      stack.push(...Object.values(node));
+    }
+  }
+  return false;
 }
 
 function refuse(cause: 'limits' | 'syntax', path: string, message: string): YamlResult {

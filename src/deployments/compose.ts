@@ -1,6 +1,7 @@
 import type { FieldIssue } from '../common/app-error.js';
-import { parseBoundedYaml } from '../common/bounded-yaml.js';
+import { parseBoundedYaml, type YamlResult } from '../common/bounded-yaml.js';
 import { COMPOSE_LIMITS } from './compose-limits.js';
+import { judgeCompose } from './compose-policy/compose-violations.js';
 import { parseImageReference } from './image-reference.js';
 
 export interface ComposeSummary {
@@ -18,12 +19,20 @@ const PORT =
   /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp))?$/;
 
 /**
- * Parses a compose definition within COMPOSE_LIMITS and checks what Slipway relies on: a
+ * A compose definition as Compose will read it: parsed within COMPOSE_LIMITS, anchors, aliases
+ * and `<<` merge keys resolved everywhere. What the policy judges and what the runner ships.
+ */
+export function readComposeDocument(text: string): YamlResult {
+  return parseBoundedYaml(text, 'compose', COMPOSE_LIMITS, { mergeKeys: true });
+}
+
+/**
+ * Reads a compose definition (readComposeDocument) and checks what Slipway relies on: a
  * `services` map, each with an image reference that pins a tag or digest, well-formed port
- * mappings and volume entries. Other compose keys pass through untouched.
+ * mappings and volume entries, and no key the Compose specification does not have.
  */
 export function validateCompose(text: string): ComposeResult {
-  const parsed = parseBoundedYaml(text, 'compose', COMPOSE_LIMITS);
+  const parsed = readComposeDocument(text);
   if (!parsed.ok) {
     return { ok: false, issues: parsed.issues, overLimits: parsed.cause === 'limits' };
   }
@@ -65,6 +74,8 @@ export function validateCompose(text: string): ComposeResult {
       );
     services.push({ name, image: String(image), ports, volumes });
   }
+  for (const path of judgeCompose(doc).unknownKeys.slice(0, 20))
+    issues.push({ path, message: 'is not a Compose key' });
   return issues.length ? { ok: false, issues } : { ok: true, summary: { services, document: doc } };
 }
 

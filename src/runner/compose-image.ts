@@ -1,16 +1,16 @@
-import { stringify } from 'yaml';
-import { parseBoundedYaml } from '../common/bounded-yaml.js';
-import { COMPOSE_LIMITS } from '../deployments/compose-limits.js';
+import { readComposeDocument } from '../deployments/compose.js';
 import { parseImageReference, repositoryOf } from '../deployments/image-reference.js';
 
 /**
- * The compose file a deployment runs: the frozen compose with every service of the deployed
- * repository pointed at the deployment's image reference. Parsed within the same limits as at
- * registration (a compose frozen before they existed may be refused here, and the deployment
- * fails with that reason instead of stalling the runner).
+ * The compose file a deployment runs: the frozen compose read as the policy judged it (anchors
+ * and merge keys resolved), with every service of the deployed repository pointed at the
+ * deployment's image reference, written as JSON. JSON is YAML that every parser reads alike: no
+ * anchors, merge keys, tags or implicit types are left for the server's Compose to read another
+ * way than the policy did. Parsed within the same limits as at registration (a compose frozen
+ * before they existed may be refused here, and the deployment fails with that reason).
  */
 export function composeForDeployment(compose: string, imageRef: string): string {
-  const parsed = parseBoundedYaml(compose, 'compose', COMPOSE_LIMITS);
+  const parsed = readComposeDocument(compose);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
   const doc = parsed.value as { services: Record<string, { image?: string }> };
   const target = parseImageReference(imageRef);
@@ -20,5 +20,5 @@ export function composeForDeployment(compose: string, imageRef: string): string 
     const ref = service.image ? parseImageReference(service.image) : null;
     if (ref && repositoryOf(ref) === repository) service.image = imageRef;
   }
-  return stringify(doc);
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -18,6 +18,11 @@ export const COMPOSE_CAPABILITIES = {
   sensitiveHostPaths:
     'sensitive host paths (/etc, /root, /proc, /sys, /dev, /boot, /usr, /var/lib/docker, the runner’s directory, ...)',
   composeFiles: 'compose files the policy cannot see (`include`, `extends.file`)',
+  otherContainers:
+    'containers, networks and volumes outside the project (`container:<name>`, `volumes_from` a container, external or explicitly named networks and volumes, `external_links`)',
+  runtime: 'a container runtime other than the engine’s default (`runtime`)',
+  sshAgent: 'the server’s SSH agent or keys in a build (`build.ssh`)',
+  providers: 'programs on the server that run services for Compose (`provider`, `models`)',
 } as const;
 
 export type ComposeCapability = keyof typeof COMPOSE_CAPABILITIES;

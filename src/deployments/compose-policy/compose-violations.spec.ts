@@ -1,10 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import { parse } from 'yaml';
+import { readComposeDocument } from '../compose.js';
 import { composeViolations, refusedViolations } from './compose-violations.js';
+
+/** The document as Compose reads it (merge keys resolved), as the policy receives it. */
+export function read(yaml: string): unknown {
+  const parsed = readComposeDocument(yaml);
+  if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
+  return parsed.value;
+}
 
 /** Given a compose file, when checked, then these capabilities (path → capability). */
 function given(yaml: string, extraSensitive: string[] = []) {
-  const violations = composeViolations(parse(yaml), extraSensitive);
+  const violations = composeViolations(read(yaml), extraSensitive);
   return {
     then: (expected: [string, string][]) =>
       expect(violations.map((v) => [v.path, v.capability])).toEqual(expected),
@@ -99,10 +106,11 @@ describe('compose policy: what a compose file asks of its host', () => {
   it('treats a value the server fills in (${VAR}) as whatever it could be', () => {
     given(service('privileged: ${PRIV}\nvolumes: ["${ROOT}:/host"]\npid: $PID')).then([
       ['compose.services.api.privileged', 'privileged'],
-      ['compose.services.api.pid', 'hostPid'],
       ['compose.services.api.volumes[0]', 'hostRoot'],
       ['compose.services.api.volumes[0]', 'dockerSocket'],
       ['compose.services.api.volumes[0]', 'sensitiveHostPaths'],
+      ['compose.services.api.pid', 'hostPid'],
+      ['compose.services.api.pid', 'otherContainers'],
     ]);
     given(service('volumes: ["./cost$$:/x"]')).then([]);
   });
