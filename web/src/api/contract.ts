@@ -490,8 +490,8 @@ export interface ProcedureInputs {
   setServerComposePolicy: {
     /** uuid */
     serverId: string;
-    /** at most 14 items */
-    allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles'>;
+    /** at most 18 items */
+    allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers'>;
   };
   /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
   startMfaEnrollment: {
