@@ -3,12 +3,15 @@ import { defineEvent } from '../eventstore/define-event.js';
 
 export type ApprovalRule = 'none' | 'agents' | 'all-but-admins';
 
-/** An env var as recorded: plain values as they are, secret ones only sealed and digested. */
+/** An env var as recorded: plain values as they are, secret ones only sealed. */
 export interface RecordedEnvVar {
   name: string;
   value: string | null;
   secretCiphertext: string | null;
-  /** Keyed digest of the secret value, so a diff can tell "changed" without the value. */
+  /**
+   * Null since values are compared sealed to sealed. Events of earlier versions hold a keyed
+   * digest of the value here; it is kept (the events never change) and read only as a fallback.
+   */
   secretDigest: string | null;
 }
 

@@ -28,8 +28,9 @@ export const MAX_PLAN_ID_LENGTH = 1024;
 
 /**
  * Plan ids are small signed claims: `pln_<body>.<mac>`, the body naming the principal, the
- * command, a digest of the planned subject and when the plan was made, the MAC keyed with the
- * service's secret key. Nothing is stored: the planning lane stays free of side effects, every
+ * command, a digest of the planned subject and when the plan was made, the MAC keyed with a key
+ * derived for plan ids alone (no other output of the service is keyed with it, so no digest
+ * shown anywhere else helps to forge one). Nothing is stored: the planning lane stays free of side effects, every
  * replica can check a claim, and a claim cannot be forged or moved to another principal or
  * input. It expires on its own after `PLAN_TTL_MS`.
  */
@@ -87,11 +88,11 @@ export class PlanClaims {
   }
 
   private mac(encoded: string): string {
-    return this.box.digest(`${DOMAIN}${encoded}`);
+    return this.box.mac('mcp-plan-id', `${DOMAIN}${encoded}`);
   }
 
   private digest(subject: Record<string, unknown>): string {
-    return this.box.digest(`${DOMAIN}subject\n${canonicalJson(subject)}`);
+    return this.box.mac('mcp-plan-id', `${DOMAIN}subject\n${canonicalJson(subject)}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,32 @@ describe('SecretBox', () => {
     parts[3] = Buffer.from('x').toString('base64url');
     expect(() => box.open(parts.join('.'))).toThrow();
     expect(() => new SecretBox(randomBytes(32)).open(sealed)).toThrow();
+  });
+});
+
+describe('SecretBox keys: one per purpose', () => {
+  const key = randomBytes(32);
+  const box = new SecretBox(key);
+
+  it('seals as v2 under a derived key, and still opens v1 values sealed under the key itself', () => {
+    expect(box.seal('x').startsWith('v2.')).toBe(true);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const body = Buffer.concat([cipher.update('old secret', 'utf8'), cipher.final()]);
+    const v1 = ['v1', ...[iv, cipher.getAuthTag(), body].map((b) => b.toString('base64url'))];
+    expect(box.open(v1.join('.'))).toBe('old secret');
+    expect(() => box.open(['v3', ...v1.slice(1)].join('.'))).toThrow();
+  });
+
+  it('MACs each purpose under its own key, none of them the lookup digest', () => {
+    const message = 'slipway:mcp-plan-claim:v1\nabc';
+    const plain = createHmac('sha256', key).update(message).digest('hex');
+    expect(box.digest(message)).toBe(plain);
+    const plan = box.mac('mcp-plan-id', message);
+    const device = box.mac('login-device', message);
+    expect(new Set([plain, plan, device]).size).toBe(3);
+    expect(box.mac('mcp-plan-id', message)).toBe(plan);
+    expect(new SecretBox(randomBytes(32)).mac('mcp-plan-id', message)).not.toBe(plan);
   });
 });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { AppConfig } from '../config/app-config.js';
 
 /**
- * The key that encrypts secrets at rest (TOTP seeds) and keys the recovery-code HMAC.
+ * The service's secret key: each use takes a key derived from it for that purpose alone
+ * (`secret-keys.ts`), except the lookup digests and values sealed before that (`SecretBox`).
  * `SLIPWAY_SECRET_KEY` wins; otherwise `secret.key` in the data directory, created on first
  * start with mode 0600. It lives outside the event store: a copy of the events alone cannot
  * reveal a TOTP seed.

@@ -10,8 +10,15 @@ export interface EnvChange {
   secret: boolean;
 }
 
-/** Plain values compare as they are; secrets by their keyed digests, never revealed. */
-export function diffEnv(from: RecordedEnvVar[], to: RecordedEnvVar[]): EnvChange[] {
+/** Whether two secret values are the same, without revealing either. */
+export type SameSecret = (a: RecordedEnvVar, b: RecordedEnvVar) => boolean;
+
+/** Plain values compare as they are; secrets by `sameSecret`, never revealed. */
+export function diffEnv(
+  from: RecordedEnvVar[],
+  to: RecordedEnvVar[],
+  sameSecret: SameSecret,
+): EnvChange[] {
   const names = [...new Set([...from.map((v) => v.name), ...to.map((v) => v.name)])].sort();
   return names.map((name) => {
     const a = from.find((v) => v.name === name);
@@ -20,7 +27,7 @@ export function diffEnv(from: RecordedEnvVar[], to: RecordedEnvVar[]): EnvChange
     if (!a) return { name, change: 'added', secret };
     if (!b) return { name, change: 'removed', secret };
     const same = secret
-      ? a.secretDigest === b.secretDigest && !!a.secretCiphertext === !!b.secretCiphertext
+      ? !!a.secretCiphertext && !!b.secretCiphertext && sameSecret(a, b)
       : a.value === b.value;
     return { name, change: same ? 'unchanged' : 'changed', secret };
   });
@@ -47,8 +54,8 @@ export function composeUnifiedDiff(from: string, to: string): string | null {
 }
 
 /** Field-by-field comparison of two frozen snapshots, as a plan whose command applies `to`. */
-export function configDiff(from: DeploymentDoc, to: DeploymentDoc) {
-  const env = diffEnv(from.snapshot.env, to.snapshot.env);
+export function configDiff(from: DeploymentDoc, to: DeploymentDoc, sameSecret: SameSecret) {
+  const env = diffEnv(from.snapshot.env, to.snapshot.env, sameSecret);
   const a = composeServices(from.snapshot.compose);
   const b = composeServices(to.snapshot.compose);
   const compose = {

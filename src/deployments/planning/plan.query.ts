@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
@@ -7,6 +7,9 @@ import type { Plan } from './plan.js';
 import { Planner } from './planner.js';
 import { Omittable } from '../../common/omittable.js';
 import { ComposeText, ImageReference } from '../deployment-fields.js';
+import { sameSecretValue } from '../env-vars.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 
 export class DeploymentPlanInput {
   @IsUUID()
@@ -58,6 +61,7 @@ export class PlanHandler {
   constructor(
     private readonly planner: Planner,
     private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
   async execute(r: PlanRequest, ctx: RequestContext): Promise<Plan> {
@@ -74,6 +78,7 @@ export class PlanHandler {
         return configDiff(
           await this.lookup.deployment(r.fromDeploymentId),
           await this.lookup.deployment(r.toDeploymentId),
+          (a, b) => sameSecretValue(this.box, a, b),
         );
     }
   }

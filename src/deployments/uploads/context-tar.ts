@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
 import { AppError, badRequest } from '../../common/app-error.js';
@@ -10,7 +10,11 @@ import { AppError, badRequest } from '../../common/app-error.js';
 export const CONTEXT_LIMITS = {
   /** Entries (files and directories). */
   maxEntries: 10_000,
-  /** Bytes once unpacked, against gzip bombs: a multiple of the compressed cap, at most 1 GiB. */
+  /**
+   * Bytes once gunzipped, against gzip bombs: a multiple of the compressed cap, at most 1 GiB.
+   * Every byte counts (entries, tar's padding and end blocks, whatever follows them, every gzip
+   * member), not the sizes the tar headers claim.
+   */
   unpackedFactor: 8,
   maxUnpackedBytes: 1024 ** 3,
   /** Characters of an entry's path. */
@@ -27,6 +31,24 @@ const tooLarge = (maxBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The upload is over its limit of ${maxBytes} bytes`, {
     maxBytes,
   });
+
+const unpackedTooLarge = (maxUnpackedBytes: number) =>
+  new AppError('BAD_REQUEST', `The build context unpacks to more than ${maxUnpackedBytes} bytes`, {
+    issues: [{ path: 'body', message: `more than ${maxUnpackedBytes} bytes unpacked` }],
+    maxUnpackedBytes,
+  });
+
+/** Passes gunzip's output through, refusing it as soon as it passes `maxUnpacked` bytes. */
+function unpackedMeter(maxUnpacked: number): Transform {
+  let unpacked = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      unpacked += chunk.length;
+      if (unpacked > maxUnpacked) return done(unpackedTooLarge(maxUnpacked));
+      done(null, chunk);
+    },
+  });
+}
 
 /**
  * Why an entry may not be unpacked in a deployment's directory, or null: only regular files and
@@ -50,7 +72,8 @@ export function entryProblem(header: Header): string | null {
 /**
  * Streams an uploaded gzip tar into `file` while summing it, counting its bytes against
  * `maxBytes` (413 past it) and reading it entry by entry with tar-stream: nothing is unpacked
- * on the control plane. A refused entry is 400 with the entry's path (shortened).
+ * on the control plane. A refused entry is 400 with the entry's path (shortened); so is a
+ * context whose gunzipped bytes pass the unpacked cap, refused as soon as they do.
  */
 export async function receiveContext(
   body: Readable,
@@ -72,19 +95,15 @@ export async function receiveContext(
     maxBytes * CONTEXT_LIMITS.unpackedFactor,
   );
   let entries = 0;
-  let unpacked = 0;
   const tar = extract();
   tar.on('entry', (header, stream, next) => {
     // Destroying the parser ends the entry with the same error, which the pipeline reports.
     stream.on('error', () => undefined);
     entries += 1;
-    unpacked += header.size ?? 0;
     const problem =
       entries > CONTEXT_LIMITS.maxEntries
         ? `more than ${CONTEXT_LIMITS.maxEntries} entries`
-        : unpacked > maxUnpacked
-          ? `more than ${maxUnpacked} bytes unpacked`
-          : entryProblem(header);
+        : entryProblem(header);
     if (problem) {
       const path = header.name.slice(0, 200);
       tar.destroy(
@@ -114,9 +133,11 @@ export async function receiveContext(
   body.on('error', (e) => meter.destroy(e));
   body.pipe(meter);
   try {
-    await pipeline(meter, copy, createGunzip(), tar);
+    await pipeline(meter, copy, createGunzip(), unpackedMeter(maxUnpacked), tar);
   } catch (error) {
+    // Closed before the caller removes the file: a late open must not recreate it.
     sink.destroy();
+    await finished(sink).catch(() => undefined);
     if (error instanceof AppError) throw error;
     throw badRequest('The build context must be a gzip-compressed tar', [
       {

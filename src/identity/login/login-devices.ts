@@ -19,7 +19,7 @@ const OPTIONS: CookieOptions = {
 
 /**
  * The device cookie a browser gets when it signs in to an account: `<issued>.<id>.<mac>`, the
- * MAC keyed with the secret key over the account, the time and a random id. It proves that this
+ * MAC keyed with the key derived for device cookies alone, over the account, the time and a random id. It proves that this
  * browser signed in to that account before (so it is known there), holds no secret of the
  * account, and needs no server state, so it outlives restarts. Valid 180 days.
  */
@@ -60,6 +60,6 @@ export class LoginDevices {
   }
 
   private mac(userId: string, issued: number, id: string): string {
-    return this.box.digest(`login-device:v1:${userId}:${issued}:${id}`);
+    return this.box.mac('login-device', `login-device:v1:${userId}:${issued}:${id}`);
   }
 }
