@@ -16,7 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * `POST /api/v1/hooks/{id}`: an inbound deploy hook. No session or token: the delivery's HMAC
  * signature is the credential (see src/deployments/hooks/hook-signature.ts). Refusals (unsigned,
- * forged, stale, replayed, revoked) are on the audit trail like every refused call.
+ * forged, stale, replayed, an image the hook moved past, revoked) are on the audit trail like
+ * every refused call.
  */
 @Controller('api/v1/hooks')
 @RouteAccess({ auth: 'public' })

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { defineEvent } from '../eventstore/define-event.js';
 
 export type ChannelKind = 'webhook' | 'email' | 'slack';
@@ -62,7 +61,7 @@ export const TokenExpiryNoticed = defineEvent<{
 export const notificationChannelStream = (channelId: string) => `notification-channel-${channelId}`;
 export const tokenExpiryNoticeStream = (tokenId: string) => `token-expiry-notice-${tokenId}`;
 
-// Stream `deploy-hook-<hookId>`.
+// Stream `deploy-hook-<hookId>`: created, accepted deliveries (in order), revoked.
 /** A rule of an inbound hook: what a push or tag (matching `pattern`) deploys (`image`). */
 export interface DeployHookRule {
   source: 'tag' | 'image';
@@ -70,6 +69,11 @@ export interface DeployHookRule {
   pattern: string;
   /** Image reference template; `{tag}` is the tag, `{version}` the tag without a leading `v`. */
   image: string;
+  /**
+   * May this rule move the service back to an image the hook has already moved past? Absent
+   * (rules made before it existed) and false: no, such a delivery is refused.
+   */
+  allowRollback?: boolean;
 }
 
 export const DeployHookCreated = defineEvent<{
@@ -82,18 +86,43 @@ export const DeployHookCreated = defineEvent<{
 
 export const DeployHookRevoked = defineEvent<{ hookId: string }>('DeployHookRevoked', 1);
 
-// Stream `deploy-hook-delivery-<hookId>-<sha256(deliveryId)>`: appended once; a second
-// delivery with the same id finds the stream taken and is refused as a replay.
-export const DeployHookDeliveryAccepted = defineEvent<{
+export type DeployHookDeliveryData = {
   hookId: string;
   serviceId: string;
   deliveryId: string;
+  /** sha256 (hex) of the signed bytes; null in version 1 (kept on a stream per delivery id). */
+  digest: string | null;
   form: 'github' | 'slipway';
   source: 'tag' | 'image';
   tag: string;
   imageRef: string;
-}>('DeployHookDeliveryAccepted', 1);
+};
+
+/**
+ * A delivery the hook let through to `triggerDeploy`, on the hook's own stream, so that the
+ * images it deployed are there in order.
+ */
+export const DeployHookDeliveryAccepted = defineEvent<DeployHookDeliveryData>(
+  'DeployHookDeliveryAccepted',
+  2,
+  // Version 1 had the same fields but the digest.
+  (data) => ({ ...(data as Omit<DeployHookDeliveryData, 'digest'>), digest: null }),
+);
+
+// Stream `deploy-hook-delivery-<hookId>-<digest>`: appended once, before the delivery goes any
+// further; a second delivery of the same signed bytes finds the stream taken and is a replay.
+// (Streams of this name from before were keyed by sha256(delivery id) and held version 1 of
+// `DeployHookDeliveryAccepted`; a delivery id is never a delivery's signed bytes, so the two
+// kinds of key never meet.)
+export const DeployHookDeliveryClaimed = defineEvent<{
+  hookId: string;
+  /** sha256 (hex) of exactly what the signature covers (see hook-signature.ts). */
+  digest: string;
+  /** The sender's delivery id, for the record: it is not signed, so never the claim's key. */
+  deliveryId: string;
+  form: 'github' | 'slipway';
+}>('DeployHookDeliveryClaimed', 1);
 
 export const deployHookStream = (hookId: string) => `deploy-hook-${hookId}`;
-export const deployHookDeliveryStream = (hookId: string, deliveryId: string) =>
-  `deploy-hook-delivery-${hookId}-${createHash('sha256').update(deliveryId).digest('hex')}`;
+export const deployHookDeliveryStream = (hookId: string, digest: string) =>
+  `deploy-hook-delivery-${hookId}-${digest}`;

@@ -5,6 +5,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsString,
   IsUUID,
@@ -43,6 +44,14 @@ export class DeployHookRuleInput {
   @MaxLength(300)
   @Matches(/^[^\s\p{Cc}]{1,300}$/u, { message: 'image is a template without spaces' })
   image!: string;
+
+  /**
+   * May a delivery this rule maps go back to an image the hook has deployed before and since
+   * moved past? Default false: refused (`409`, `reason: "rollback"`).
+   */
+  @Omittable()
+  @IsBoolean()
+  allowRollback?: boolean;
 }
 
 export class CreateDeployWebhookInput {
@@ -90,7 +99,12 @@ function checkRules(rules: DeployHookRuleInput[], repository: string): DeployHoo
         },
       ]);
     }
-    return { source: rule.source, pattern: rule.pattern, image: rule.image };
+    return {
+      source: rule.source,
+      pattern: rule.pattern,
+      image: rule.image,
+      ...(rule.allowRollback ? { allowRollback: true } : {}),
+    };
   });
 }
 

@@ -1,7 +1,16 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { given } from '../../storage/testing/given.js';
-import { DeployHookCreated, DeployHookRevoked } from '../../events/notifications.events.js';
-import { deployHookDecider } from './deploy-hook.decider.js';
+import {
+  DeployHookCreated,
+  DeployHookDeliveryAccepted,
+  DeployHookRevoked,
+} from '../../events/notifications.events.js';
+import {
+  deployHookDecider,
+  REMEMBERED_DELIVERY_IDS,
+  REMEMBERED_IMAGES,
+} from './deploy-hook.decider.js';
 import { announcedBy, globPattern, imageFor } from './hook-rules.js';
 import { hmacHex, verifyHookSignature } from './hook-signature.js';
 
@@ -27,9 +36,83 @@ describe('deploy hook decider', () => {
       .thenNothing();
     given(deployHookDecider).when({ kind: 'revoke', hookId: 'h1' }).thenRefused('NOT_FOUND');
   });
+
+  /** A delivery of `imageRef`; the history's have ids `d-<image>`, the new one `new`. */
+  const delivery = (imageRef: string, deliveryId = `d-${imageRef}`) => ({
+    hookId: 'h1',
+    serviceId: 's1',
+    deliveryId,
+    digest: createHash('sha256').update(deliveryId).digest('hex'),
+    form: 'github' as const,
+    source: 'tag' as const,
+    tag: imageRef.split(':')[1],
+    imageRef,
+  });
+  const accepted = (imageRef: string, deliveryId?: string) =>
+    DeployHookDeliveryAccepted(delivery(imageRef, deliveryId));
+  const accept = (imageRef: string, allowRollback = false, deliveryId = 'new') => ({
+    kind: 'accept' as const,
+    delivery: delivery(imageRef, deliveryId),
+    allowRollback,
+  });
+
+  it('accepts a new image, or the current one again; refuses one it moved past unless allowed', () => {
+    given(deployHookDecider, DeployHookCreated(hook))
+      .when(accept('api:1.0.0'))
+      .then(accepted('api:1.0.0', 'new'));
+    const history = [DeployHookCreated(hook), accepted('api:1.0.0'), accepted('api:1.1.0')];
+    given(deployHookDecider, ...history)
+      .when(accept('api:1.1.0'))
+      .then(accepted('api:1.1.0', 'new'));
+    given(deployHookDecider, ...history)
+      .when(accept('api:0.9.0'))
+      .then(accepted('api:0.9.0', 'new'));
+    given(deployHookDecider, ...history)
+      .when(accept('api:1.0.0'))
+      .thenRefused('CONFLICT', /moved past api:1\.0\.0/);
+    given(deployHookDecider, ...history)
+      .when(accept('api:1.0.0', true))
+      .then(accepted('api:1.0.0', 'new'));
+    // Going back (allowed) makes the older image current; the newer one is now behind it.
+    given(deployHookDecider, ...history, accepted('api:1.0.0', 'back'))
+      .when(accept('api:1.1.0'))
+      .thenRefused('CONFLICT', /moved past api:1\.1\.0/);
+  });
+
+  it("refuses a delivery id it accepted lately (a sender's retry, signed again)", () => {
+    given(deployHookDecider, DeployHookCreated(hook), accepted('api:1.0.0', 'd-7'))
+      .when(accept('api:1.0.0', false, 'd-7'))
+      .thenRefused('CONFLICT', /replay/);
+    const many = Array.from({ length: REMEMBERED_DELIVERY_IDS }, (_, i) =>
+      accepted('api:1.0.0', `later-${i}`),
+    );
+    // Only the last REMEMBERED_DELIVERY_IDS are kept: the state does not grow with deliveries.
+    given(deployHookDecider, DeployHookCreated(hook), accepted('api:1.0.0', 'd-7'), ...many)
+      .when(accept('api:1.0.0', false, 'd-7'))
+      .then(accepted('api:1.0.0', 'd-7'));
+  });
+
+  it('refuses deliveries to a revoked or unknown hook', () => {
+    given(deployHookDecider, DeployHookCreated(hook), DeployHookRevoked({ hookId: 'h1' }))
+      .when(accept('api:1.0.0'))
+      .thenRefused('TOKEN_REVOKED');
+    given(deployHookDecider).when(accept('api:1.0.0')).thenRefused('NOT_FOUND');
+  });
+
+  it('remembers the last REMEMBERED_IMAGES distinct images, however many deliveries it took', () => {
+    const many = Array.from({ length: REMEMBERED_IMAGES + 5 }, (_, i) => accepted(`api:${i}`));
+    const state = [DeployHookCreated(hook), ...many, accepted('api:7')].reduce(
+      (s, e) => deployHookDecider.evolve(s, e),
+      deployHookDecider.initialState(),
+    );
+    expect(state.images).toHaveLength(REMEMBERED_IMAGES);
+    expect(state.images[state.images.length - 1]).toBe('api:7');
+    expect(state.images).not.toContain('api:0');
+  });
 });
 
 describe('hook signatures', () => {
+  const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
   const secret = 'whsec_test';
   const body = Buffer.from('{"ref":"refs/tags/v1.2.3"}');
   const now = 1_800_000_000_000;
@@ -46,6 +129,7 @@ describe('hook signatures', () => {
       form: 'slipway',
       deliveryId: 'd-1',
       event: null,
+      digest: sha256(`${ts}.${body.toString()}`),
     });
     expect(verifyHookSignature(headers(good), body, 'other', now)).toMatchObject({
       refused: 'forged',
@@ -67,6 +151,29 @@ describe('hook signatures', () => {
     ).toMatchObject({ refused: 'unsigned' });
   });
 
+  it('identifies a delivery by its signed bytes, not by its (unsigned) delivery id', () => {
+    const ts = String(now / 1000);
+    const signature = `sha256=${hmacHex(secret, `${ts}.${body.toString()}`)}`;
+    const as = (deliveryId: string, at = ts, sig = signature) =>
+      verifyHookSignature(
+        headers({
+          'x-slipway-timestamp': at,
+          'x-slipway-delivery': deliveryId,
+          'x-slipway-signature': sig,
+        }),
+        body,
+        secret,
+        now,
+      );
+    const first = as('d-1');
+    expect(as('d-2')).toEqual({ ...first, deliveryId: 'd-2' });
+    // Signed again a second later: another delivery of the same body, another digest.
+    const later = String(now / 1000 + 1);
+    const resigned = as('d-3', later, `sha256=${hmacHex(secret, `${later}.${body.toString()}`)}`);
+    expect(resigned).toMatchObject({ form: 'slipway' });
+    expect((resigned as { digest: string }).digest).not.toBe((first as { digest: string }).digest);
+  });
+
   it("accepts GitHub's form (body only) and refuses it forged", () => {
     const good = {
       'x-hub-signature-256': `sha256=${hmacHex(secret, body)}`,
@@ -77,6 +184,7 @@ describe('hook signatures', () => {
       form: 'github',
       deliveryId: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
       event: 'push',
+      digest: sha256(body),
     });
     expect(
       verifyHookSignature(

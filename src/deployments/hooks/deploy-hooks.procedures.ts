@@ -29,7 +29,7 @@ export class DeployHookProcedures {
     scopes: ['service:write', 'deploy:start'],
     input: CreateDeployWebhookInput,
     description:
-      'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once.',
+      'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once.',
   })
   createDeployWebhook(input: CreateDeployWebhookInput, ctx: RequestContext) {
     return this.createHandler.execute(input, ctx);

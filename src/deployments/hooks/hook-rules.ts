@@ -63,14 +63,27 @@ export function globPattern(glob: string): RegExp {
   return new RegExp(`^${parts.join('[A-Za-z0-9._-]*')}$`);
 }
 
+/** The first rule of the announcement's source whose pattern matches its tag, or null. */
+export function ruleFor(
+  rules: readonly DeployHookRule[],
+  announced: Announced,
+): DeployHookRule | null {
+  return (
+    rules.find(
+      (r) => r.source === announced.source && globPattern(r.pattern).test(announced.tag),
+    ) ?? null
+  );
+}
+
+/** The image `rule` maps the announced tag to. */
+export function imageOf(rule: DeployHookRule, announced: Announced): string {
+  return rule.image
+    .replaceAll('{tag}', announced.tag)
+    .replaceAll('{version}', announced.tag.replace(/^v(?=\d)/, ''));
+}
+
 /** The image the first matching rule maps the announcement to, or null when none matches. */
 export function imageFor(rules: readonly DeployHookRule[], announced: Announced): string | null {
-  for (const rule of rules) {
-    if (rule.source !== announced.source || !globPattern(rule.pattern).test(announced.tag))
-      continue;
-    return rule.image
-      .replaceAll('{tag}', announced.tag)
-      .replaceAll('{version}', announced.tag.replace(/^v(?=\d)/, ''));
-  }
-  return null;
+  const rule = ruleFor(rules, announced);
+  return rule && imageOf(rule, announced);
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** A delivery older or newer than this (by its signed timestamp) is refused as stale. */
 export const HOOK_WINDOW_SECONDS = 300;
@@ -10,6 +10,11 @@ export interface VerifiedDelivery {
   deliveryId: string;
   /** GitHub's `X-GitHub-Event` (e.g. `push`, `ping`, `registry_package`); null otherwise. */
   event: string | null;
+  /**
+   * sha256 (hex) of exactly the bytes the signature covers: what identifies the delivery, since
+   * its delivery id header is not signed and can be changed at will by whoever resends it.
+   */
+  digest: string;
 }
 
 export type SignatureRefusal =
@@ -24,6 +29,10 @@ export function hmacHex(secret: string, payload: Buffer | string): string {
   return createHmac('sha256', secret).update(payload).digest('hex');
 }
 
+function sha256Hex(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 function matches(expectedHex: string, header: string): boolean {
   const given = SIGNATURE.exec(header.trim().toLowerCase());
   if (!given) return false;
@@ -36,9 +45,9 @@ function matches(expectedHex: string, header: string): boolean {
  *   `X-Slipway-Timestamp: <unix seconds>` (within 5 minutes of now), `X-Slipway-Delivery: <id>`;
  * - GitHub's: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(secret, body)>` and
  *   `X-GitHub-Delivery: <id>`. GitHub signs no timestamp: its deliveries are held to the window
- *   only when they also carry a signed `X-Slipway-Timestamp` (never, from GitHub itself); the
- *   delivery id, refused when seen before, is what stops their replay.
- * Pure: the caller passes the clock.
+ *   only when they also carry a signed `X-Slipway-Timestamp` (never, from GitHub itself).
+ * Neither form signs its delivery id, so a replay is recognised by `digest` (the signed bytes),
+ * which the caller claims once per hook. Pure: the caller passes the clock.
  */
 export function verifyHookSignature(
   header: HeaderReader,
@@ -57,14 +66,14 @@ export function verifyHookSignature(
         message: 'X-Slipway-Timestamp (unix seconds) and X-Slipway-Delivery are required',
       };
     }
-    const expected = hmacHex(secret, Buffer.concat([Buffer.from(`${timestamp}.`), body]));
-    if (!matches(expected, slipway)) {
+    const signed = Buffer.concat([Buffer.from(`${timestamp}.`), body]);
+    if (!matches(hmacHex(secret, signed), slipway)) {
       return { refused: 'forged', message: 'The signature does not match this hook' };
     }
     if (Math.abs(nowMs / 1000 - Number(timestamp)) > HOOK_WINDOW_SECONDS) {
       return { refused: 'stale', message: 'The delivery is outside the 5-minute window' };
     }
-    return { form: 'slipway', deliveryId, event: null };
+    return { form: 'slipway', deliveryId, event: null, digest: sha256Hex(signed) };
   }
   if (github !== undefined) {
     const deliveryId = header('x-github-delivery') ?? '';
@@ -79,6 +88,7 @@ export function verifyHookSignature(
       form: 'github',
       deliveryId,
       event: event && /^[a-z_]{1,64}$/.test(event) ? event : null,
+      digest: sha256Hex(body),
     };
   }
   return {

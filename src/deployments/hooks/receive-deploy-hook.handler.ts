@@ -3,18 +3,21 @@ import { AppError, attributed, conflict, notFound } from '../../common/app-error
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
 import {
-  DeployHookDeliveryAccepted,
+  DeployHookDeliveryClaimed,
   deployHookDeliveryStream,
+  deployHookStream,
 } from '../../events/notifications.events.js';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import type { PendingApproval } from '../approval-requests.js';
 import { TriggerDeployHandler, type QueuedDeploymentAnswer } from '../commands/deploy.handlers.js';
+import { deployHookDecider } from './deploy-hook.decider.js';
 import { DeployHooks } from './deploy-hook.handlers.js';
-import { announcedBy, imageFor } from './hook-rules.js';
-import { verifyHookSignature, type HeaderReader } from './hook-signature.js';
+import { announcedBy, imageOf, ruleFor } from './hook-rules.js';
+import { verifyHookSignature, type HeaderReader, type VerifiedDelivery } from './hook-signature.js';
 
 export interface HookDelivery {
   hookId: string;
@@ -35,17 +38,29 @@ const REFUSAL_CODE = {
 } as const;
 
 /**
- * An inbound delivery: signature, window and replay checks, then the rule that maps its tag or
- * image to an image reference, then `triggerDeploy`'s own path (approval rule, FIFO queue,
- * idempotency, audit) acting as the hook: a principal of kind `agent`, role `operator`, auth
- * method `hook`, whose id is the hook's. So `agents` and `all-but-admins` rules turn a hook's
- * deploy into an approval request, which its creator may not decide (two humans).
+ * An inbound delivery: signature and window checks, then the rule that maps its tag or image to
+ * an image reference, then two decisions that a replay cannot get past:
+ * 1. the signed bytes' digest is claimed on its own stream (`no_stream`), once per hook and for
+ *    good: the same body again (GitHub's form) or the same timestamp and body again (Slipway's,
+ *    inside its window), whatever delivery id header it comes with, is `409 replayed`; of
+ *    identical deliveries racing, one wins the claim;
+ * 2. the hook's own stream, with its expected revision, accepts the delivery unless the hook
+ *    has already moved past its image, accepted its delivery id lately (a sender's retry,
+ *    re-signed), or was revoked meanwhile (see deploy-hook.decider.ts).
+ * Then `triggerDeploy`'s own path (approval rule, FIFO queue, idempotency, audit) acting as the
+ * hook: a principal of kind `agent`, role `operator`, auth method `hook`, whose id is the hook's.
+ * So `agents` and `all-but-admins` rules turn a hook's deploy into an approval request, which
+ * its creator may not decide (two humans).
+ *
+ * The claim comes first and stays even when a later step refuses: a refused delivery sent again
+ * is refused again, and one that crashed between the two is not deployed by a replay of it.
  */
 @Injectable()
 export class ReceiveDeployHookHandler {
   constructor(
     private readonly hooks: DeployHooks,
     private readonly writer: EventWriter,
+    private readonly runner: DeciderRunner,
     private readonly triggerDeploy: TriggerDeployHandler,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -81,11 +96,12 @@ export class ReceiveDeployHookHandler {
       }),
       authMethod: 'hook',
       scopes: ['deploy:start'],
-      idempotencyKey: `hook:${verified.deliveryId}`.slice(0, 200),
+      // The signed bytes, not the delivery id header (anyone resending can change that).
+      idempotencyKey: `hook:${hook.id}:${verified.digest}`,
     };
     const announced = announcedBy(delivery.payload);
-    const imageRef = announced ? imageFor(hook.rules, announced) : null;
-    if (!announced || !imageRef) {
+    const rule = announced && ruleFor(hook.rules, announced);
+    if (!announced || !rule) {
       return {
         status: 'ignored',
         hookId: hook.id,
@@ -95,18 +111,53 @@ export class ReceiveDeployHookHandler {
           : 'the delivery announces no tag or image push',
       };
     }
+    const imageRef = imageOf(rule, announced);
+    await this.claim(hook.id, verified, ctx);
     try {
-      await this.writer.append(
-        deployHookDeliveryStream(hook.id, verified.deliveryId),
-        [
-          DeployHookDeliveryAccepted({
+      await this.runner.run(
+        deployHookStream(hook.id),
+        deployHookDecider,
+        {
+          kind: 'accept',
+          delivery: {
             hookId: hook.id,
             serviceId: hook.serviceId,
             deliveryId: verified.deliveryId,
+            digest: verified.digest,
             form: verified.form,
             source: announced.source,
             tag: announced.tag,
             imageRef,
+          },
+          allowRollback: rule.allowRollback === true,
+        },
+        ctx,
+      );
+    } catch (error) {
+      throw error instanceof AppError ? attributed(error, hook.id) : error;
+    }
+    const answer = await this.triggerDeploy.execute(
+      {
+        serviceId: hook.serviceId,
+        imageTag: imageRef,
+        reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280),
+      },
+      ctx,
+    );
+    return { ...answer, hookId: hook.id, imageRef };
+  }
+
+  /** Claims the delivery's signed bytes for this hook, or refuses them as a replay. */
+  private async claim(hookId: string, verified: VerifiedDelivery, ctx: RequestContext) {
+    try {
+      await this.writer.append(
+        deployHookDeliveryStream(hookId, verified.digest),
+        [
+          DeployHookDeliveryClaimed({
+            hookId,
+            digest: verified.digest,
+            deliveryId: verified.deliveryId,
+            form: verified.form,
           }),
         ],
         'no_stream',
@@ -119,19 +170,10 @@ export class ReceiveDeployHookHandler {
             reason: 'replayed',
             deliveryId: verified.deliveryId,
           }),
-          hook.id,
+          hookId,
         );
       }
       throw error;
     }
-    const answer = await this.triggerDeploy.execute(
-      {
-        serviceId: hook.serviceId,
-        imageTag: imageRef,
-        reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280),
-      },
-      ctx,
-    );
-    return { ...answer, hookId: hook.id, imageRef };
   }
 }

@@ -8,6 +8,7 @@ export interface DeployHookRuleInput {
   pattern: string;
   /** at most 300 characters; pattern `^[^\s\p{Cc}]{1,300}$` */
   image: string;
+  allowRollback?: boolean;
 }
 
 /** Shared input shape `EnvVarInput`. */
@@ -135,7 +136,7 @@ export interface ProcedureInputs {
     name: string;
     preset?: 'agent:read-only' | 'agent:minimal-write' | 'agent:full';
   };
-  /** Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once. */
+  /** Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once. */
   createDeployWebhook: {
     /** uuid */
     serviceId: string;
