@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { flushRefusals, refusals } from './support/audit.js';
@@ -156,5 +157,43 @@ describe('every surface answers only to its own names', () => {
       Origin: `http://attacker.example:${port}`,
     });
     expect([foreign.status, foreign.body.error.data.reason]).toEqual([403, 'CROSS_SITE']);
+  });
+});
+
+/** This machine's first address that is not loopback, as a container's own address would be. */
+function externalAddress(): string {
+  const found = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
+  if (!found) throw new Error('this suite needs a network interface with an IPv4 address');
+  return found.address;
+}
+
+describe('bound to every address, as in the Docker image, without a public URL', () => {
+  let t: TestApp;
+  let port: string;
+  let external: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ notes: false, listenHost: '0.0.0.0' });
+    port = new URL(t.url).port;
+    external = externalAddress();
+  });
+  afterAll(async () => t.close());
+
+  const health = (url: string, host: string) => request(url).get('/trpc/health').set('Host', host);
+
+  it('answers to the loopback names and to the address reached, on its port, over either', async () => {
+    const overExternal = `http://${external}:${port}`;
+    for (const url of [t.url, overExternal]) {
+      // localhost:3000 reaches a container through its published port.
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+        expect([url, host, (await health(url, host)).status]).toEqual([url, host, 200]);
+      }
+    }
+    expect((await health(overExternal, `${external}:${port}`)).status).toBe(200);
+    expectHostRefusal(await health(overExternal, `attacker.example:${port}`));
+    expectHostRefusal(await health(t.url, `attacker.example:${port}`));
+    expectHostRefusal(await health(overExternal, `localhost:${Number(port) + 1}`));
   });
 });
