@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
-import { publicUrlProblems } from './public-urls.js';
+import { IsPublicUrlList } from './public-urls.js';
 import { StorageVariables } from './storage-variables.js';
 import { toBool, toInt } from './variable-transforms.js';
 
@@ -297,15 +297,7 @@ export class EnvironmentVariables extends StorageVariables {
    * Where users reach the dashboard, links point (the first URL), and the hosts the server
    * answers to: one http(s) URL or several, separated by commas.
    */
-  @ValidateBy({
-    name: 'publicUrls',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'string' && publicUrlProblems(value).length === 0,
-      defaultMessage: (args) =>
-        `SLIPWAY_PUBLIC_URL must be http(s) URLs separated by commas: ${publicUrlProblems(String(args?.value)).join('; ')}`,
-    },
-  })
+  @IsPublicUrlList()
   @Omittable()
   SLIPWAY_PUBLIC_URL?: string = undefined;
 }

@@ -1,3 +1,5 @@
+import { ValidateBy } from 'class-validator';
+
 /**
  * `SLIPWAY_PUBLIC_URL`: one http(s) URL, or several separated by commas. The first is where
  * links point (password reset, invites, deploy hooks); every one of them names a host the
@@ -37,6 +39,18 @@ export function publicUrlProblems(setting: string): string[] {
   if (all.length === 0) return ['no URL given'];
   return all.map(entryProblem).filter((p): p is string => p !== null);
 }
+
+/** Validates SLIPWAY_PUBLIC_URL, naming each bad entry. */
+export const IsPublicUrlList = () =>
+  ValidateBy({
+    name: 'publicUrls',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && publicUrlProblems(value).length === 0,
+      defaultMessage: (args) =>
+        `SLIPWAY_PUBLIC_URL must be http(s) URLs separated by commas: ${publicUrlProblems(String(args?.value)).join('; ')}`,
+    },
+  });
 
 /** The setting read (it must be valid), or `http://localhost:<port>` when it is not set. */
 export function parsePublicUrls(setting: string | undefined, port: number): PublicUrls {
