@@ -38,6 +38,8 @@ async function healthStatus(url: string): Promise<number> {
 
 describe('slow clients (raw sockets over loopback)', () => {
   let t: TestApp;
+  /** The name the server answers to (any other Host is refused). */
+  const host = () => new URL(t.url).host;
 
   beforeAll(async () => {
     t = await startTestApp({
@@ -59,7 +61,7 @@ describe('slow clients (raw sockets over loopback)', () => {
     const clients: RawClient[] = [];
     for (let i = 0; i < 200; i++) {
       const client = await open(t.url, `127.0.0.${10 + (i % 10)}`);
-      client.socket.write('GET /trpc/health HTTP/1.1\r\nHost: slipway\r\n');
+      client.socket.write(`GET /trpc/health HTTP/1.1\r\nHost: ${host()}\r\n`);
       clients.push(client);
     }
     const drip = setInterval(() => {
@@ -83,7 +85,7 @@ describe('slow clients (raw sockets over loopback)', () => {
   it('closes a connection whose body is shorter than its Content-Length', async () => {
     const client = await open(t.url, '127.0.0.30');
     client.socket.write(
-      'POST /trpc/addNote HTTP/1.1\r\nHost: slipway\r\nContent-Type: application/json\r\n' +
+      `POST /trpc/addNote HTTP/1.1\r\nHost: ${host()}\r\nContent-Type: application/json\r\n` +
         'Content-Length: 1000\r\n\r\n{"json":{"noteId":"stalled"',
     );
     try {
@@ -104,7 +106,9 @@ describe('slow clients (raw sockets over loopback)', () => {
       expect(over.received()).toMatch(/^HTTP\/1\.1 429 /);
       expect(over.received()).toContain('"code":"RATE_LIMITED"');
       // Another address still gets a connection that answers, and so does health.
-      other.socket.write('GET /trpc/health HTTP/1.1\r\nHost: slipway\r\nConnection: close\r\n\r\n');
+      other.socket.write(
+        `GET /trpc/health HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`,
+      );
       await allClosedWithin([other], 5000);
       expect(other.received()).toMatch(/^HTTP\/1\.1 200 /);
       expect(await healthStatus(t.url)).toBe(200);
@@ -116,7 +120,9 @@ describe('slow clients (raw sockets over loopback)', () => {
     for (let attempt = 0; attempt < 50 && !answer.startsWith('HTTP/1.1 200 '); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const again = await open(t.url, '127.0.0.40');
-      again.socket.write('GET /trpc/health HTTP/1.1\r\nHost: slipway\r\nConnection: close\r\n\r\n');
+      again.socket.write(
+        `GET /trpc/health HTTP/1.1\r\nHost: ${host()}\r\nConnection: close\r\n\r\n`,
+      );
       await allClosedWithin([again], 5000);
       answer = again.received();
     }

@@ -14,6 +14,16 @@ function releaseStartupGarbage(): void {
   for (let i = 0; i < 3; i++) gc?.();
 }
 
+/**
+ * Where a browser on this machine reaches the server: a name it answers to. `0.0.0.0` and `::`
+ * are where it listens, not names (the Docker image binds 0.0.0.0).
+ */
+function browsableUrl(host: string, port: number): string {
+  const name =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -31,8 +41,7 @@ async function main(): Promise<void> {
   const logger = new Logger('Slipway');
   // The port bound (PORT=0 picks a free one).
   const { port } = (app.getHttpServer() as { address(): { port: number } }).address();
-  const url = `http://${config.host}:${port}`;
-  logger.log(`Listening on ${url} (data: ${config.dataDir})`);
+  logger.log(`Listening on http://${config.host}:${port} (data: ${config.dataDir})`);
   // Stop accepting requests, let the projection runner finish its batch, close the stores.
   let stopping = false;
   const stop = (signal: string) => {
@@ -50,7 +59,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // After the handlers: on a store still rebuilding, the hint may wait for the read models.
-  const hint = await firstRunHint(app, url);
+  const hint = await firstRunHint(app, browsableUrl(config.host, port));
   if (hint && !stopping) logger.log(hint);
 }
 

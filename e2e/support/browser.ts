@@ -23,8 +23,11 @@ export function ensureWebBundle(): void {
   if (!existsSync(join(root, 'dist/web/index.html'))) throw new Error('dist/web was not built');
 }
 
-/** Headless chromium with a profile of its own (Playwright gives each launch a fresh one). */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Headless chromium with a profile of its own (Playwright gives each launch a fresh one);
+ * `extraArgs` for a suite's own switches (say, `--host-resolver-rules`).
+ */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`No chromium at ${CHROMIUM}: run scripts/test-prerequisites.sh as root`);
   }
@@ -38,6 +41,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

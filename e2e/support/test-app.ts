@@ -28,6 +28,8 @@ export interface TestAppOptions {
   clock?: Clock;
   extraImports?: ModuleMetadata['imports'];
   config?: Partial<AppConfig>;
+  /** The address to listen on (default 127.0.0.1); the url stays on 127.0.0.1. */
+  listenHost?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -72,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: ['error'],
   });
   configureApp(app, config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(0, options.listenHost ?? '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   return {
     app,

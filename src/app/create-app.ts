@@ -8,7 +8,10 @@ import { unroutedTargetMarker } from '../http/unrouted-target.js';
 import { ProcedureRegistry } from '../rpc/procedure-registry.js';
 import { AllExceptionsFilter } from '../http/all-exceptions.filter.js';
 import { bodyErrorHandler, jsonBodyParser } from '../http/body-parsing.js';
+import { AllowedHosts } from '../http/allowed-hosts.js';
+import { arrivalReader } from '../http/arrival.js';
 import { crossSiteGuard } from '../http/cross-site.js';
+import { hostCheck } from '../http/host-check.js';
 import { requestIdMiddleware } from '../http/request-id.js';
 import { securityHeaders } from '../http/security-headers.js';
 import { hardenServer } from '../http/server-limits.js';
@@ -39,12 +42,16 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.set('etag', false);
   app.use(securityHeaders(config.publicUrl));
   app.use(requestIdMiddleware);
-  // The web app's files and pages (GET only); every API path falls through to its own answer.
-  app.use(dashboard());
   const refusals = app.get(RefusalRecorder);
   const markTarget = unroutedTargetMarker(app.get(ProcedureRegistry));
+  const allowedHosts = new AllowedHosts([config.publicUrl, ...config.publicUrlAliases]);
+  const arrivalOf = arrivalReader(app.getHttpServer() as Server);
+  // Before anything answers, the dashboard included: a request for another name is refused.
+  app.use(hostCheck(allowedHosts, arrivalOf, refusals, markTarget));
+  // The web app's files and pages (GET only); every API path falls through to its own answer.
+  app.use(dashboard());
   // Before the body is parsed: a cross-site request is refused without reading it.
-  app.use(crossSiteGuard(config.publicUrl, refusals, markTarget));
+  app.use(crossSiteGuard(allowedHosts, arrivalOf, refusals, markTarget));
   app.use(jsonBodyParser);
   app.use(bodyErrorHandler(refusals, markTarget));
   app.useGlobalFilters(new AllExceptionsFilter(refusals));

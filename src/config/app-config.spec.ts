@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       mailFrom: 'Slipway <no-reply@slipway.invalid>',
       openSignup: false,
       publicUrl: 'http://localhost:3000',
+      publicUrlAliases: [],
       serverAddressPolicy: '',
       serverCheckTimeoutSeconds: 10,
       http: {
@@ -106,6 +107,10 @@ describe('loadConfig', () => {
     ['SLIPWAY_NOTIFICATION_MAX_ATTEMPTS', '0'],
     ['SLIPWAY_NOTIFICATION_CONCURRENCY', '65'],
     ['SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES', '1441'],
+    ['SLIPWAY_PUBLIC_URL', 'slipway.example.com'],
+    ['SLIPWAY_PUBLIC_URL', 'ftp://slipway.example.com'],
+    ['SLIPWAY_PUBLIC_URL', 'https://slipway.example.com, http://[::1'],
+    ['SLIPWAY_PUBLIC_URL', ' , '],
     // A whole request cannot have less time than its headers.
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
@@ -117,6 +122,32 @@ describe('loadConfig', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`${name}=`);
+  });
+
+  it('reads SLIPWAY_PUBLIC_URL as a list: the first URL for links, the others as aliases', () => {
+    expect(loadConfig({ PORT: '8080' })).toMatchObject({
+      publicUrl: 'http://localhost:8080',
+      publicUrlAliases: [],
+    });
+    expect(loadConfig({ SLIPWAY_PUBLIC_URL: 'https://slipway.example.com/' })).toMatchObject({
+      publicUrl: 'https://slipway.example.com',
+      publicUrlAliases: [],
+    });
+    expect(
+      loadConfig({
+        SLIPWAY_PUBLIC_URL:
+          'https://slipway.example.com, http://slipway.lan:8080/,http://10.0.0.7:3000',
+      }),
+    ).toMatchObject({
+      publicUrl: 'https://slipway.example.com',
+      publicUrlAliases: ['http://slipway.lan:8080', 'http://10.0.0.7:3000'],
+    });
+  });
+
+  it('refuses a user name or password in SLIPWAY_PUBLIC_URL: every link would carry it', () => {
+    expect(() =>
+      loadConfig({ SLIPWAY_PUBLIC_URL: 'https://admin:hunter2@slipway.example' }),
+    ).toThrow(/user name or password/);
   });
 
   it('reads the notification settings', () => {

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { EnvironmentVariables, type LogLevel } from './environment-variables.js';
+import { parsePublicUrls } from './public-urls.js';
 import { CREDENTIAL_VARIABLES, storageProblems, type StorageConfig } from './storage-config.js';
 
 export { LOG_LEVELS, type LogLevel } from './environment-variables.js';
@@ -22,7 +23,10 @@ export interface AppConfig {
   mailFrom: string;
   /** SLIPWAY_OPEN_SIGNUP: sign-up after the owner without an invite (as viewer). */
   openSignup: boolean;
+  /** Where links point: SLIPWAY_PUBLIC_URL's first URL (default `http://localhost:<PORT>`). */
   publicUrl: string;
+  /** SLIPWAY_PUBLIC_URL's other URLs: further names the server answers to, never in links. */
+  publicUrlAliases: string[];
   /** SLIPWAY_SERVER_ADDRESS_POLICY as written (validated); see config/address-policy.ts. */
   serverAddressPolicy: string;
   /** 0: server checks are off (SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS). */
@@ -115,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   const inconsistent = storageProblems(storage);
   if (inconsistent.length > 0) throw new ConfigError(inconsistent);
+  const { publicUrl, aliases } = parsePublicUrls(vars.SLIPWAY_PUBLIC_URL, vars.PORT);
   return {
     port: vars.PORT,
     storage,
@@ -171,7 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       heartbeatMs: vars.SLIPWAY_SSE_HEARTBEAT_MS,
       crossProcessPollMs: vars.SLIPWAY_LOG_STREAM_POLL_MS,
     },
-    publicUrl: (vars.SLIPWAY_PUBLIC_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
+    publicUrl,
+    publicUrlAliases: aliases,
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
+import { IsPublicUrlList } from './public-urls.js';
 import { StorageVariables } from './storage-variables.js';
 import { toBool, toInt } from './variable-transforms.js';
 
@@ -292,8 +293,11 @@ export class EnvironmentVariables extends StorageVariables {
   @IsBoolean({ message: 'SLIPWAY_OPEN_SIGNUP must be true or false' })
   SLIPWAY_OPEN_SIGNUP = false;
 
-  /** Where users reach the dashboard; reset links point here. */
-  @Matches(/^https?:\/\/[^\s/]+(\/\S*)?$/, { message: 'SLIPWAY_PUBLIC_URL must be an http(s) URL' })
+  /**
+   * Where users reach the dashboard, links point (the first URL), and the hosts the server
+   * answers to: one http(s) URL or several, separated by commas.
+   */
+  @IsPublicUrlList()
   @Omittable()
   SLIPWAY_PUBLIC_URL?: string = undefined;
 }

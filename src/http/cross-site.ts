@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AppError } from '../common/app-error.js';
+import type { AllowedHosts, Arrival } from './allowed-hosts.js';
 import { answerError } from './answer-error.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -9,22 +10,23 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * A browser sends the session cookie along with requests that another site makes it send; the
  * JSON content type alone is no barrier. So a state-changing request that is not
  * bearer-authenticated (it may carry the cookie) is refused when the browser says it comes
- * from another origin: an `Origin` other than ours, or `Sec-Fetch-Site` `cross-site` or
- * `same-site`. Requests with neither header (the CLI, scripts) pass, as do bearer requests,
- * which a browser never adds on its own.
+ * from another origin: an `Origin` that is not one of our names (AllowedHosts: never the
+ * request's own Host, which the page's author may have chosen), or `Sec-Fetch-Site`
+ * `cross-site` or `same-site`. Requests with neither header (the CLI, scripts) pass, as do
+ * bearer requests, which a browser never adds on its own.
  */
 export function crossSiteGuard(
-  publicUrl: string,
+  allowed: AllowedHosts,
+  arrivalOf: (req: Request) => Arrival,
   recorder: RefusalRecorder | null,
   markTarget: (req: Request) => void = () => undefined,
 ): RequestHandler {
-  const publicOrigin = new URL(publicUrl).origin;
   return (req: Request, res: Response, next: NextFunction): void => {
     if (SAFE_METHODS.has(req.method) || req.header('authorization') !== undefined) {
       next();
       return;
     }
-    if (!comesFromAnotherSite(req, publicOrigin)) {
+    if (!comesFromAnotherSite(req, (origin) => allowed.allowsOrigin(origin, arrivalOf(req)))) {
       next();
       return;
     }
@@ -36,12 +38,9 @@ export function crossSiteGuard(
   };
 }
 
-function comesFromAnotherSite(req: Request, publicOrigin: string): boolean {
+function comesFromAnotherSite(req: Request, isOurs: (origin: string) => boolean): boolean {
   const fetchSite = req.header('sec-fetch-site');
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return true;
   const origin = req.header('origin');
-  if (origin === undefined) return false;
-  // Our origin is the public URL's, or the one the request itself was addressed to.
-  const addressed = `${req.protocol}://${req.header('host') ?? ''}`;
-  return origin !== publicOrigin && origin.toLowerCase() !== addressed.toLowerCase();
+  return origin !== undefined && !isOurs(origin);
 }
