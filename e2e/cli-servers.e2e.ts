@@ -163,6 +163,22 @@ describe('slipway servers keyscan, register, approve-host-key, check (the real b
     expect(list.stdout).toMatch(/box .* ok \d+ ms at \d{4}-\d\d-\d\d \d\d:\d\d/);
   });
 
+  it('check --versions asks the REST check (a POST, diagnostics:read) and adds what it found', async () => {
+    const { token } = await createToken(
+      t.url,
+      owner.Cookie,
+      ['server:read', 'diagnostics:read'],
+      1,
+    );
+    const run = await cli(['servers', 'check', 'box', '--versions', '--json'], {
+      SLIPWAY_TOKEN: token,
+    });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.json).toMatchObject({ ok: true, data: { ok: true, authenticated: true } });
+    // This sshd has no Docker: the versions are reported as unknown, not left out.
+    expect(run.json.data).toMatchObject({ docker: null, compose: null });
+  });
+
   it('check exits 1 with CHECK_FAILED and the cause when the server does not answer', async () => {
     const closed = String(await closedPort());
     const register = ['servers', 'register', 'gone', '--host', '127.0.0.1', '--port', closed];

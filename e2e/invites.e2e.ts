@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
+import { refusals } from './support/audit.js';
 import {
   PASSWORD,
   bearer,
@@ -148,6 +149,53 @@ describe('invites and closed registration', () => {
     expect(revoke.status).toBe(403);
     // An admin may invite an operator.
     await invite(admin, 'operator');
+  });
+
+  it('judges an invite against its inviter at acceptance: demoted or deactivated, their invites stop granting', async () => {
+    const joined = await accept((await invite(owner, 'admin')).token, 'Ada Admin');
+    const adminId = joined.body.user.id as string;
+    const admin = cookieAuth(sessionCookie(joined.headers['set-cookie']));
+    const toAdmin = await invite(admin, 'admin');
+    const toOperator = await invite(admin, 'operator');
+
+    const demoted = await call(t.url, 'POST', 'changeUserRole', owner, {
+      userId: adminId,
+      role: 'operator',
+    });
+    expect(demoted.status).toBe(200);
+    const before = (await refusals(t)).length;
+    for (const { token } of [toAdmin, toOperator]) {
+      const refused = await accept(token);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toMatchObject({
+        code: 'FORBIDDEN',
+        message: expect.stringMatching(/no longer valid.*can no longer grant/),
+        data: { rule: 'inviter-standing' },
+      });
+      expect(refused.headers['set-cookie']).toBeUndefined();
+      const opened = await request(t.url).get(`/api/auth/invite?token=${token}`);
+      expect(opened.headers.location).toBe('/accept-invite?error=INVALID_TOKEN');
+    }
+    const recorded = (await refusals(t)).slice(before);
+    expect(recorded.map((e) => [e.data.target, e.data.code])).toContainEqual([
+      'POST /api/auth/accept-invite',
+      'FORBIDDEN',
+    ]);
+    // No account was made: the emails are still free, the invites still pending.
+    const pending = await call(t.url, 'GET', 'invites', owner, { status: 'pending', limit: 50 });
+    const ids = pending.body.result.data.json.items.map((i: { inviteId: string }) => i.inviteId);
+    expect(ids).toEqual(expect.arrayContaining([toAdmin.inviteId, toOperator.inviteId]));
+
+    // Judged now, not when sent: made admin again, their invite works again.
+    await call(t.url, 'POST', 'changeUserRole', owner, { userId: adminId, role: 'admin' });
+    expect((await accept(toOperator.token)).status).toBe(201);
+
+    // Deactivated (the reported case), an admin's invite to admin no longer makes an admin.
+    const deactivated = await call(t.url, 'POST', 'deactivateUser', owner, { userId: adminId });
+    expect(deactivated.status).toBe(200);
+    const refused = await accept(toAdmin.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toMatch(/can no longer grant admin/);
   });
 
   it('refuses callers without the role, the scope or credentials', async () => {

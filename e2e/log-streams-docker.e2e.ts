@@ -243,7 +243,7 @@ describe('log streams and service observability on a real Docker engine', () => 
   }, 30_000);
 
   it('checks the server: reachable, host key, login, docker and compose versions, disk', async () => {
-    const res = await request(t.url).get(`/api/v1/servers/${serverId}/check`).set(owner);
+    const res = await request(t.url).post(`/api/v1/servers/${serverId}/check`).set(owner);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       serverId,
@@ -302,21 +302,24 @@ describe('log streams and service observability on a real Docker engine', () => 
       `/api/v1/services/${id}/stats`,
       `/api/v1/servers/${id}/check`,
     ];
+    /** The check connects to the server: a POST; the others are reads. */
+    const send = (path: string) =>
+      path.endsWith('/check') ? request(t.url).post(path) : request(t.url).get(path);
 
     it('answers 400 for a malformed id and 404 for an unknown one', async () => {
       for (const path of routes('not-a-uuid')) {
-        const res = await request(t.url).get(path).set(owner);
+        const res = await send(path).set(owner);
         expect([path, res.status, res.body.error?.code]).toEqual([path, 400, 'BAD_REQUEST']);
       }
       for (const path of routes(unknown)) {
-        const res = await request(t.url).get(path).set(owner);
+        const res = await send(path).set(owner);
         expect([path, res.status, res.body.error?.code]).toEqual([path, 404, 'NOT_FOUND']);
       }
     });
 
     it('answers 401 without credentials', async () => {
       for (const path of routes(unknown)) {
-        const res = await request(t.url).get(path);
+        const res = await send(path);
         expect([path, res.status, res.body.error?.code]).toEqual([path, 401, 'AUTH_REQUIRED']);
       }
     });
@@ -331,7 +334,7 @@ describe('log streams and service observability on a real Docker engine', () => 
         [`/api/v1/servers/${serverId}/check`, 'diagnostics:read'],
       ];
       for (const [path, scope] of expected) {
-        const res = await request(t.url).get(path).set(bearer(token));
+        const res = await send(path).set(bearer(token));
         expect([path, res.status, res.body.error?.code]).toEqual([path, 403, 'FORBIDDEN']);
         expect(res.body.error.data).toMatchObject({
           requiredScopes: [scope],
@@ -348,7 +351,7 @@ describe('log streams and service observability on a real Docker engine', () => 
       const viewer = await memberWithRole(t.url, owner, 'viewer@example.com', 'viewer');
       const status = await request(t.url).get(`/api/v1/services/${serviceId}/status`).set(viewer);
       expect(status.status).toBe(200);
-      const check = await request(t.url).get(`/api/v1/servers/${serverId}/check`).set(viewer);
+      const check = await request(t.url).post(`/api/v1/servers/${serverId}/check`).set(viewer);
       expect([check.status, check.body.error.code]).toEqual([403, 'FORBIDDEN']);
     });
 

@@ -91,7 +91,7 @@ describe('the OpenAPI 3.1 document of /api/v1', () => {
     expect(Object.keys(logs.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '404', 'default']),
     );
-    expect(committed.paths['/api/v1/servers/{id}/check'].get['x-slipway-roles']).toEqual([
+    expect(committed.paths['/api/v1/servers/{id}/check'].post['x-slipway-roles']).toEqual([
       'owner',
       'admin',
       'operator',

@@ -1,5 +1,7 @@
-import { Controller, Get, Req } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { validateInput } from '../kernel/input-validation.js';
+import { jsonBody } from '../kernel/json-body.js';
 import { RouteAccess, routeContext } from '../kernel/route-access.js';
 import { routeInput } from '../kernel/route-input.js';
 import { DEPLOYERS } from '../kernel/roles.js';
@@ -12,20 +14,24 @@ export class ServersController {
 
   /**
    * `checkServer` plus Docker and Compose versions and free disk once logged in. Connecting is
-   * a side effect (recorded as ServerConnectionChecked), so only those who deploy may ask.
+   * a side effect (recorded as ServerConnectionChecked), so it is a POST (never a GET a page on
+   * another site could make a browser send) and only those who deploy may ask.
    */
-  @Get(':id/check')
+  @Post(':id/check')
+  @HttpCode(200)
   @RouteAccess({
     auth: 'guarded',
-    name: 'GET /api/v1/servers/:id/check',
+    name: 'POST /api/v1/servers/:id/check',
     roles: DEPLOYERS,
     scopes: ['diagnostics:read'],
+    lane: 'command',
     summary:
-      'Connects to the server with its pinned host key and reports reachable, host key match, login, Docker and Compose versions and free disk (KiB).',
+      'Connects to the server with its pinned host key and reports reachable, host key match, login, Docker and Compose versions and free disk (KiB). No body (or an empty JSON object).',
     params: IdParams,
   })
   async check(@Req() req: Request) {
     const { id } = await routeInput(IdParams, req.params);
+    await validateInput(undefined, jsonBody(req));
     return this.diagnosis.run(id, routeContext(req));
   }
 }

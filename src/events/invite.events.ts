@@ -4,19 +4,37 @@ import type { HUMANS } from '../kernel/roles.js';
 
 type HumanRole = (typeof HUMANS)[number];
 
-/**
- * Stream `invite-<inviteId>`: one invitation to join the team, bound to an email and a role.
- * The link's secret is recorded only as a keyed digest; the email is sealed under the invite's
- * own subject key (`invite-<inviteId>`).
- */
-export const MemberInvited = defineEvent<{
+/** Who sent an invite, and the role they held when they sent it. */
+export type Inviter = {
+  userId: string;
+  role: HumanRole;
+};
+
+/** `MemberInvited` version 1; version 2 adds `invitedBy`. */
+type MemberInvitedV1 = {
   inviteId: string;
   email: PersonalValue;
   emailDigest: string;
   role: HumanRole;
   tokenDigest: string;
   expiresAt: string;
-}>('MemberInvited', 1);
+};
+
+/**
+ * Stream `invite-<inviteId>`: one invitation to join the team, bound to an email and a role.
+ * The link's secret is recorded only as a keyed digest; the email is sealed under the invite's
+ * own subject key (`invite-<inviteId>`). Version 2 names the inviter (`invitedBy`), whose
+ * standing is judged again when the invite is accepted; version 1 reads as `invitedBy: null`
+ * (its metadata's actor says who sent it).
+ */
+export const MemberInvited = defineEvent<MemberInvitedV1 & { invitedBy: Inviter | null }>(
+  'MemberInvited',
+  2,
+  (data) => ({
+    ...(data as unknown as MemberInvitedV1),
+    invitedBy: null,
+  }),
+);
 
 export const InviteRevoked = defineEvent<{ inviteId: string }>('InviteRevoked', 1);
 

@@ -1,6 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
+import { assertWellFormedText } from '../kernel/well-formed-text.js';
 import { answerError } from './answer-error.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -35,10 +36,28 @@ const largeJson = new Map(
   Object.entries(LARGE_BODY_ROUTES).map(([route, limit]) => [route, jsonParser(limit)]),
 );
 
-/** JSON bodies up to 1 MiB (LARGE_BODY_ROUTES: their own limit); only objects and arrays. */
+/** Procedure inputs are checked as inputs (validateInput), so their issues name input fields. */
+const PROCEDURE_PATH = /^\/trpc\//;
+
+/**
+ * JSON bodies up to 1 MiB (LARGE_BODY_ROUTES: their own limit); only objects and arrays, and
+ * only well-formed Unicode text in them (a refusal names each field; see well-formed-text.ts).
+ */
 export function jsonBodyParser(req: Request, res: Response, next: NextFunction): void {
   const parser = largeJson.get(`${req.method} ${req.path}`) ?? standardJson;
-  parser(req, res, next);
+  parser(req, res, (error?: unknown) => {
+    if (error !== undefined || PROCEDURE_PATH.test(req.path)) {
+      next(error);
+      return;
+    }
+    try {
+      assertWellFormedText(req.body);
+    } catch (refusal) {
+      next(refusal);
+      return;
+    }
+    next();
+  });
 }
 
 /**

@@ -10,6 +10,13 @@ import { teamMembersDecider, type HumanRole, type TeamCommand } from './team-mem
 const isHumanRole = (role: unknown): role is HumanRole =>
   (HUMANS as readonly unknown[]).includes(role);
 
+/** A member's role and whether they are active. */
+export interface MemberStanding {
+  userId: string;
+  role: HumanRole;
+  active: boolean;
+}
+
 type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' }>;
 
 /**
@@ -23,6 +30,19 @@ export class TeamRoster {
     private readonly runner: DeciderRunner,
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
+
+  /**
+   * A member's role and whether they are active, decided on the team stream (not a read model).
+   * A member the stream has not recorded joined on their own email stream and has not been
+   * changed since: they still hold `lastKnownRole`, the role the caller saw them with.
+   */
+  async standing(userId: string, lastKnownRole: HumanRole): Promise<MemberStanding> {
+    const team = await this.runner.load(TEAM_MEMBERS_STREAM, teamMembersDecider);
+    const member = team.members.get(userId);
+    return member
+      ? { userId, role: member.role, active: member.active }
+      : { userId, role: lastKnownRole, active: true };
+  }
 
   async change(command: MemberChange, ctx: RequestContext) {
     const doc = await this.reads.collection<PrincipalDoc>('principals').get(command.userId);

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { AuthMethod, ActorKind, CallChannel } from '../eventstore/event-metadata.js';
 import type { Lane } from './lanes.js';
+import { toWellFormed } from './well-formed-text.js';
 
 /** What a request tried to reach: a procedure by name, or a route by method and pattern. */
 export interface AuditTarget {
@@ -69,7 +70,8 @@ export function inputFieldNames(input: unknown): string[] {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     for (const key of Object.keys(value)) {
       if (names.length >= MAX_FIELDS) return;
-      const name = `${prefix}${key.slice(0, 64)}`;
+      // Cut and sent text may hold a lone surrogate: the record holds only well-formed text.
+      const name = `${prefix}${toWellFormed(key.slice(0, 64))}`;
       names.push(name);
       walk((value as Record<string, unknown>)[key], `${name}.`, depth + 1);
     }

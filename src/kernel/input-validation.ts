@@ -4,6 +4,7 @@ import { validate } from 'class-validator';
 import SuperJSON from 'superjson';
 import { badRequest } from '../common/app-error.js';
 import { toFieldIssues } from './validation-issues.js';
+import { assertWellFormedText } from './well-formed-text.js';
 
 const ENVELOPE_KEYS = new Set(['json', 'meta']);
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -98,9 +99,12 @@ function assertSafeMeta(meta: unknown): void {
 
 /**
  * Checks the input against the procedure's class: unknown fields, wrong types and values
- * out of bounds are one BAD_REQUEST listing every field problem.
+ * out of bounds are one BAD_REQUEST listing every field problem. First, for every input of
+ * every surface (procedure inputs from a body or `?input=`, route bodies, parameters and query
+ * strings): text that is not well-formed Unicode, before any transform or validator sees it.
  */
 export async function validateInput(inputClass: Type<object> | undefined, value: unknown) {
+  assertWellFormedText(value);
   if (!inputClass) {
     const empty =
       value === undefined ||

@@ -1,4 +1,5 @@
 import type { PendingEvent } from '../eventstore/define-event.js';
+import type { EventMetadata } from '../eventstore/event-metadata.js';
 import type { EventData } from '../eventstore/event-store.port.js';
 
 /** What a decider folds: a recorded event or one it just decided. */
@@ -7,6 +8,8 @@ export interface EventLike {
   /** Present on recorded and decided events; lets a fold tell schema versions apart. */
   schemaVersion?: number;
   data: EventData;
+  /** Present on recorded events only: an event just decided has not been attributed yet. */
+  metadata?: EventMetadata;
 }
 
 /**

@@ -125,14 +125,17 @@ export function registerServerConnectionCommands(servers: Command): void {
     .description('connect to a server as a deployment would, run nothing, and say how it went')
     .option(
       '--versions',
-      'also Docker and Compose versions and free disk (GET /api/v1/servers/{id}/check, diagnostics:read)',
+      'also Docker and Compose versions and free disk (POST /api/v1/servers/{id}/check, diagnostics:read)',
     )
     .action(
       action(async (run, server: string, opts: { versions?: boolean }) => {
         const client = run.client();
         const serverId = await resolveServer(client, server);
         const check: ServerCheck & Partial<Diagnostics> = opts.versions
-          ? await client.get<ServerCheck & Diagnostics>(`/api/v1/servers/${serverId}/check`)
+          ? await client.call<ServerCheck & Diagnostics>(
+              'POST',
+              `/api/v1/servers/${serverId}/check`,
+            )
           : await client.mutation<ServerCheck>('checkServer', { serverId });
         if (!check.ok) throw new CliError('CHECK_FAILED', describeCheck(check), { check });
         run.out.ok(check, () =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Caller } from '../../access/authority.js';
 import { ROLE_CAPABILITIES } from '../../access/capabilities.js';
 import { InviteAccepted, InviteRevoked, MemberInvited } from '../../events/invite.events.js';
+import { systemMetadata } from '../../eventstore/event-metadata.js';
 import { decideFrom } from '../../storage/decider.js';
 import type { HumanRole } from '../team-members.decider.js';
 import { inviteDecider as decider } from './invite.decider.js';
@@ -17,7 +18,7 @@ const actor = (role: HumanRole, scopes = ROLE_CAPABILITIES[role]): Caller => ({
   role,
   scopes,
 });
-const invited = (role: HumanRole = 'operator') =>
+const invited = (role: HumanRole = 'operator', by: HumanRole = 'admin') =>
   MemberInvited({
     inviteId: ID,
     email: sealed,
@@ -25,6 +26,7 @@ const invited = (role: HumanRole = 'operator') =>
     role,
     tokenDigest: 'digest-of-secret',
     expiresAt: EXPIRES,
+    invitedBy: { userId: `${by}-1`, role: by },
   });
 const invite = (by: Caller, role: HumanRole) => ({
   kind: 'invite' as const,
@@ -36,12 +38,18 @@ const invite = (by: Caller, role: HumanRole) => ({
   tokenDigest: 'digest-of-secret',
   expiresAt: EXPIRES,
 });
-const accept = (now = BEFORE, tokenDigest = 'digest-of-secret') => ({
+const standing = (role: HumanRole, active = true) => ({ userId: `${role}-1`, role, active });
+const accept = (
+  now = BEFORE,
+  tokenDigest = 'digest-of-secret',
+  inviter: ReturnType<typeof standing> | null = standing('admin'),
+) => ({
   kind: 'accept' as const,
   inviteId: ID,
   tokenDigest,
   userId: 'u2',
   now,
+  inviter,
 });
 
 describe('invite decider', () => {
@@ -67,6 +75,52 @@ describe('invite decider', () => {
     expect(decideFrom(decider, [invited()], accept())).toEqual([
       InviteAccepted({ inviteId: ID, userId: 'u2' }),
     ]);
+  });
+
+  it('Given an invite by an admin, When accepted after the admin lost the standing to send it, Then refused', () => {
+    const demoted = accept(BEFORE, 'digest-of-secret', standing('operator'));
+    expect(() => decideFrom(decider, [invited('operator')], demoted)).toThrow(/no longer valid/);
+    const deactivated = accept(BEFORE, 'digest-of-secret', standing('admin', false));
+    expect(() => decideFrom(decider, [invited('operator')], deactivated)).toThrow(
+      /no longer valid/,
+    );
+    const unknown = accept(BEFORE, 'digest-of-secret', null);
+    expect(() => decideFrom(decider, [invited('operator')], unknown)).toThrow(/no longer valid/);
+  });
+
+  it('Given an invite to owner, When accepted after its owner became admin, Then refused; promoted inviters still grant', () => {
+    const demoted = accept(BEFORE, 'digest-of-secret', standing('admin'));
+    expect(() => decideFrom(decider, [invited('owner', 'owner')], demoted)).toThrow(
+      /can no longer grant owner/,
+    );
+    const promoted = accept(BEFORE, 'digest-of-secret', standing('owner'));
+    expect(decideFrom(decider, [invited('admin')], promoted)).toEqual([
+      InviteAccepted({ inviteId: ID, userId: 'u2' }),
+    ]);
+  });
+
+  it('Given a version 1 invite, Then its inviter is the recorded actor', () => {
+    const v1 = {
+      type: MemberInvited.type,
+      schemaVersion: 1,
+      data: { inviteId: ID, email: sealed, emailDigest: 'd', role: 'viewer', tokenDigest: 't' },
+      metadata: {
+        ...systemMetadata(),
+        actor: { principalId: 'admin-7', kind: 'user' as const, role: 'admin' },
+        authMethod: 'session' as const,
+      },
+    };
+    const state = decider.evolve(decider.initialState(), {
+      ...v1,
+      data: { ...v1.data, expiresAt: EXPIRES },
+    });
+    expect(state.invite?.invitedBy).toEqual({ userId: 'admin-7', role: 'admin' });
+    const unattributed = decider.evolve(decider.initialState(), {
+      ...v1,
+      data: { ...v1.data, expiresAt: EXPIRES },
+      metadata: systemMetadata(),
+    });
+    expect(unattributed.invite?.invitedBy).toBeNull();
   });
 
   it('Given an accepted invite, When accepted again, Then refused (single use)', () => {

@@ -1,9 +1,15 @@
-import { assertMayGrantRole, type Caller } from '../../access/authority.js';
+import { assertMayGrantRole, rankRole, type Caller } from '../../access/authority.js';
 import { badRequest, conflict, notFound } from '../../common/app-error.js';
 import type { PersonalValue } from '../../events/personal-value.js';
-import { InviteAccepted, InviteRevoked, MemberInvited } from '../../events/invite.events.js';
+import {
+  InviteAccepted,
+  InviteRevoked,
+  MemberInvited,
+  type Inviter,
+} from '../../events/invite.events.js';
 import type { Decider, EventLike } from '../../storage/decider.js';
 import type { HumanRole } from '../team-members.decider.js';
+import { assertInviterMayStillGrant, type InviterStanding } from './inviter-standing.js';
 
 export interface InviteState {
   invite: {
@@ -12,6 +18,8 @@ export interface InviteState {
     role: HumanRole;
     tokenDigest: string;
     expiresAt: number;
+    /** Null when it cannot be known (fails closed at acceptance). */
+    invitedBy: Inviter | null;
   } | null;
   status: 'none' | 'pending' | 'accepted' | 'revoked';
 }
@@ -28,7 +36,15 @@ export type InviteCommand =
       expiresAt: string;
     }
   | { kind: 'revoke'; actor: Caller; inviteId: string }
-  | { kind: 'accept'; inviteId: string; tokenDigest: string; userId: string; now: number };
+  | {
+      kind: 'accept';
+      inviteId: string;
+      tokenDigest: string;
+      userId: string;
+      now: number;
+      /** The inviter as the team stream has them now; null when unknown. */
+      inviter: InviterStanding | null;
+    };
 
 /** One answer for every unusable link (unknown, wrong secret, used, revoked, expired). */
 export function invalidInvite() {
@@ -47,10 +63,25 @@ export function inviteIsLive(state: InviteState, tokenDigest: string, now: numbe
   );
 }
 
+/** Who sends an invite: a user (agents never hold `members:manage`), with the role they hold. */
+function inviterOf(actor: Caller): Inviter | null {
+  const role = rankRole(actor);
+  return actor.kind === 'user' && role ? { userId: actor.id, role } : null;
+}
+
+/** Version 1 named no inviter: the recorded event's actor is who sent it. */
+function recordedInviter(event: EventLike): Inviter | null {
+  const actor = event.metadata?.actor;
+  if (actor?.kind !== 'user' || !actor.principalId) return null;
+  const role = rankRole({ id: actor.principalId, kind: 'user', role: actor.role ?? '' });
+  return role ? { userId: actor.principalId, role } : null;
+}
+
 /**
  * Stream `invite-<id>`: created once, by someone who may grant its role (rank and narrowing);
- * accepted at most once, with the link's secret, before it expires; revoked by someone who could
- * have made it. Accepted and revoked are final.
+ * accepted at most once, with the link's secret, before it expires, and only while its inviter
+ * is active and could still grant its role; revoked by someone who could have made it. Accepted
+ * and revoked are final.
  */
 export const inviteDecider: Decider<InviteState, InviteCommand> = {
   initialState: () => ({ invite: null, status: 'none' }),
@@ -65,6 +96,7 @@ export const inviteDecider: Decider<InviteState, InviteCommand> = {
           role: d.role,
           tokenDigest: d.tokenDigest,
           expiresAt: Date.parse(d.expiresAt),
+          invitedBy: d.invitedBy ?? recordedInviter(event),
         },
         status: 'pending',
       };
@@ -87,6 +119,7 @@ export const inviteDecider: Decider<InviteState, InviteCommand> = {
             role: command.role,
             tokenDigest: command.tokenDigest,
             expiresAt: command.expiresAt,
+            invitedBy: inviterOf(command.actor),
           }),
         ];
       }
@@ -99,7 +132,10 @@ export const inviteDecider: Decider<InviteState, InviteCommand> = {
         return [InviteRevoked({ inviteId: command.inviteId })];
       }
       case 'accept': {
-        if (!inviteIsLive(state, command.tokenDigest, command.now)) throw invalidInvite();
+        if (!inviteIsLive(state, command.tokenDigest, command.now) || !state.invite) {
+          throw invalidInvite();
+        }
+        assertInviterMayStillGrant(command.inviter, state.invite.role);
         return [InviteAccepted({ inviteId: command.inviteId, userId: command.userId })];
       }
     }

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../kernel/request-context.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ADMINS } from '../../kernel/roles.js';
 import { InviteMemberHandler, InviteMemberInput } from './invite-member.handler.js';
+import { INVITE_SCOPE, INVITER_ROLES } from './inviter-standing.js';
 import { RevokeInviteHandler, RevokeInviteInput } from './invite-use.handlers.js';
 import { InvitesInput, ListInvitesHandler } from './invites.query.js';
 
@@ -16,8 +17,9 @@ export class InviteProcedures {
 
   @Procedure.command({
     name: 'inviteMember',
-    roles: ADMINS,
-    scopes: ['members:manage'],
+    // The same standing is required again of the inviter when the invite is accepted.
+    roles: INVITER_ROLES,
+    scopes: [INVITE_SCOPE],
     input: InviteMemberInput,
     description:
       'Mails a single-use link (1-30 days, 7 by default) that creates an account for this email with this role; never a role above yours or wider than your credential. The link is returned to nobody.',
