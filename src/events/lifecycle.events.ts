@@ -33,6 +33,16 @@ export const ServiceArchived = defineEvent<{ serviceId: string; composeDown: boo
 );
 
 /**
+ * On the service's deployments stream (`service-deployments-<id>`), written by archiving before
+ * `ServiceArchived`: the queue takes no trigger and starts nothing from here on. Archiving and
+ * triggering are decided on this one stream, so of two concurrent commands one sees the other.
+ */
+export const ServiceDeploymentsClosed = defineEvent<{ serviceId: string }>(
+  'ServiceDeploymentsClosed',
+  1,
+);
+
+/**
  * `docker compose --project-name <service>-<environment> down` ran on the service's server after
  * archiving (asked for with `composeDown`); `ok` false with the exit code when it failed.
  */
