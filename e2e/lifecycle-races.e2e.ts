@@ -57,7 +57,7 @@ describe('lifecycle races', () => {
       const { serviceId } = await readyService(t.url, owner, { name: unique('arch') });
       // With an idempotency key on every other round: claiming it is one more write between
       // the trigger's checks and its append, where an archiving may slip in.
-      const key = round % 2 ? {} : { 'Idempotency-Key': `race-${round}` };
+      const key: Record<string, string> = round % 2 ? {} : { 'Idempotency-Key': `race-${round}` };
       const trigger = () =>
         call(
           t.url,
@@ -137,16 +137,22 @@ describe('lifecycle races', () => {
           fingerprint: FINGERPRINT,
         }),
       );
-      const [registered, decommissioned] = await Promise.all([
+      const register = () =>
         call(t.url, 'POST', 'registerService', owner, {
           name,
           environment: 'production',
           serverId,
           imageRepository: 'ghcr.io/acme/api',
           compose: COMPOSE,
-        }),
-        call(t.url, 'POST', 'decommissionServer', owner, { serverId }),
-      ]);
+          // Every other round, a health check URL: checking it is one more wait between the
+          // registration's checks and its append.
+          ...(round % 2 ? {} : { healthCheckUrl: 'https://health.example.invalid/up' }),
+        });
+      const decommission = () => call(t.url, 'POST', 'decommissionServer', owner, { serverId });
+      const [first, second] = await Promise.all(
+        round % 4 < 2 ? [register(), decommission()] : [decommission(), register()],
+      );
+      const [registered, decommissioned] = round % 4 < 2 ? [first, second] : [second, first];
       expect([200, 409]).toContain(registered.status);
       expect([200, 409]).toContain(decommissioned.status);
       const server = data<{ status: string }>(
@@ -156,4 +162,47 @@ describe('lifecycle races', () => {
     }
     expect(broken).toEqual([]);
   }, 120_000);
+
+  /** A ready server registered through the API. */
+  async function readyServer(name: string): Promise<string> {
+    const { serverId } = data<{ serverId: string }>(
+      await call(t.url, 'POST', 'registerServer', owner, {
+        name,
+        host: '10.0.0.2',
+        sshUser: 'deploy',
+        privateKey: PRIVATE_KEY,
+        hostKeyFingerprint: FINGERPRINT,
+      }),
+    );
+    data(
+      await call(t.url, 'POST', 'approveServerHostKey', owner, {
+        serverId,
+        fingerprint: FINGERPRINT,
+      }),
+    );
+    return serverId;
+  }
+
+  it('lets go of a server when a registration is refused, a service moves away or is archived', async () => {
+    const name = unique('move');
+    const { serverId: home, serviceId } = await readyService(t.url, owner, { name });
+    const other = await readyServer(unique('other-host'));
+    // A name already taken: refused, and the server it named stays free.
+    const taken = await call(t.url, 'POST', 'registerService', owner, {
+      name,
+      environment: 'production',
+      serverId: other,
+      imageRepository: 'ghcr.io/acme/api',
+      compose: COMPOSE,
+    });
+    expect(taken.status).toBe(409);
+    data(await call(t.url, 'POST', 'updateService', owner, { serviceId, serverId: other }));
+    // Moved away: the old server may go; the new one is held.
+    data(await call(t.url, 'POST', 'decommissionServer', owner, { serverId: home }));
+    expect(
+      (await call(t.url, 'POST', 'decommissionServer', owner, { serverId: other })).status,
+    ).toBe(409);
+    data(await call(t.url, 'POST', 'archiveService', owner, { serviceId }));
+    data(await call(t.url, 'POST', 'decommissionServer', owner, { serverId: other }));
+  });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IsBoolean, IsUUID } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { ServerStreams } from '../../deployments/server-streams.js';
 import { ServiceStreams } from '../../deployments/service-streams.js';
 import { ServiceComposeDownRan } from '../../events/lifecycle.events.js';
 import { serviceDeploymentsStream, serviceStream } from '../../events/deployments.events.js';
@@ -46,6 +47,7 @@ export class ArchiveServiceHandler {
     private readonly sessions: ServerSessions,
     private readonly writer: EventWriter,
     private readonly runner: DeciderRunner,
+    private readonly servers: ServerStreams,
   ) {}
 
   async execute(input: ArchiveServiceInput, ctx: RequestContext) {
@@ -63,6 +65,11 @@ export class ArchiveServiceHandler {
     const composeDown = input.composeDown ?? false;
     const decision = await this.services.update(
       { kind: 'archive', event: { serviceId: service.id, composeDown } },
+      ctx,
+    );
+    // The server may be decommissioned once this service no longer holds it.
+    await this.servers.change(
+      { kind: 'detachService', serverId: service.serverId, serviceId: service.id },
       ctx,
     );
     let down: ComposeDownOutcome | null = null;
