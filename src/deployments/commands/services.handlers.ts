@@ -75,6 +75,8 @@ export class RegisterServiceHandler {
       backupCommand: input.backupCommand ?? null,
       restoreCommand: input.restoreCommand ?? null,
     };
+    // A taken name is refused before the server records an attachment it would take back.
+    await this.services.assertFree(input.name, input.environment);
     await this.servers.change({ kind: 'attachService', serverId: input.serverId, serviceId }, ctx);
     try {
       await this.services.register(event, ctx);
