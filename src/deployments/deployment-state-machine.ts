@@ -8,7 +8,7 @@ import {
   type ServiceDeploymentsCommand,
 } from './service-deployments.decider.js';
 
-type Transition = Exclude<ServiceDeploymentsCommand, { kind: 'trigger' | 'cancel' }>;
+type Transition = Exclude<ServiceDeploymentsCommand, { kind: 'trigger' | 'cancel' | 'close' }>;
 
 /**
  * The transitions the runner drives (start, steps, succeed, fail, confirm a cancellation),

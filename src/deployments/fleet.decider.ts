@@ -4,7 +4,12 @@ import {
   ServerHostKeyApproved,
   ServerRegistered,
 } from '../events/deployments.events.js';
-import { ServerDecommissioned, ServerHostKeyRepinned } from '../events/lifecycle.events.js';
+import {
+  ServerDecommissioned,
+  ServerHostKeyRepinned,
+  ServerServiceAttached,
+  ServerServiceDetached,
+} from '../events/lifecycle.events.js';
 import {
   decideServerChange,
   evolveServer,
@@ -26,6 +31,8 @@ const SERVER_EVENTS = [
   ServerComposePolicySet,
   ServerHostKeyRepinned,
   ServerDecommissioned,
+  ServerServiceAttached,
+  ServerServiceDetached,
 ] as const;
 
 /**

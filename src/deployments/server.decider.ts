@@ -10,6 +10,8 @@ import {
 import {
   ServerDecommissioned,
   ServerHostKeyRepinned,
+  ServerServiceAttached,
+  ServerServiceDetached,
   ServerUpdated,
 } from '../events/lifecycle.events.js';
 
@@ -21,6 +23,11 @@ export interface ServerFacts {
   approved: boolean;
   composeAllow: string[];
   decommissioned: boolean;
+  /**
+   * The services attached to this server since attach events exist (those registered before are
+   * only known to the services read model).
+   */
+  attached: readonly string[];
 }
 
 export interface ServerState {
@@ -33,7 +40,14 @@ export type ServerChange =
   | { kind: 'recordCheck'; serverId: string; check: ConnectionCheck }
   | { kind: 'update'; serverId: string; changes: Parameters<typeof ServerUpdated>[0]['changes'] }
   | { kind: 'repinHostKey'; serverId: string; fingerprint: string }
-  | { kind: 'decommission'; serverId: string };
+  | {
+      kind: 'decommission';
+      serverId: string;
+      /** Attached services known to be archived (archiving is final), which do not hold it. */
+      archived?: readonly string[];
+    }
+  | { kind: 'attachService'; serverId: string; serviceId: string }
+  | { kind: 'detachService'; serverId: string; serviceId: string };
 
 /** A connection check's outcome, as ServerConnectionChecked records it. */
 export type ConnectionCheck = Omit<Parameters<typeof ServerConnectionChecked>[0], 'serverId'>;
@@ -52,9 +66,22 @@ export function evolveServer(server: ServerFacts | null, event: EventLike): Serv
       approved: false,
       composeAllow: [],
       decommissioned: false,
+      attached: [],
     };
   }
   if (!server) return server;
+  if (event.type === ServerServiceAttached.type) {
+    const d = ServerServiceAttached.dataOf(event);
+    return d.serverId === server.serverId && !server.attached.includes(d.serviceId)
+      ? { ...server, attached: [...server.attached, d.serviceId] }
+      : server;
+  }
+  if (event.type === ServerServiceDetached.type) {
+    const d = ServerServiceDetached.dataOf(event);
+    return d.serverId === server.serverId
+      ? { ...server, attached: server.attached.filter((id) => id !== d.serviceId) }
+      : server;
+  }
   if (event.type === ServerHostKeyRepinned.type) {
     const d = ServerHostKeyRepinned.dataOf(event);
     return d.serverId === server.serverId
@@ -79,7 +106,8 @@ export function evolveServer(server: ServerFacts | null, event: EventLike): Serv
 /**
  * The host key pinned at registration (or re-pinned since) must be approved, as pinned, once; a
  * re-pinned key needs that approval again; a decommissioned server takes no change but checks
- * (and decommissioning again is no event); the compose policy
+ * and detachments (and decommissioning again is no event); it is refused while a service it
+ * knows of is attached and not archived, and takes no new one; the compose policy
  * records what an owner or admin allowed (a repeat of the same set is no event); a connection
  * check of a known server is recorded as it came out.
  */
@@ -89,7 +117,21 @@ export function decideServerChange(
 ): PendingEvent[] {
   if (!server || server.serverId !== command.serverId) throw notFound('No such server');
   if (command.kind === 'decommission') {
-    return server.decommissioned ? [] : [ServerDecommissioned({ serverId: command.serverId })];
+    if (server.decommissioned) return [];
+    const archived = new Set(command.archived ?? []);
+    const holding = server.attached.filter((id) => !archived.has(id));
+    if (holding.length > 0)
+      throw conflict('Services still target this server: archive them or move them first', {
+        serverId: server.serverId,
+        services: holding.slice(0, 20).map((serviceId) => ({ serviceId })),
+      });
+    return [ServerDecommissioned({ serverId: command.serverId })];
+  }
+  if (command.kind === 'detachService') {
+    // Also on a decommissioned server: letting go never needs the server in service.
+    return server.attached.includes(command.serviceId)
+      ? [ServerServiceDetached({ serverId: command.serverId, serviceId: command.serviceId })]
+      : [];
   }
   if (server.decommissioned && command.kind !== 'recordCheck') {
     throw conflict(`Server ${server.name} is decommissioned`, { serverId: server.serverId });
@@ -109,6 +151,11 @@ export function decideServerChange(
             previousFingerprint: server.fingerprint,
           }),
         ];
+  }
+  if (command.kind === 'attachService') {
+    return server.attached.includes(command.serviceId)
+      ? []
+      : [ServerServiceAttached({ serverId: command.serverId, serviceId: command.serviceId })];
   }
   if (command.kind === 'recordCheck')
     return [ServerConnectionChecked({ serverId: command.serverId, ...command.check })];

@@ -10,6 +10,7 @@ import {
   DeploymentTriggered,
   IdempotencyKeyClaimed,
 } from '../events/deployments.events.js';
+import { ServiceDeploymentsClosed } from '../events/lifecycle.events.js';
 import { idempotencyClaimDecider as claims } from './idempotency-claim.decider.js';
 import {
   serviceDeploymentsDecider as queue,
@@ -203,6 +204,51 @@ describe('service deployments decider (the state machine)', () => {
     queue.evolve(before, DeploymentCancelled({ deploymentId: 'd1', reason: 'r' }));
     expect(JSON.stringify([...before.open])).toBe(snapshotOf);
     expect(before.nextSequence).toBe(2);
+  });
+});
+
+describe("closing a service's deployments (archiving)", () => {
+  const close = { kind: 'close' as const, serviceId: 'svc' };
+  const closed = ServiceDeploymentsClosed({ serviceId: 'svc' });
+
+  it('Given no open deployment, When closed, Then ServiceDeploymentsClosed; again, no event', () => {
+    expect(decideFrom(queue, [triggered('d1', 1), started('d1'), succeeded('d1')], close)).toEqual([
+      closed,
+    ]);
+    expect(decideFrom(queue, [closed], close)).toEqual([]);
+  });
+
+  it('Given a queued or running deployment, When closed, Then refused', () => {
+    for (const given of [[triggered('d1', 1)], [triggered('d1', 1), started('d1')]]) {
+      expect(() => decideFrom(queue, given, close)).toThrow(
+        expect.objectContaining({ code: 'CONFLICT', data: { serviceId: 'svc' } }),
+      );
+    }
+  });
+
+  it('Given a closed queue, When triggered, Then refused', () => {
+    expect(() =>
+      decideFrom(
+        queue,
+        [triggered('d1', 1), DeploymentCancelled({ deploymentId: 'd1', reason: 'r' }), closed],
+        {
+          kind: 'trigger',
+          event: trigger('d2'),
+        },
+      ),
+    ).toThrow(
+      expect.objectContaining({ code: 'CONFLICT', message: expect.stringMatching(/archived/) }),
+    );
+  });
+
+  it('Given a queued deployment and then a close (a store written otherwise), When started, Then refused', () => {
+    expect(() =>
+      decideFrom(queue, [triggered('d1', 1), closed], {
+        kind: 'start',
+        deploymentId: 'd1',
+        runnerId: 'r',
+      }),
+    ).toThrow(/archived/);
   });
 });
 

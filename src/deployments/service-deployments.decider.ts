@@ -12,6 +12,7 @@ import {
   DeploymentSucceeded,
   DeploymentTriggered,
 } from '../events/deployments.events.js';
+import { ServiceDeploymentsClosed } from '../events/lifecycle.events.js';
 
 export type DeploymentStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -34,6 +35,8 @@ export interface ServiceDeploymentsState {
   open: OrderedMap<string, QueuedDeployment>;
   legacyIdempotency: ReadonlyMap<string, { deploymentId: string; inputDigest: string }>;
   nextSequence: number;
+  /** The service is archived: no trigger and no start any more. */
+  closed: boolean;
 }
 
 type TriggerData = Omit<Parameters<typeof DeploymentTriggered>[0], 'sequence'>;
@@ -59,7 +62,8 @@ export type ServiceDeploymentsCommand =
       imageDigest: string | null;
     } & About)
   | ({ kind: 'fail'; reason: string; step: string | null } & About)
-  | ({ kind: 'confirmCancelled'; reason: string } & About);
+  | ({ kind: 'confirmCancelled'; reason: string } & About)
+  | { kind: 'close'; serviceId: string };
 
 type Found = QueuedDeployment | { status: DeploymentStatus | 'finished'; cancelRequested: true };
 
@@ -81,6 +85,13 @@ function find(state: ServiceDeploymentsState, about: About): Found {
 function requireRunning(state: ServiceDeploymentsState, about: About): void {
   const d = find(state, about);
   if (d.status !== 'running') throw conflict(`The deployment is ${d.status}, not running`);
+}
+
+function closedQueue(serviceId: string | null) {
+  return conflict(
+    'The service is archived: it takes no deployment',
+    serviceId ? { serviceId } : {},
+  );
 }
 
 /** A trigger's event id follows from its deployment id: the same trigger cannot land twice. */
@@ -117,16 +128,23 @@ function firstQueued(open: OrderedMap<string, QueuedDeployment>): number | null 
 
 /**
  * One service's deployments as a FIFO queue: `queued → running → succeeded | failed | cancelled`.
- * At most one runs; only the oldest queued may start. Idempotency keys are claimed before the
+ * At most one runs; only the oldest queued may start. Archiving closes the queue, only when
+ * nothing is open, and a closed queue takes nothing more. Idempotency keys are claimed before the
  * trigger (see the idempotency claim decider); version 1 triggers carried them here.
  */
 export const serviceDeploymentsDecider: Decider<
   ServiceDeploymentsState,
   ServiceDeploymentsCommand
 > = {
-  initialState: () => ({ open: OrderedMap(), legacyIdempotency: new Map(), nextSequence: 1 }),
+  initialState: () => ({
+    open: OrderedMap(),
+    legacyIdempotency: new Map(),
+    nextSequence: 1,
+    closed: false,
+  }),
 
   evolve(state: ServiceDeploymentsState, event: EventLike): ServiceDeploymentsState {
+    if (event.type === ServiceDeploymentsClosed.type) return { ...state, closed: true };
     if (event.type === DeploymentTriggered.type) {
       const d = DeploymentTriggered.dataOf(event);
       const next = withOpen(
@@ -165,7 +183,15 @@ export const serviceDeploymentsDecider: Decider<
 
   decide(command: ServiceDeploymentsCommand, state: ServiceDeploymentsState) {
     switch (command.kind) {
+      case 'close':
+        if (state.closed) return [];
+        if (state.open.size > 0)
+          throw conflict('A deployment of this service is queued or running: cancel it first', {
+            serviceId: command.serviceId,
+          });
+        return [ServiceDeploymentsClosed({ serviceId: command.serviceId })];
       case 'trigger': {
+        if (state.closed) throw closedQueue(command.event.serviceId);
         // Queued already (a claimed idempotency key queued by two requests at once): nothing
         // new. The decision says so itself rather than rely on the store refusing the trigger's
         // fixed event id, which EventStoreDB checks only at the same expected revision.
@@ -193,6 +219,8 @@ export const serviceDeploymentsDecider: Decider<
             ];
       }
       case 'start': {
+        // Closing needs an empty queue, so only a store written otherwise gets here.
+        if (state.closed) throw closedQueue(null);
         const d = find(state, command);
         if (!('sequence' in d) || d.status !== 'queued')
           throw conflict(`The deployment is ${d.status}, not queued`);

@@ -18,6 +18,17 @@ export class ServiceStreams {
     private readonly lookup: DeploymentLookup,
   ) {}
 
+  /**
+   * Refuses a name and environment already taken, as the streams know it now: a check ahead of
+   * writing elsewhere first. Registering decides it again on the stream it claims.
+   */
+  async assertFree(name: string, environment: string): Promise<void> {
+    const legacy = await this.runner.load(CATALOG_STREAM, catalogDecider);
+    const own = await this.runner.load(serviceStream(environment, name), serviceDecider);
+    if (catalogHasService(legacy, name, environment) || own.serviceId)
+      throw conflict(serviceTakenMessage(name, environment));
+  }
+
   async register(event: Parameters<typeof ServiceRegistered>[0], ctx: RequestContext) {
     const legacy = await this.runner.load(CATALOG_STREAM, catalogDecider);
     if (catalogHasService(legacy, event.name, event.environment)) {

@@ -25,10 +25,35 @@ export const ServerHostKeyRepinned = defineEvent<{
 /** The server is out of service: nothing is deployed to it any more. Its history stays. */
 export const ServerDecommissioned = defineEvent<{ serverId: string }>('ServerDecommissioned', 1);
 
+/**
+ * A service targets this server (registered on it, or moved to it): decided on the server's
+ * stream, so a registration and a decommissioning of the same server are ordered there.
+ */
+export const ServerServiceAttached = defineEvent<{ serverId: string; serviceId: string }>(
+  'ServerServiceAttached',
+  1,
+);
+
+/** The service no longer targets this server (archived, moved away, or never registered). */
+export const ServerServiceDetached = defineEvent<{ serverId: string; serviceId: string }>(
+  'ServerServiceDetached',
+  1,
+);
+
 // Service lifecycle, on the service's stream (`service-<sha256(env/name)>`, or legacy `catalog`).
 /** The service is archived: its history stays, no new deployments or changes are accepted. */
 export const ServiceArchived = defineEvent<{ serviceId: string; composeDown: boolean }>(
   'ServiceArchived',
+  1,
+);
+
+/**
+ * On the service's deployments stream (`service-deployments-<id>`), written by archiving before
+ * `ServiceArchived`: the queue takes no trigger and starts nothing from here on. Archiving and
+ * triggering are decided on this one stream, so of two concurrent commands one sees the other.
+ */
+export const ServiceDeploymentsClosed = defineEvent<{ serviceId: string }>(
+  'ServiceDeploymentsClosed',
   1,
 );
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
-import { badRequest } from '../../common/app-error.js';
+import { AppError, badRequest } from '../../common/app-error.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { ServiceStreams } from '../service-streams.js';
+import { ServerStreams } from '../server-streams.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { Omittable } from '../../common/omittable.js';
 import { ComposeText, EnvironmentName, ImageRepository, SlugName } from '../deployment-fields.js';
@@ -29,10 +30,20 @@ export class RegisterServiceInput extends ServiceSettingsInput {
   compose!: string;
 }
 
+/** A refusal decided before anything was stored (the name was taken): nothing to keep. */
+const refusedUnstored = (error: unknown) => error instanceof AppError && error.code === 'CONFLICT';
+
+/**
+ * Registering (or moving to a server) attaches the service on the server's stream first, where
+ * decommissioning is decided: of the two, one sees the other's event or conflicts and decides
+ * again. Should the service's own write then be refused, the attachment is taken back; any
+ * other failure leaves it, which only keeps the server from being decommissioned.
+ */
 @Injectable()
 export class RegisterServiceHandler {
   constructor(
     private readonly services: ServiceStreams,
+    private readonly servers: ServerStreams,
     private readonly lookup: DeploymentLookup,
     private readonly settings: ServiceSettingsChecks,
   ) {}
@@ -64,7 +75,19 @@ export class RegisterServiceHandler {
       backupCommand: input.backupCommand ?? null,
       restoreCommand: input.restoreCommand ?? null,
     };
-    await this.services.register(event, ctx);
+    // A taken name is refused before the server records an attachment it would take back.
+    await this.services.assertFree(input.name, input.environment);
+    await this.servers.change({ kind: 'attachService', serverId: input.serverId, serviceId }, ctx);
+    try {
+      await this.services.register(event, ctx);
+    } catch (error) {
+      if (refusedUnstored(error))
+        await this.servers.change(
+          { kind: 'detachService', serverId: input.serverId, serviceId },
+          ctx,
+        );
+      throw error;
+    }
     return { serviceId, name: input.name, environment: input.environment };
   }
 }
@@ -105,6 +128,7 @@ export class UpdateServiceInput extends ServiceSettingsInput {
 export class UpdateServiceHandler {
   constructor(
     private readonly services: ServiceStreams,
+    private readonly servers: ServerStreams,
     private readonly lookup: DeploymentLookup,
     private readonly settings: ServiceSettingsChecks,
   ) {}
@@ -138,7 +162,21 @@ export class UpdateServiceHandler {
       setEnv !== undefined || removeEnv !== undefined
         ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
         : undefined;
-    await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
+    const moving = input.serverId !== undefined && input.serverId !== service.serverId;
+    if (moving)
+      await this.servers.change({ kind: 'attachService', serverId: server.id, serviceId }, ctx);
+    try {
+      await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
+    } catch (error) {
+      if (moving && refusedUnstored(error))
+        await this.servers.change({ kind: 'detachService', serverId: server.id, serviceId }, ctx);
+      throw error;
+    }
+    if (moving)
+      await this.servers.change(
+        { kind: 'detachService', serverId: service.serverId, serviceId },
+        ctx,
+      );
     const updated = Object.keys(changes);
     if (envPatch) updated.push('env');
     return { serviceId, updated: updated.sort() };

@@ -9,6 +9,8 @@ import {
 import {
   ServerDecommissioned,
   ServerHostKeyRepinned,
+  ServerServiceAttached,
+  ServerServiceDetached,
   ServerUpdated,
   ServiceArchived,
 } from '../../events/lifecycle.events.js';
@@ -104,6 +106,48 @@ describe('server lifecycle', () => {
         fingerprint: 'SHA256:old',
       }),
     ).toThrow(/decommissioned/);
+  });
+});
+
+describe('services attached to a server', () => {
+  const attach = { kind: 'attachService' as const, serverId: 's1', serviceId: 'svc' };
+  const detach = { kind: 'detachService' as const, serverId: 's1', serviceId: 'svc' };
+  const decommission = { kind: 'decommission' as const, serverId: 's1' };
+  const attached = ServerServiceAttached({ serverId: 's1', serviceId: 'svc' });
+  const detached = ServerServiceDetached({ serverId: 's1', serviceId: 'svc' });
+  const decommissioned = ServerDecommissioned({ serverId: 's1' });
+
+  it('Given a server, When a service is attached, Then ServerServiceAttached; again, no event', () => {
+    expect(decideFrom(serverDecider, [registered], attach)).toEqual([attached]);
+    expect(decideFrom(serverDecider, [registered, attached], attach)).toEqual([]);
+  });
+
+  it('Given a decommissioned server, When a service is attached, Then refused (also on the fleet stream)', () => {
+    const history = [registered, decommissioned];
+    expect(() => decideFrom(serverDecider, history, attach)).toThrow(/decommissioned/);
+    expect(() => decideFrom(fleetDecider, history, attach)).toThrow(/decommissioned/);
+  });
+
+  it('Given an attached service, When decommissioned, Then refused; once detached or archived, decommissioned', () => {
+    const held = expect.objectContaining({
+      code: 'CONFLICT',
+      data: { serverId: 's1', services: [{ serviceId: 'svc' }] },
+    });
+    expect(() => decideFrom(serverDecider, [registered, attached], decommission)).toThrow(held);
+    expect(() => decideFrom(fleetDecider, [registered, attached], decommission)).toThrow(held);
+    expect(decideFrom(serverDecider, [registered, attached], detach)).toEqual([detached]);
+    expect(decideFrom(serverDecider, [registered, attached, detached], decommission)).toEqual([
+      decommissioned,
+    ]);
+    expect(
+      decideFrom(serverDecider, [registered, attached], { ...decommission, archived: ['svc'] }),
+    ).toEqual([decommissioned]);
+  });
+
+  it('Given a decommissioned server, When a service is detached, Then allowed; an unknown one is no event', () => {
+    const history = [registered, attached, decommissioned];
+    expect(decideFrom(serverDecider, history, detach)).toEqual([detached]);
+    expect(decideFrom(serverDecider, history, { ...detach, serviceId: 'other' })).toEqual([]);
   });
 });
 

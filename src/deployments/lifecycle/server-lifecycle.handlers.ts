@@ -104,7 +104,12 @@ export class DecommissionServerInput {
   serverId!: string;
 }
 
-/** Refused while a service that is not archived targets the server; the server stays, as a state. */
+/**
+ * Refused while a service that is not archived targets the server; the server stays, as a state.
+ * Decided on the server's stream, where registrations and moves attach their service, so a
+ * registration racing this one is either seen or conflicts. Services registered before attach
+ * events existed are known only to the services read model: it is asked too.
+ */
 @Injectable()
 export class DecommissionServerHandler {
   constructor(
@@ -114,19 +119,23 @@ export class DecommissionServerHandler {
 
   async execute(input: DecommissionServerInput, ctx: RequestContext) {
     await this.lookup.server(input.serverId);
-    const targeting = (
+    const services = (
       await this.lookup.reads
         .collection<ServiceDoc>('services')
         .find({ serverId: input.serverId }, { limit: 1000 })
-    ).items.filter((s) => s.status !== 'archived');
+    ).items;
+    const targeting = services.filter((s) => s.status !== 'archived');
     if (targeting.length > 0) {
       throw conflict('Services still target this server: archive them or move them first', {
         serverId: input.serverId,
         services: targeting.slice(0, 20).map((s) => ({ serviceId: s.id, name: s.name })),
       });
     }
+    // Archiving is final, so a read model that says archived cannot be undone by a later event:
+    // it settles an attachment whose detachment was not written (a crash in between).
+    const archived = services.filter((s) => s.status === 'archived').map((s) => s.id);
     const decision = await this.servers.change(
-      { kind: 'decommission', serverId: input.serverId },
+      { kind: 'decommission', serverId: input.serverId, archived },
       ctx,
     );
     return {

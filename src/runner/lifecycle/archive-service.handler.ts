@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { IsBoolean, IsUUID } from 'class-validator';
-import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
-import { conflict } from '../../common/app-error.js';
 import { Omittable } from '../../common/omittable.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { ServerStreams } from '../../deployments/server-streams.js';
 import { ServiceStreams } from '../../deployments/service-streams.js';
 import { ServiceComposeDownRan } from '../../events/lifecycle.events.js';
-import { serviceStream } from '../../events/deployments.events.js';
+import { serviceDeploymentsStream, serviceStream } from '../../events/deployments.events.js';
+import { serviceDeploymentsDecider } from '../../deployments/service-deployments.decider.js';
 import type { RequestContext } from '../../kernel/request-context.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { ServerSessions } from '../server-sessions.js';
 
@@ -33,7 +34,8 @@ export const composeProject = (name: string, environment: string) =>
 
 /**
  * Archiving is a state: the service and its history stay, new deployments and changes are
- * refused. Refused while a deployment is queued or running (cancel it first). With
+ * refused. Refused while a deployment is queued or running (cancel it first), as the service's
+ * deployments stream knows it (not a read model, which may lag a trigger). With
  * `composeDown`, the containers are stopped afterwards; that outcome is recorded and answered,
  * and a failure there does not undo the archiving.
  */
@@ -44,21 +46,30 @@ export class ArchiveServiceHandler {
     private readonly lookup: DeploymentLookup,
     private readonly sessions: ServerSessions,
     private readonly writer: EventWriter,
+    private readonly runner: DeciderRunner,
+    private readonly servers: ServerStreams,
   ) {}
 
   async execute(input: ArchiveServiceInput, ctx: RequestContext) {
     const service = await this.lookup.service(input.serviceId);
-    const active = await this.lookup.reads
-      .collection<DeploymentDoc>('deployments')
-      .count({ serviceId: service.id, status: { $in: ['queued', 'running'] } });
-    if (active > 0 && service.status !== 'archived') {
-      throw conflict('A deployment of this service is queued or running: cancel it first', {
-        serviceId: service.id,
-      });
-    }
+    // Decided on the deployments stream, where triggers and starts are: a trigger racing this
+    // either lands first (and the close is refused) or finds the queue closed. Closing comes
+    // first so that an archived service never has an open queue; archiving again repeats both.
+    await this.runner.run(
+      serviceDeploymentsStream(service.id),
+      serviceDeploymentsDecider,
+      { kind: 'close', serviceId: service.id },
+      ctx,
+      50,
+    );
     const composeDown = input.composeDown ?? false;
     const decision = await this.services.update(
       { kind: 'archive', event: { serviceId: service.id, composeDown } },
+      ctx,
+    );
+    // The server may be decommissioned once this service no longer holds it.
+    await this.servers.change(
+      { kind: 'detachService', serverId: service.serverId, serviceId: service.id },
       ctx,
     );
     let down: ComposeDownOutcome | null = null;
