@@ -23,6 +23,8 @@ export const COMPOSE_CAPABILITIES = {
   runtime: 'a container runtime other than the engine’s default (`runtime`)',
   sshAgent: 'the server’s SSH agent or keys in a build (`build.ssh`)',
   providers: 'programs on the server that run services for Compose (`provider`, `models`)',
+  hostMounts:
+    'filesystems the server mounts for a volume (`driver_opts.type` nfs, cifs, ...; a volume plugin `driver`)',
 } as const;
 
 export type ComposeCapability = keyof typeof COMPOSE_CAPABILITIES;

@@ -43,11 +43,28 @@ const NETWORK_KEYS: KeyTable = {
   labels: 'free',
 };
 
+/** Volume driver options of the local driver that mount nothing the server reaches itself. */
+const LOCAL_MOUNT_TYPES = new Set(['', 'none', 'tmpfs']);
+
 const VOLUME_KEYS: KeyTable = {
   name: 'free',
-  driver: 'free',
+  // A plugin driver mounts whatever it is configured to, as the server.
+  driver: (value, path, f) => {
+    const driver = String(value ?? '');
+    if (driver !== '' && driver !== 'local')
+      f.add('hostMounts', path, `mounts through the volume plugin ${JSON.stringify(driver)}`);
+  },
   driver_opts: (value, path, f) => {
-    if (isMap(value)) f.hostPath(value.device, `${path}.device`);
+    if (!isMap(value)) return;
+    f.hostPath(value.device, `${path}.device`);
+    // nfs, cifs, ...: the server mounts a remote filesystem with its own address and identity.
+    const type = String(value.type ?? '').toLowerCase();
+    if (!LOCAL_MOUNT_TYPES.has(type) || interpolated(type))
+      f.add(
+        'hostMounts',
+        `${path}.type`,
+        `has the server mount a ${JSON.stringify(type)} filesystem`,
+      );
   },
   external: 'free',
   labels: 'free',

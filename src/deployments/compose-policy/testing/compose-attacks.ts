@@ -149,6 +149,11 @@ export const COMPOSE_ATTACKS: ComposeAttack[] = [
     asks: ['privileged'],
   },
   {
+    name: 'an NFS export mounted by the server with its own address',
+    compose: `${service('volumes: ["share:/share"]')}volumes:\n  share:\n    driver_opts: {type: nfs, o: "addr=10.0.0.5,rw", device: ":/exports/backups"}\n`,
+    asks: ['hostMounts'],
+  },
+  {
     name: 'a whole short volume filled in on the server',
     compose: service('volumes: ["${MOUNT}"]'),
     asks: ['hostRoot', 'dockerSocket', 'sensitiveHostPaths'],
