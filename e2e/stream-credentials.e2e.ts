@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import request from 'supertest';
+import { CredentialWatch } from '../src/access/credential-watch.js';
+import { cli, cliHome } from './support/cli.js';
 import { data, readyService } from './support/deployments.js';
 import { bearer, call, cookieAuth, signUp } from './support/identity.js';
 import { agentToken, answer, mcpClient } from './support/mcp.js';
@@ -97,6 +99,18 @@ describe('open streams and waits end with their credential', () => {
       .send({});
     expect(out.status).toBeLessThan(300);
     expect(await endOf(stream)).toEqual({ reason: 'session ended', code: 'SESSION_EXPIRED' });
+  });
+
+  it('makes `slipway logs --follow` fail like a refused request when its token is revoked', async () => {
+    const agent = await agentToken(t.url, owner, 'cli-reader', 'agent:read-only');
+    const env = { SLIPWAY_URL: t.url, SLIPWAY_TOKEN: agent.token };
+    const following = cli(cliHome(), ['logs', deploymentId, '--follow', '--json'], env);
+    // The deployment stays queued: revoke once the CLI's stream is watched.
+    await waitUntil(async () => t.app.get(CredentialWatch).size() > 0);
+    data(await call(t.url, 'POST', 'revokeToken', owner, { tokenId: agent.tokenId }));
+    const result = await following;
+    expect([result.code, result.json.error?.code]).toEqual([2, 'TOKEN_REVOKED']);
+    expect(result.json.error?.message).toContain('credential revoked');
   });
 
   describe('an MCP wait', () => {
