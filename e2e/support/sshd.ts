@@ -65,6 +65,11 @@ case " $* " in
   *" ps "*)
     if [ "$mode" = unhealthy ]; then echo '{"Name":"app-api-1","State":"exited","Health":"","ExitCode":1}';
     else echo '{"Name":"app-api-1","State":"running","Health":"healthy"}'; fi ;;
+  *" logs "*)
+    echo "web-1  | 2024-01-01T00:00:00.000000000Z started"
+    case " $* " in *" --follow "*)
+      while :; do echo "web-1  | 2024-01-01T00:00:01.000000000Z still running"; sleep 0.2; done ;;
+    esac ;;
   *" exec "*) printf 'PGDMP\\000\\001binary dump of app\\n'; printf 'COPY rows 1..1000\\n' ;;
   *" image ls "*) ;;
   *" image rm "*) echo "Untagged: $4" ;;

@@ -3,6 +3,7 @@ import { SecurityModule } from '../security/security.module.js';
 import { AccessProcedures } from './access.procedures.js';
 import { AccessService } from './access.service.js';
 import { CREDENTIAL_VERIFIER } from './authenticated-identity.js';
+import { CredentialWatch } from './credential-watch.js';
 import { CreateAgentHandler } from './commands/create-agent.handler.js';
 import { CreateTokenHandler } from './commands/create-token.handler.js';
 import { GenerateAgentTokenHandler } from './commands/generate-agent-token.handler.js';
@@ -19,6 +20,7 @@ import { ListTokensHandler } from './tokens.query.js';
   imports: [SecurityModule],
   providers: [
     AccessService,
+    CredentialWatch,
     StoredCredentialVerifier,
     { provide: CREDENTIAL_VERIFIER, useExisting: StoredCredentialVerifier },
     PrincipalLookup,
@@ -35,6 +37,7 @@ import { ListTokensHandler } from './tokens.query.js';
   ],
   exports: [
     AccessService,
+    CredentialWatch,
     StoredCredentialVerifier,
     SecurityModule,
     PrincipalLookup,

@@ -10,11 +10,18 @@ import {
   CREDENTIAL_VERIFIER,
   type AuthenticatedIdentity,
   type CredentialVerifier,
+  type HeldCredential,
 } from './authenticated-identity.js';
 import { attributeCaller } from '../kernel/audit-attribution.js';
 import { BearerCredentials } from './bearer-credentials.js';
 import { presentedCredential } from './credentials.js';
 import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+
+/** What a caller is admitted to: a procedure's or a route's declared access. */
+export type AccessTarget = Pick<
+  ProcedureOptions,
+  'name' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly'
+>;
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
 @Injectable()
@@ -29,10 +36,7 @@ export class AccessService {
   }
 
   async authorize(
-    target: Pick<
-      ProcedureOptions,
-      'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly'
-    >,
+    target: AccessTarget & Pick<ProcedureOptions, 'auth'>,
     req: Request,
   ): Promise<RequestContext> {
     const anonymous = this.anonymous(req);
@@ -45,6 +49,20 @@ export class AccessService {
       authMethod: identity.method,
       tokenId: identity.token?.id ?? null,
     });
+    const scopes = await this.admit(target, identity);
+    return authenticatedContext(anonymous, identity, scopes);
+  }
+
+  /**
+   * A credential verified before, verified again for a response that outlives its request (a
+   * stream, a wait): revoked, expired, invalidated, deactivated and ended all refuse it now.
+   */
+  reverify(held: HeldCredential): Promise<AuthenticatedIdentity> {
+    return this.verifier.recheck(held);
+  }
+
+  /** The guard's rules past the credential: MFA policy, session-only, role ∩ scopes. */
+  async admit(target: AccessTarget, identity: AuthenticatedIdentity): Promise<string[]> {
     if (!target.mfaExempt) await this.enforceMfaPolicy(identity);
     const scopes = effectiveScopes(identity);
     if (target.sessionOnly && identity.method !== 'session') {
@@ -55,7 +73,7 @@ export class AccessService {
       });
     }
     decideAccess(target, identity.principal, scopes);
-    return authenticatedContext(anonymous, identity, scopes);
+    return scopes;
   }
 
   /**

@@ -9,6 +9,10 @@ export interface AuthenticatedIdentity {
   sessionDigest: string | null;
 }
 
+/** A credential verified once, named without its secret: a token's id, a session's digest. */
+export type HeldCredential =
+  { method: 'token'; tokenId: string } | { method: 'session'; sessionDigest: string };
+
 /**
  * Turns a presented credential into an identity or throws the spec's failure code
  * (TOKEN_INVALID, TOKEN_REVOKED, TOKEN_EXPIRED, TOKEN_INVALIDATED, SESSION_EXPIRED).
@@ -16,6 +20,8 @@ export interface AuthenticatedIdentity {
 export interface CredentialVerifier {
   verifyToken(token: string): Promise<AuthenticatedIdentity>;
   verifySession(sessionValue: string): Promise<AuthenticatedIdentity>;
+  /** The same checks again, for a response that outlives its request; not counted as a use. */
+  recheck(held: HeldCredential): Promise<AuthenticatedIdentity>;
 }
 
 export const CREDENTIAL_VERIFIER = Symbol('CREDENTIAL_VERIFIER');

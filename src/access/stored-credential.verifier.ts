@@ -7,7 +7,11 @@ import { AppError, attributed } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import type { AuthenticatedIdentity, CredentialVerifier } from './authenticated-identity.js';
+import type {
+  AuthenticatedIdentity,
+  CredentialVerifier,
+  HeldCredential,
+} from './authenticated-identity.js';
 import { PersonalData } from '../privacy/personal-data.js';
 import { principalOf } from './principal-of.js';
 import { hasValidChecksum, tokenDigest } from './token-format.js';
@@ -55,7 +59,25 @@ export class StoredCredentialVerifier
     const { items } = await this.reads
       .collection<ApiTokenDoc>('api_tokens')
       .find({ digest }, { limit: 1 });
-    const token = items[0];
+    const identity = await this.tokenIdentity(items[0]);
+    this.tokenUsage.touch(identity.token!.id);
+    return identity;
+  }
+
+  /**
+   * The same checks again for a credential verified before (a stream that outlives its
+   * request), by its id or session digest: nothing hashed, and not counted as a use.
+   */
+  async recheck(held: HeldCredential): Promise<AuthenticatedIdentity> {
+    if (held.method === 'token') {
+      return this.tokenIdentity(
+        (await this.reads.collection<ApiTokenDoc>('api_tokens').get(held.tokenId)) ?? undefined,
+      );
+    }
+    return this.sessionIdentity(held.sessionDigest);
+  }
+
+  private async tokenIdentity(token: ApiTokenDoc | undefined): Promise<AuthenticatedIdentity> {
     if (!token) throw new AppError('TOKEN_INVALID', 'The token is not known');
     const now = this.clock.now();
     const refuse = (error: AppError) => attributed(error, token.principalId, token.id);
@@ -80,7 +102,6 @@ export class StoredCredentialVerifier
         new AppError('TOKEN_INVALIDATED', 'The token is no longer valid for its principal'),
       );
     }
-    this.tokenUsage.touch(token.id);
     return {
       principal: principalOf(principal, this.personal),
       method: 'token',
@@ -98,21 +119,24 @@ export class StoredCredentialVerifier
   }
 
   async verifySession(value: string): Promise<AuthenticatedIdentity> {
-    const expired = () => new AppError('SESSION_EXPIRED', 'The session is unknown or expired');
-    if (value.length > 200) throw expired();
-    const digest = sessionDigest(value);
+    if (value.length > 200) throw sessionExpired();
+    const identity = await this.sessionIdentity(sessionDigest(value));
+    this.sessionActivity.touch(identity.sessionDigest!);
+    return identity;
+  }
+
+  private async sessionIdentity(digest: string): Promise<AuthenticatedIdentity> {
     const session = await this.reads.collection<SessionDoc>('sessions').get(digest);
-    if (!session || session.endedAt) throw expired();
+    if (!session || session.endedAt) throw sessionExpired();
     const now = this.clock.now().getTime();
-    if (Date.parse(session.expiresAt) <= now) throw expired();
+    if (Date.parse(session.expiresAt) <= now) throw sessionExpired();
     const lastSeen =
       (await this.sessionActivity.lastUsed(digest))?.getTime() ?? Date.parse(session.startedAt);
-    if (now - lastSeen > this.config.sessionIdleMinutes * 60_000) throw expired();
+    if (now - lastSeen > this.config.sessionIdleMinutes * 60_000) throw sessionExpired();
     const principal = await this.reads.collection<PrincipalDoc>('principals').get(session.userId);
     if (!principal || principal.status !== 'active') {
-      throw attributed(expired(), session.userId);
+      throw attributed(sessionExpired(), session.userId);
     }
-    this.sessionActivity.touch(digest);
     return {
       principal: principalOf(principal, this.personal),
       method: 'session',
@@ -125,4 +149,8 @@ export class StoredCredentialVerifier
       sessionDigest: digest,
     };
   }
+}
+
+function sessionExpired(): AppError {
+  return new AppError('SESSION_EXPIRED', 'The session is unknown or expired');
 }

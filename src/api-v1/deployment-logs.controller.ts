@@ -1,40 +1,53 @@
-import { Controller, Inject, Req, Sse, type MessageEvent } from '@nestjs/common';
+import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
+import { CredentialWatch } from '../access/credential-watch.js';
 import { badRequest } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
-import { RouteAccess } from '../kernel/route-access.js';
+import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { routeInput } from '../kernel/route-input.js';
 import { EVERYONE } from '../kernel/roles.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
-import { lastEventId, MAX_PENDING_EVENT_CHARS, withHeartbeat } from './sse-events.js';
+import {
+  lastEventId,
+  MAX_PENDING_EVENT_CHARS,
+  untilCredentialEnds,
+  withHeartbeat,
+} from './sse-events.js';
+
+const LOG_STREAM = {
+  auth: 'guarded',
+  name: 'GET /api/v1/deployments/:id/logs/stream',
+  roles: EVERYONE,
+  scopes: ['logs:read'],
+  summary:
+    "Follows a deployment's output lines as server-sent events (resume with Last-Event-ID or ?after=), then an end event with its final status, or with the reason when the caller's credential ends first.",
+  params: IdParams,
+  query: DeploymentLogStreamQuery,
+} satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/deployments')
 export class DeploymentLogsController {
   constructor(
     private readonly follower: DeploymentLogFollower,
     private readonly lookup: DeploymentLookup,
+    private readonly watch: CredentialWatch,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * A deployment's output as server-sent events, pushed as the runner stores it: `event: line`
    * with `id:` the line number, then `event: end` with the final status, and the stream closes.
+   * Should the caller's credential end first, the end event says why instead (`{reason, code}`).
    */
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
-  @RouteAccess({
-    auth: 'guarded',
-    name: 'GET /api/v1/deployments/:id/logs/stream',
-    roles: EVERYONE,
-    scopes: ['logs:read'],
-    summary:
-      "Follows a deployment's output lines as server-sent events (resume with Last-Event-ID or ?after=), then an end event with its final status.",
-    params: IdParams,
-    query: DeploymentLogStreamQuery,
-  })
-  async stream(@Req() req: Request): Promise<Observable<MessageEvent>> {
+  @RouteAccess(LOG_STREAM)
+  async stream(
+    @Req() req: Request,
+    @SseSignal() lifetime: AbortSignal,
+  ): Promise<Observable<MessageEvent>> {
     const { id } = await routeInput(IdParams, req.params);
     const { after } = await routeInput(DeploymentLogStreamQuery, req.query);
     const resume = lastEventId(req.headers['last-event-id']);
@@ -62,6 +75,7 @@ export class DeploymentLogsController {
         error: (error) => subscriber.error(error),
       }),
     );
-    return withHeartbeat(events, this.config.streams.heartbeatMs);
+    const lease = this.watch.watch(routeContext(req), [LOG_STREAM], lifetime);
+    return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }
 }

@@ -1,28 +1,41 @@
-import { Controller, Sse, type MessageEvent } from '@nestjs/common';
+import { Controller, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
+import type { Request } from 'express';
 import { interval, map, startWith, type Observable } from 'rxjs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
-import { RouteAccess } from '../kernel/route-access.js';
+import { CredentialWatch } from '../access/credential-watch.js';
+import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { untilCredentialEnds } from './sse-events.js';
+
+const PROJECTION_STREAM = {
+  auth: 'guarded',
+  name: 'GET /api/v1/projections/stream',
+  roles: EVERYONE,
+  scopes: ['deploy:read'],
+} satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/projections')
 export class ProjectionStreamController {
-  constructor(private readonly runner: ProjectionRunner) {}
+  constructor(
+    private readonly runner: ProjectionRunner,
+    private readonly watch: CredentialWatch,
+  ) {}
 
-  /** Server-sent events: read-model positions and status, now and every 2 seconds. */
+  /**
+   * Server-sent events: read-model positions and status, now and every 2 seconds, until the
+   * caller's credential ends (then an `end` event with `{reason, code}`).
+   */
   @Sse('stream')
-  @RouteAccess({
-    auth: 'guarded',
-    name: 'GET /api/v1/projections/stream',
-    roles: EVERYONE,
-    scopes: ['deploy:read'],
-  })
-  stream(): Observable<MessageEvent> {
-    return interval(2000).pipe(
+  @RouteAccess(PROJECTION_STREAM)
+  stream(@Req() req: Request, @SseSignal() lifetime: AbortSignal): Observable<MessageEvent> {
+    const positions = interval(2000).pipe(
       startWith(0),
       map(() => ({
         type: 'projections',
         data: { at: new Date().toISOString(), projections: this.runner.status() },
       })),
     );
+    const lease = this.watch.watch(routeContext(req), [PROJECTION_STREAM], lifetime);
+    return untilCredentialEnds(positions, lease);
   }
 }

@@ -1,21 +1,36 @@
-import { Controller, Get, Inject, Req, Sse, type MessageEvent } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
+import { CredentialWatch } from '../access/credential-watch.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { RouteAccess } from '../kernel/route-access.js';
+import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { routeInput } from '../kernel/route-input.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { LogStreamSlots } from '../runner/observe/log-stream-slots.js';
 import { ServiceObserver } from '../runner/observe/service-observer.js';
 import { IdParams, ServiceLogStreamQuery } from './route-inputs.dto.js';
-import { MAX_PENDING_EVENT_CHARS, withHeartbeat } from './sse-events.js';
+import { MAX_PENDING_EVENT_CHARS, untilCredentialEnds, withHeartbeat } from './sse-events.js';
 
 const DEFAULT_TAIL = 100;
 const DEFAULT_SECONDS = 300;
+
+const CONTAINER_LOG_STREAM = {
+  auth: 'guarded',
+  name: 'GET /api/v1/services/:id/logs/stream',
+  roles: EVERYONE,
+  scopes: ['logs:read'],
+  summary:
+    "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300) unless `follow=false`, then an end event (with the reason when the caller's credential ends first). A caller and a server may hold a few such streams at once: past that, 429.",
+  params: IdParams,
+  query: ServiceLogStreamQuery,
+} satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/services')
 export class ServicesController {
   constructor(
     private readonly observer: ServiceObserver,
+    private readonly slots: LogStreamSlots,
+    private readonly watch: CredentialWatch,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -54,22 +69,21 @@ export class ServicesController {
    * `tail` lines, then new ones for at most `seconds`; closing the stream stops the command.
    */
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
-  @RouteAccess({
-    auth: 'guarded',
-    name: 'GET /api/v1/services/:id/logs/stream',
-    roles: EVERYONE,
-    scopes: ['logs:read'],
-    summary:
-      "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300) unless `follow=false`, then an end event.",
-    params: IdParams,
-    query: ServiceLogStreamQuery,
-  })
-  async logs(@Req() req: Request): Promise<Observable<MessageEvent>> {
+  @RouteAccess(CONTAINER_LOG_STREAM)
+  async logs(
+    @Req() req: Request,
+    @SseSignal() lifetime: AbortSignal,
+  ): Promise<Observable<MessageEvent>> {
     const { id } = await routeInput(IdParams, req.params);
     const query = await routeInput(ServiceLogStreamQuery, req.query);
     const tail = query.tail ?? DEFAULT_TAIL;
     const seconds = query.seconds ?? DEFAULT_SECONDS;
-    await this.observer.target(id);
+    const { server } = await this.observer.target(id);
+    const ctx = routeContext(req);
+    // Released on every end of the response, subscribed or not (see SseSignal).
+    const release = this.slots.take(ctx.principal!.id, server.id);
+    lifetime.addEventListener('abort', release, { once: true });
+    if (lifetime.aborted) release();
     const events = new Observable<MessageEvent>((subscriber) => {
       const stop = new AbortController();
       let line = 0;
@@ -95,8 +109,13 @@ export class ServicesController {
           },
           (error: unknown) => subscriber.error(error),
         );
-      return () => stop.abort();
+      return () => {
+        // Stops the remote command; the slot is free once it is.
+        stop.abort();
+        release();
+      };
     });
-    return withHeartbeat(events, this.config.streams.heartbeatMs);
+    const lease = this.watch.watch(ctx, [CONTAINER_LOG_STREAM], lifetime);
+    return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }
 }

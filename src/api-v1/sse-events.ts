@@ -1,5 +1,6 @@
 import type { MessageEvent } from '@nestjs/common';
 import { Observable } from 'rxjs';
+import type { CredentialLease } from '../access/credential-watch.js';
 
 /** Characters of events that may wait for a client that does not read before it is dropped. */
 export const MAX_PENDING_EVENT_CHARS = 1024 * 1024;
@@ -24,6 +25,38 @@ export function withHeartbeat(
     return () => {
       clearInterval(ping);
       inner.unsubscribe();
+    };
+  });
+}
+
+/**
+ * Ends a stream when its credential does (see CredentialWatch): the producer is stopped first
+ * (a followed log, a remote command), then an `end` event says why, `{reason, code}`, and the
+ * stream closes. The watch is released however the stream ends.
+ */
+export function untilCredentialEnds(
+  events: Observable<MessageEvent>,
+  lease: CredentialLease,
+): Observable<MessageEvent> {
+  return new Observable<MessageEvent>((subscriber) => {
+    // An observer of its own: given the subscriber itself, `inner` would be that subscriber,
+    // and unsubscribing it would close the stream before the end event could be sent.
+    const inner = events.subscribe({
+      next: (event) => subscriber.next(event),
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    });
+    const end = () => {
+      inner.unsubscribe();
+      subscriber.next({ type: 'end', data: JSON.stringify(lease.ended) });
+      subscriber.complete();
+    };
+    if (lease.signal.aborted) end();
+    else lease.signal.addEventListener('abort', end, { once: true });
+    return () => {
+      lease.signal.removeEventListener('abort', end);
+      inner.unsubscribe();
+      lease.stop();
     };
   });
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
 import { AuditExportController } from './export/audit-export.controller.js';
@@ -13,6 +14,7 @@ import { AuditProcedures, SealAuditCheckpointHandler } from './audit.procedures.
 import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
 
 @Module({
+  imports: [AccessModule],
   providers: [
     {
       provide: AUDIT_SIGNING_KEY,

@@ -49,10 +49,23 @@ export async function followStream(
       clearTimeout(idle);
       abort.abort();
     }
-    if (end) return JSON.parse((end as SseEvent).data) as unknown;
+    if (end) return endData((end as SseEvent).data);
     if (!resume || ++failures > MAX_RECONNECTS) {
       throw new CliError('STREAM_LOST', 'The stream ended before its end event');
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
+}
+
+/**
+ * The end event's data; an end that names a refusal (`{reason, code}`: the credential was
+ * revoked, invalidated or expired while the stream was open) fails like a refused request.
+ */
+function endData(raw: string): unknown {
+  const data = JSON.parse(raw) as unknown;
+  const { reason, code } = (data ?? {}) as { reason?: unknown; code?: unknown };
+  if (typeof reason === 'string' && typeof code === 'string') {
+    throw new CliError(code, `The stream ended: ${reason}`, { reason });
+  }
+  return data;
 }

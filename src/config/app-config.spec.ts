@@ -38,7 +38,13 @@ describe('loadConfig', () => {
       },
       storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
       uploads: { contextMaxBytes: 100 * 1024 ** 2, imageMaxBytes: 2 * 1024 ** 3 },
-      streams: { heartbeatMs: 15_000, crossProcessPollMs: 250 },
+      streams: {
+        heartbeatMs: 15_000,
+        crossProcessPollMs: 250,
+        credentialCheckMs: 2000,
+        containerLogsPerPrincipal: 4,
+        containerLogsPerServer: 16,
+      },
       notifications: {
         addressPolicy: '',
         sending: true,
@@ -111,6 +117,10 @@ describe('loadConfig', () => {
     ['SLIPWAY_PUBLIC_URL', 'ftp://slipway.example.com'],
     ['SLIPWAY_PUBLIC_URL', 'https://slipway.example.com, http://[::1'],
     ['SLIPWAY_PUBLIC_URL', ' , '],
+    // A stream must learn of a revoked credential within seconds.
+    ['SLIPWAY_STREAM_CREDENTIAL_CHECK_MS', '60000'],
+    ['SLIPWAY_CONTAINER_LOG_STREAMS_PER_PRINCIPAL', '0'],
+    ['SLIPWAY_CONTAINER_LOG_STREAMS_PER_SERVER', 'many'],
     // A whole request cannot have less time than its headers.
     ['SLIPWAY_HTTP_REQUEST_TIMEOUT_MS', '5000'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
@@ -148,6 +158,20 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({ SLIPWAY_PUBLIC_URL: 'https://admin:hunter2@slipway.example' }),
     ).toThrow(/user name or password/);
+  });
+
+  it('reads the stream settings', () => {
+    expect(
+      loadConfig({
+        SLIPWAY_STREAM_CREDENTIAL_CHECK_MS: '500',
+        SLIPWAY_CONTAINER_LOG_STREAMS_PER_PRINCIPAL: '2',
+        SLIPWAY_CONTAINER_LOG_STREAMS_PER_SERVER: '40',
+      }).streams,
+    ).toMatchObject({
+      credentialCheckMs: 500,
+      containerLogsPerPrincipal: 2,
+      containerLogsPerServer: 40,
+    });
   });
 
   it('reads the notification settings', () => {

@@ -77,6 +77,12 @@ export interface AppConfig {
     heartbeatMs: number;
     /** Only with the runner in another process: see SLIPWAY_LOG_STREAM_POLL_MS. */
     crossProcessPollMs: number;
+    /** SLIPWAY_STREAM_CREDENTIAL_CHECK_MS: how often a long-lived response re-runs the guard. */
+    credentialCheckMs: number;
+    /** SLIPWAY_CONTAINER_LOG_STREAMS_PER_PRINCIPAL. */
+    containerLogsPerPrincipal: number;
+    /** SLIPWAY_CONTAINER_LOG_STREAMS_PER_SERVER. */
+    containerLogsPerServer: number;
   };
 }
 
@@ -175,6 +181,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     streams: {
       heartbeatMs: vars.SLIPWAY_SSE_HEARTBEAT_MS,
       crossProcessPollMs: vars.SLIPWAY_LOG_STREAM_POLL_MS,
+      credentialCheckMs: vars.SLIPWAY_STREAM_CREDENTIAL_CHECK_MS,
+      containerLogsPerPrincipal: vars.SLIPWAY_CONTAINER_LOG_STREAMS_PER_PRINCIPAL,
+      containerLogsPerServer: vars.SLIPWAY_CONTAINER_LOG_STREAMS_PER_SERVER,
     },
     publicUrl,
     publicUrlAliases: aliases,

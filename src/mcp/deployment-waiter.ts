@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CredentialEnd } from '../access/credential-watch.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import type { RegisteredProcedure } from '../rpc/procedure-registry.js';
@@ -18,6 +19,8 @@ export interface WaitOutcome {
   status: string;
   finished: boolean;
   logLines: number;
+  /** Why the wait ended early: the caller's credential no longer admits it. */
+  ended?: CredentialEnd;
 }
 
 const FINISHED: ReadonlySet<string> = new Set(['succeeded', 'failed', 'cancelled']);
@@ -32,10 +35,10 @@ const MAX_LINE_CHARS = 2000;
 export const PROGRESS_SETTLE_MS = 25;
 
 /**
- * Follows a deployment until it finishes, the caller goes away or `MAX_WAIT_MS` passes, sending
- * each new log line as a progress notification (when the caller asked for progress). Reads go
- * through the same procedures, and so the same read models, as `deploymentLogs` and
- * `deploymentDetails`.
+ * Follows a deployment until it finishes, the signal aborts (the caller went away or its
+ * credential ended) or `MAX_WAIT_MS` passes, sending each new log line as a progress
+ * notification (when the caller asked for progress). Reads go through the same procedures, and
+ * so the same read models, as `deploymentLogs` and `deploymentDetails`.
  */
 @Injectable()
 export class DeploymentWaiter {
@@ -51,6 +54,7 @@ export class DeploymentWaiter {
     const until = this.clock.now().getTime() + MAX_WAIT_MS;
     const drain = async (afterLine: number): Promise<number> => {
       for (;;) {
+        if (signal.aborted) return afterLine;
         const page = (await reads.logs.invoke({ deploymentId, afterLine, limit: 1000 }, ctx)) as {
           lines: { line: number; step: string; text: string }[];
           nextAfterLine: number;
@@ -64,9 +68,12 @@ export class DeploymentWaiter {
       }
     };
     let lines = 0;
+    let status = 'unknown';
     for (;;) {
+      // Aborted (the caller left, or its credential ended): nothing more is read for it.
+      if (signal.aborted) return { deploymentId, status, finished: false, logLines: lines };
       lines = await drain(lines);
-      const { status } = (await reads.details.invoke({ deploymentId }, ctx)) as { status: string };
+      ({ status } = (await reads.details.invoke({ deploymentId }, ctx)) as { status: string });
       if (FINISHED.has(status)) {
         // The lines written between the last read and the end.
         lines = await drain(lines);
@@ -76,7 +83,7 @@ export class DeploymentWaiter {
         }
         return { deploymentId, status, finished: true, logLines: lines };
       }
-      if (signal.aborted || this.clock.now().getTime() >= until) {
+      if (this.clock.now().getTime() >= until) {
         return { deploymentId, status, finished: false, logLines: lines };
       }
       await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
+import { CredentialWatch } from '../access/credential-watch.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AppError } from '../common/app-error.js';
 import {
@@ -15,7 +16,12 @@ import { ProcedureRegistry, type RegisteredProcedure } from '../rpc/procedure-re
 import { countingAppends } from '../storage/append-count.js';
 import { AuditedFailure } from './audited-failure.js';
 import { callRequest } from './call-request.js';
-import { DeploymentWaiter, type ProgressSink, type WaitReads } from './deployment-waiter.js';
+import {
+  DeploymentWaiter,
+  type ProgressSink,
+  type WaitOutcome,
+  type WaitReads,
+} from './deployment-waiter.js';
 import { PlanClaims } from './plan-claims.js';
 import { gateOfCommand, gateOfPlan, type PlanGate } from './plan-gates.js';
 import { splitArguments, startsDeployment } from './tool-arguments.js';
@@ -41,6 +47,7 @@ export class ToolRunner {
     private readonly failures: AuditedFailure,
     private readonly claims: PlanClaims,
     private readonly waiter: DeploymentWaiter,
+    private readonly watch: CredentialWatch,
   ) {}
 
   async call(
@@ -75,19 +82,34 @@ export class ToolRunner {
       const answer = this.withPlanId(procedure, subjectOf(valid), value, ctx);
       const deploymentId = reads ? deploymentOf(value) : null;
       if (reads && deploymentId) {
-        const followed = await this.waiter.follow(
-          deploymentId,
-          reads,
-          ctx,
-          options.progress,
-          options.signal,
-        );
-        return toolResult({ ...(answer as object), wait: followed });
+        const wait = await this.wait(deploymentId, reads, ctx, options);
+        return toolResult({ ...(answer as object), wait });
       }
       return toolResult(answer);
     } catch (thrown) {
       const error = await this.failures.of(call, thrown);
       return toolError(error, typeof call.requestId === 'string' ? call.requestId : 'unknown');
+    }
+  }
+
+  /**
+   * Follows the deployment for as long as the caller's credential still admits its reads: the
+   * guard runs again while it waits (see CredentialWatch), and a refusal ends the wait with
+   * `ended: {reason, code}`.
+   */
+  private async wait(
+    deploymentId: string,
+    reads: WaitReads,
+    ctx: RequestContext,
+    options: CallOptions,
+  ): Promise<WaitOutcome> {
+    const lease = this.watch.watch(ctx, [reads.details, reads.logs], options.signal);
+    try {
+      const signal = AbortSignal.any([options.signal, lease.signal]);
+      const followed = await this.waiter.follow(deploymentId, reads, ctx, options.progress, signal);
+      return lease.ended ? { ...followed, ended: lease.ended } : followed;
+    } finally {
+      lease.stop();
     }
   }
 

@@ -10,6 +10,7 @@ import { DeploymentRunner } from './deployment-runner.js';
 import { ObservationProcedures } from './observe/observation.procedures.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
+import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
 import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
 import { RestoreRunner } from './restore/restore-runner.js';
@@ -26,6 +27,7 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServerImages,
     ServerImagesProcedures,
     ServiceObserver,
+    LogStreamSlots,
     ServerDiagnosis,
     ObservationProcedures,
     ArchiveServiceHandler,
@@ -37,6 +39,7 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServerImages,
     ServerImagesProcedures,
     ServiceObserver,
+    LogStreamSlots,
     ServerDiagnosis,
   ],
 })

@@ -32,6 +32,9 @@ export class SshSession {
 
   /** Runs an argument vector (each argument quoted), streaming output line by line. */
   exec(args: string[], options: ExecOptions): Promise<ExecResult> {
+    // Aborted already (the caller left while the connection was made): run nothing, as an
+    // abort listener added now would never fire and the command would run to its own end.
+    if (options.signal?.aborted) return Promise.resolve({ code: null, signal: 'TERM' });
     return new Promise((resolve, reject) => {
       this.client.exec(commandLine(args), (error, channel: ClientChannel) => {
         if (error) return reject(error);
@@ -49,6 +52,11 @@ export class SshSession {
           settle({ code: null, signal: 'TERM' });
         };
         options.signal?.addEventListener('abort', abort, { once: true });
+        // Aborted while the channel was opening: the listener above came too late to hear it.
+        if (options.signal?.aborted) {
+          abort();
+          return;
+        }
         const splitter = (stream: 'stdout' | 'stderr') => {
           let rest = '';
           return {

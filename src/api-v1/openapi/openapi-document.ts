@@ -18,7 +18,10 @@ const ERROR_RESPONSES: Record<string, string> = {
 
 const SSE_DESCRIPTION =
   'text/event-stream. Each event has `id:` (a line number), `event:` and `data:` (JSON); ' +
-  '`: ping` comments keep the connection alive; `event: end` closes the stream.';
+  '`: ping` comments keep the connection alive; `event: end` closes the stream. A stream ends ' +
+  'with its credential: once it is revoked, expired or invalidated, its principal deactivated ' +
+  'or its session ended, `event: end` carries `{reason, code}` (code: what a new request ' +
+  'would be refused with) within seconds.';
 
 /** `/a/:id/b` → `/a/{id}/b`. */
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

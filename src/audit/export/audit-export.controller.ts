@@ -2,8 +2,13 @@ import { once } from 'node:events';
 import { Controller, Get, Inject, Logger, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
+import { CredentialWatch } from '../../access/credential-watch.js';
 import { badRequest } from '../../common/app-error.js';
-import { RouteAccess } from '../../kernel/route-access.js';
+import {
+  RouteAccess,
+  routeContext,
+  type RouteAccessDeclaration,
+} from '../../kernel/route-access.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { validateInput } from '../../kernel/input-validation.js';
 import { AuditExportQuery } from './audit-export.query.js';
@@ -14,10 +19,18 @@ import { ADMINS } from '../../kernel/roles.js';
 const logger = new Logger('AuditExport');
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' };
 
+const AUDIT_EXPORT = {
+  auth: 'guarded',
+  name: 'GET /api/v1/audit/export',
+  roles: ADMINS,
+  scopes: ['audit:read'],
+} satisfies RouteAccessDeclaration;
+
 @Controller('api/v1/audit')
 export class AuditExportController {
   constructor(
     private readonly exporter: AuditExporter,
+    private readonly watch: CredentialWatch,
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
@@ -26,12 +39,7 @@ export class AuditExportController {
    * (`slipway audit verify-export`). Written as it is read, with back-pressure.
    */
   @Get('export')
-  @RouteAccess({
-    auth: 'guarded',
-    name: 'GET /api/v1/audit/export',
-    roles: ADMINS,
-    scopes: ['audit:read'],
-  })
+  @RouteAccess(AUDIT_EXPORT)
   async export(@Req() req: Request, @Res() res: Response): Promise<void> {
     const query = (await validateInput(AuditExportQuery, { ...req.query })) as AuditExportQuery;
     const format = query.format ?? 'ndjson';
@@ -44,17 +52,26 @@ export class AuditExportController {
     res.setHeader('Content-Type', CONTENT_TYPES[format]);
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Disposition', `attachment; filename="slipway-audit-export.${format}"`);
+    // A client that reads slowly holds the export open: it ends with the caller's credential
+    // (cut off, so visibly incomplete), and a wait for it to read ends when it leaves.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const lease = this.watch.watch(routeContext(req), [AUDIT_EXPORT], gone.signal);
+    const stop = AbortSignal.any([gone.signal, lease.signal]);
     try {
       for await (const chunk of this.exporter.chunks(format, { fromPosition, toPosition })) {
-        if (res.destroyed) return;
-        if (!res.write(chunk)) await once(res, 'drain');
+        if (stop.aborted) break;
+        if (!res.write(chunk)) await once(res, 'drain', { signal: stop }).catch(() => undefined);
       }
-      res.end();
+      if (stop.aborted) res.destroy();
+      else res.end();
     } catch (error) {
       // Mid-stream the status is sent: cut the connection so the export is visibly incomplete
       // (it lacks its signature and fails verification).
       logger.error('Export failed', errorForLog(error));
       res.destroy();
+    } finally {
+      lease.stop();
     }
   }
 
