@@ -491,8 +491,8 @@ export interface ProcedureInputs {
   setServerComposePolicy: {
     /** uuid */
     serverId: string;
-    /** at most 18 items */
-    allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers'>;
+    /** at most 19 items */
+    allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
   };
   /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
   startMfaEnrollment: {
