@@ -14,7 +14,7 @@ import {
 import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
 import { IsPublicUrlList } from './public-urls.js';
-import { StorageVariables } from './storage-variables.js';
+import { StreamVariables } from './stream-variables.js';
 import { toBool, toInt } from './variable-transforms.js';
 
 export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
@@ -23,9 +23,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /**
  * Every setting comes from an environment variable; the property names below are the
  * variable names, so a validation message names the variable to fix. The storage variables
- * are declared in StorageVariables.
+ * are declared in StorageVariables, the streams' in StreamVariables.
  */
-export class EnvironmentVariables extends StorageVariables {
+export class EnvironmentVariables extends StreamVariables {
   @Transform(toInt)
   @IsInt({ message: 'PORT must be an integer port number' })
   @Min(0)
@@ -96,48 +96,6 @@ export class EnvironmentVariables extends StorageVariables {
   @Min(20)
   @Max(60_000)
   SLIPWAY_RUNNER_POLL_MS = 1000;
-
-  /** Heartbeat comment on server-sent event streams (`: ping`), in milliseconds. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(50)
-  @Max(300_000)
-  SLIPWAY_SSE_HEARTBEAT_MS = 15_000;
-
-  /**
-   * How often an open stream or MCP wait verifies its credential again (revoked, expired,
-   * invalidated, deactivated, session ended), in milliseconds: it ends within about this long.
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(10_000)
-  SLIPWAY_STREAM_CREDENTIAL_CHECK_MS = 2000;
-
-  /** Container log streams (`docker compose logs -f` over SSH) one principal may hold at once. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  SLIPWAY_CONTAINER_LOG_STREAMS_PER_PRINCIPAL = 4;
-
-  /** Container log streams open at once against one server, whoever holds them. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  SLIPWAY_CONTAINER_LOG_STREAMS_PER_SERVER = 16;
-
-  /**
-   * With SLIPWAY_RUNNER=off (the runner in a worker process), how often a followed deployment's
-   * log is read for lines the other process wrote, besides the read store's change
-   * notifications (a fallback for when they are missed).
-   */
-  @Transform(toInt)
-  @IsInt()
-  @Min(20)
-  @Max(60_000)
-  SLIPWAY_LOG_STREAM_POLL_MS = 250;
 
   @Matches(/^\/[A-Za-z0-9._/-]{1,200}$/, {
     message: 'SLIPWAY_RUNNER_REMOTE_DIR must be an absolute path',
