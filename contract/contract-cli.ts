@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
 import { loadLiveDeclarations } from './load-registry.js';
+import { PROCEDURE_TABLE_PATH, renderProcedureTable } from './procedure-table.js';
 import { buildReadModelContract } from './read-model-schema.js';
 import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
 
@@ -11,6 +12,7 @@ const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', i
 const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const readModelsFile = `${root}/contract/read-models.json`;
+const procedureTableFile = `${root}/${PROCEDURE_TABLE_PATH}`;
 
 function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -76,6 +78,8 @@ async function main(): Promise<void> {
     writeFileSync(webContractFile, renderWebContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
     console.log(`Wrote ${webContractFile} (the dashboard's client types)`);
+    writeFileSync(procedureTableFile, renderProcedureTable(live));
+    console.log(`Wrote ${procedureTableFile} (the list of procedures)`);
     return;
   }
   if (command === 'check') {
@@ -94,6 +98,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     console.log('contract/openapi.json matches the routes of /api/v1');
+    const table = existsSync(procedureTableFile) ? readFileSync(procedureTableFile, 'utf8') : null;
+    if (table !== renderProcedureTable(live)) {
+      console.error(`${PROCEDURE_TABLE_PATH} differs from the contract (or is missing).`);
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log(`${PROCEDURE_TABLE_PATH} matches the contract`);
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
     const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
     if (text === render(live) && web === renderWebContract(live)) {

@@ -1,0 +1,55 @@
+import { describe, expect, it } from '@jest/globals';
+import type { ApiContract, ContractProcedure } from './build-contract.js';
+import { renderProcedureTable } from './procedure-table.js';
+
+const procedure = (over: Partial<ContractProcedure>): ContractProcedure => ({
+  name: 'p',
+  path: '/trpc/p',
+  method: 'GET',
+  lane: 'read',
+  auth: 'authenticated',
+  roles: ['owner'],
+  scopes: [],
+  description: 'does p',
+  mfaExempt: false,
+  sessionOnly: false,
+  input: null,
+  ...over,
+});
+
+const contract = (procedures: ContractProcedure[]): ApiContract => ({
+  product: 'Slipway',
+  procedureRoot: '/trpc',
+  conventions: {},
+  procedures,
+  definitions: {},
+});
+
+describe('the generated list of procedures', () => {
+  it('lists each procedure in its lane with who, scopes, input and what it does', () => {
+    const page = renderProcedureTable(
+      contract([
+        procedure({
+          name: 'triggerDeploy',
+          method: 'POST',
+          lane: 'command',
+          roles: ['owner', 'agent'],
+          scopes: ['deploy:start'],
+          description: 'Queues a | deployment\nof a service.',
+          input: {
+            properties: { serviceId: {}, imageTag: {}, note: {} },
+            required: ['serviceId', 'imageTag'],
+          },
+        }),
+        procedure({ name: 'health', auth: 'public', roles: [] }),
+      ]),
+    );
+    expect(page).toContain('## Command lane (1)');
+    expect(page).toContain(
+      '| `triggerDeploy` | POST | owner, agent | `deploy:start` | `serviceId`, `imageTag`, `note?` | Queues a \\| deployment of a service. |',
+    );
+    expect(page).toContain('## Read lane (1)');
+    expect(page).toContain('| `health` | GET | anyone | — | — | does p |');
+    expect(page).not.toContain('## Planning lane');
+  });
+});
