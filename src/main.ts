@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from './config/app-config.js';
 /**
  * Collects what starting up left behind, once, so the server idles at the size of what it holds
  * rather than at wherever V8's next collections would take it (3 MB less, and steadier across
- * starts: see README, Memory). Only where `gc` is exposed (`npm start` passes --expose-gc).
+ * starts: see docs/operators.md, Memory). Only where `gc` is exposed (`npm start` passes --expose-gc).
  */
 function releaseStartupGarbage(): void {
   const { gc } = globalThis as { gc?: () => void };

@@ -44,7 +44,7 @@ const MAX_ACCOUNTS = 50_000;
 const MAX_KNOWN_ADDRESSES = 10;
 
 /**
- * Login attempts per account, in memory, on the service clock (README, "Throttling"). `admit`
+ * Login attempts per account, in memory, on the service clock (docs/security.md, "Throttling"). `admit`
  * checks and counts in one synchronous step, before the password is verified, so concurrent
  * attempts cannot all pass a check that none of them has counted yet.
  *

@@ -73,7 +73,7 @@ export class Throttle {
 
 const MINUTE = 60_000;
 
-/** The limits of the unauthenticated auth endpoints (README, "Throttling"). */
+/** The limits of the unauthenticated auth endpoints (docs/security.md, "Throttling"). */
 export const AUTH_LIMITS = {
   /** Login, per client address, every attempt. */
   loginPerAddress: { max: 30, windowMs: 5 * MINUTE },
