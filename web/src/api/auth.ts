@@ -1,5 +1,5 @@
-// The session routes under /api/auth (README: Identity and access). Their bodies are the
-// server's input classes, imported as types; their answers are written here as the README
+// The session routes under /api/auth (docs/security.md: Identity and access). Their bodies are the
+// server's input classes, imported as types; their answers are written here as docs/security.md
 // documents them, since a controller's literal answers widen to plain strings.
 import type { LoginInput } from '../../../src/identity/commands/log-in.handler.js';
 import type {
