@@ -152,8 +152,15 @@ export function printDashboard(size: BundleSize, times: RenderTimes | null): voi
   );
 }
 
-export async function benchDashboard(runs: number): Promise<void> {
-  printDashboard(bundleSize(), await renderTimes(runs));
+export interface DashboardResult {
+  size: BundleSize;
+  times: RenderTimes | null;
+}
+
+export async function benchDashboard(runs: number): Promise<DashboardResult> {
+  const result = { size: bundleSize(), times: await renderTimes(runs) };
+  printDashboard(result.size, result.times);
+  return result;
 }
 
 // `node dist/bench/dashboard.bench.js` (npm run bench:dashboard) runs this one alone.

@@ -9,6 +9,9 @@ export interface HealthBenchResult {
   express: LoadResult;
   throughputRatio: number;
   p99Ratio: number;
+  connections: number;
+  /** From spawn to Slipway's first `health` answer (polled every 50 ms), or a bare server's "listening". */
+  startMs: { slipway: number; bare: number; express: number };
 }
 
 /** Slipway's `health` against a bare node:http server, both measured here and now. */
@@ -16,9 +19,14 @@ export async function benchHealth(
   seconds: number,
   connections: number,
 ): Promise<HealthBenchResult> {
-  const slipway = await startSlipway();
-  const bare = await spawnListening(here('./bare-server.js'));
-  const express = await spawnListening(here('./bare-express.js'));
+  const timed = async <T>(start: () => Promise<T>): Promise<[T, number]> => {
+    const started = performance.now();
+    const value = await start();
+    return [value, performance.now() - started];
+  };
+  const [slipway, slipwayStartMs] = await timed(() => startSlipway());
+  const [bare, bareStartMs] = await timed(() => spawnListening(here('./bare-server.js')));
+  const [express, expressStartMs] = await timed(() => spawnListening(here('./bare-express.js')));
   try {
     const slipwayUrl = `${slipway.url}/trpc/health`;
     const bareUrl = `http://127.0.0.1:${bare.port}/`;
@@ -33,6 +41,8 @@ export async function benchHealth(
       express: expressResult,
       throughputRatio: slipwayResult.requestsPerSecond / bareResult.requestsPerSecond,
       p99Ratio: slipwayResult.p99Ms / Math.max(bareResult.p99Ms, 1),
+      connections,
+      startMs: { slipway: slipwayStartMs, bare: bareStartMs, express: expressStartMs },
     };
   } finally {
     await slipway.stop();

@@ -1,22 +1,50 @@
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
 import { benchDashboard } from './dashboard.bench.js';
 import { benchHealth } from './health.bench.js';
+import { benchLogStream, printLogStream } from './log-stream.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 import { benchProjectionRebuild, printProjectionRebuild } from './projection-rebuild.bench.js';
 import { benchRunnerSteps, printRunnerSteps } from './runner-steps.bench.js';
+import {
+  appendRows,
+  auditRows,
+  commandLaneRows,
+  composeParseRows,
+  dashboardRows,
+  healthRows,
+  logStreamRows,
+  loginRows,
+  projectionRebuildRows,
+  runnerStepsRows,
+} from './bench-rows.js';
+import { writeBenchTable, type BenchRow } from './bench-table.js';
+
+const TABLE_FILE = fileURLToPath(new URL('../../docs/contributors.md', import.meta.url));
 
 /**
  * Reproducible, bounded benchmarks on loopback. Figures are ratios against a baseline
  * measured in the same run, so they compare across machines; absolute numbers are context.
  * BENCH_SECONDS (default 5) sets the length of each HTTP measurement; BENCH_DEPLOYMENTS
  * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs.
+ * At the end the Benchmarks table of docs/contributors.md is rewritten with this run's figures,
+ * unless BENCH_TABLE=off (a run on a busy machine).
  */
 async function main(): Promise<void> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const settings = {
+    BENCH_SECONDS: Number(process.env.BENCH_SECONDS ?? 5),
+    BENCH_DEPLOYMENTS: Number(process.env.BENCH_DEPLOYMENTS ?? 10_000),
+    BENCH_RUNS: Number(process.env.BENCH_RUNS ?? 7),
+    BENCH_AUDIT_EVENTS: Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000),
+    BENCH_LOG_LINES: Number(process.env.BENCH_LOG_LINES ?? 10_000),
+    BENCH_LOG_CROSS_LINES: Number(process.env.BENCH_LOG_CROSS_LINES ?? 1_000),
+  };
+  const seconds = settings.BENCH_SECONDS;
+  const rows: BenchRow[] = [];
   const fmt = (n: number, digits = 0) =>
     n.toLocaleString('en-US', { maximumFractionDigits: digits });
   console.log(
@@ -24,6 +52,7 @@ async function main(): Promise<void> {
   );
 
   const health = await benchHealth(seconds, 20);
+  rows.push(...healthRows(health));
   console.log('\nhealth over HTTP (20 connections, loopback)');
   console.log(
     `  bare node:http   ${fmt(health.bare.requestsPerSecond)} req/s   p99 ${health.bare.p99Ms} ms`,
@@ -49,19 +78,28 @@ async function main(): Promise<void> {
         `(${fmt(result.appendsPerSecond)} appends/s, ${result.events} events in ${fmt(result.seconds, 2)} s)`,
     );
   }
+  rows.push(...appendRows(single, batched));
   const ratio = batched.eventsPerSecond / single.eventsPerSecond;
   console.log(
     `  ratio                  batches write ${fmt(ratio, 1)} x the events/s of single appends`,
   );
 
-  const deployments = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
-  printCommandLane(await benchCommandLane(deployments, seconds));
-  printRunnerSteps(await benchRunnerSteps(deployments));
-  printProjectionRebuild(await benchProjectionRebuild(deployments));
+  const deployments = settings.BENCH_DEPLOYMENTS;
+  const commandLane = await benchCommandLane(deployments, seconds);
+  printCommandLane(commandLane);
+  rows.push(...commandLaneRows(commandLane));
+  const runnerSteps = await benchRunnerSteps(deployments);
+  printRunnerSteps(runnerSteps);
+  rows.push(...runnerStepsRows(runnerSteps));
+  const rebuild = await benchProjectionRebuild(deployments);
+  printProjectionRebuild(rebuild);
+  rows.push(...projectionRebuildRows(rebuild));
   console.log(
     '\ncompose parsing, keys vs time (limits lifted; the service refuses > 10,000 nodes)',
   );
-  for (const row of benchComposeParse()) {
+  const compose = benchComposeParse();
+  rows.push(...composeParseRows(compose));
+  for (const row of compose) {
     const library = row.libraryDefaultMs === null ? 'skipped' : `${fmt(row.libraryDefaultMs)} ms`;
     console.log(
       `  ${fmt(row.keys).padStart(6)} keys ${fmt(row.bytes / 1024).padStart(5)} KiB   bounded ${fmt(row.boundedMs).padStart(5)} ms   library default ${library}`,
@@ -69,15 +107,16 @@ async function main(): Promise<void> {
   }
 
   const login = await benchLoginTiming(40);
+  rows.push(...loginRows(login));
   console.log(`\nlogin refusals (${login.samples} each, interleaved, sequential)`);
   console.log(`  wrong email      median ${login.wrongEmailMedianMs.toFixed(1)} ms`);
   console.log(`  wrong password   median ${login.wrongPasswordMedianMs.toFixed(1)} ms`);
   console.log(`  ratio            ${login.ratio.toFixed(3)} (1.000 = indistinguishable)`);
 
-  await benchDashboard(Number(process.env.BENCH_RUNS ?? 7));
+  rows.push(...dashboardRows(await benchDashboard(settings.BENCH_RUNS)));
 
-  const auditEvents = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
-  const audit = await benchAuditVerify(auditEvents);
+  const audit = await benchAuditVerify(settings.BENCH_AUDIT_EVENTS);
+  rows.push(...auditRows(audit));
   console.log(`\naudit trail over ${fmt(audit.events)} events (BENCH_AUDIT_EVENTS)`);
   console.log(`  seal (hash chain + links + signed checkpoint)  ${fmt(audit.sealSeconds, 1)} s`);
   console.log(
@@ -96,6 +135,23 @@ async function main(): Promise<void> {
   console.log(
     `  offline verification of that file             ${fmt(audit.offlineSeconds, 1)} s = ${perSecond(audit.offlineSeconds)} events/s (${audit.offlineOk ? 'clean' : 'FAILED'})`,
   );
+
+  const logStream = await benchLogStream(settings.BENCH_LOG_LINES, settings.BENCH_LOG_CROSS_LINES);
+  printLogStream(logStream, 250);
+  rows.push(...logStreamRows(logStream));
+
+  if (process.env.BENCH_TABLE === 'off') {
+    console.log('\nBENCH_TABLE=off: docs/contributors.md left as it is');
+    return;
+  }
+  await writeBenchTable(TABLE_FILE, rows, {
+    node: process.version,
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown CPU',
+    date: new Date().toISOString().slice(0, 10),
+    settings,
+  });
+  console.log(`\nBenchmarks table written to ${TABLE_FILE} (BENCH_TABLE=off skips it)`);
 }
 
 main().catch((error: unknown) => {

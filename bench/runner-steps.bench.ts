@@ -38,6 +38,8 @@ export interface RunnerStepsResult {
   after: StepCosts;
   /** The first command after the history was appended (a trigger): it reads that history. */
   firstCommandAfterHistoryMs: number;
+  /** Median of the triggers after it, on the stream it left cached. */
+  laterCommandsAfterHistoryMs: number;
   /** The step calls of that first deployment after the history, in order. */
   firstStepCallsAfterHistoryMs: number[];
 }
@@ -126,6 +128,7 @@ export async function benchRunnerSteps(
       first: costs(first),
       after: costs(after),
       firstCommandAfterHistoryMs: after[0].triggerMs,
+      laterCommandsAfterHistoryMs: median(after.slice(1).map((run) => run.triggerMs)),
       firstStepCallsAfterHistoryMs: after[0].stepCallsMs,
     };
   } finally {
