@@ -33,7 +33,8 @@ async function timeLogin(
 
 /** Wrong email and wrong password, interleaved, so that both see the same machine state. */
 export async function benchLoginTiming(samples: number): Promise<LoginTimingResult> {
-  const slipway = await startSlipway({ SLIPWAY_TRUST_PROXY: 'true' });
+  // Open sign-up: the accounts after the owner need no invite.
+  const slipway = await startSlipway({ SLIPWAY_TRUST_PROXY: 'true', SLIPWAY_OPEN_SIGNUP: 'true' });
   const { url } = slipway;
   try {
     // One account per sample: an account is locked after 5 failures.
