@@ -98,6 +98,22 @@ describe('compose documents are bounded before parsing and never stall the serve
     ]);
   });
 
+  it('refuses a service that is not a mapping as bad input, never a 500', async () => {
+    const compose = 'services:\n  api: 5\n';
+    for (const res of [
+      await register(compose),
+      await update(compose),
+      await call(t.url, 'GET', 'composeDeploymentPlan', owner, { serverId, compose }),
+    ]) {
+      expect(res.status).not.toBe(500);
+    }
+    const refused = await register(compose);
+    expect([refused.status, refused.body.error?.code]).toEqual([400, 'BAD_REQUEST']);
+    expect(issues(refused)).toEqual([
+      expect.objectContaining({ path: 'compose.services.api', message: 'must be a mapping' }),
+    ]);
+  });
+
   it('still registers and plans an ordinary compose file', async () => {
     const res = await register(manyKeys(200));
     expect(res.status).toBe(200);

@@ -108,6 +108,15 @@ describe('compose policy: an allow-list of the Compose specification', () => {
     }
   });
 
+  it('refuses a service that is not a mapping as invalid, without judging it as one', () => {
+    for (const value of ['5', 'null', '"text"', '[a, b]']) {
+      const result = validateCompose(`services:\n  api: ${value}\n  web:\n    image: a:1\n`);
+      expect(result.ok ? [] : result.issues).toEqual([
+        { path: 'compose.services.api', message: 'must be a mapping' },
+      ]);
+    }
+  });
+
   it('sees an image supplied by a merge key as the service image', () => {
     const result = validateCompose(
       'x-base: &base {image: "ghcr.io/acme/api:1"}\nservices:\n  api:\n    <<: *base\n',

@@ -16,6 +16,8 @@ export function withExtends(services: ComposeMap, name: string): unknown {
     chain.push(service);
     current = baseOf(service.extends);
   }
+  // Not a mapping: nothing to merge (validation refuses it), judged as it is.
+  if (chain.length === 0) return services[name];
   return chain.reduceRight((base, own) => mergeForJudging(base, own));
 }
 
