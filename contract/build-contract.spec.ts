@@ -1,11 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AddNoteInput, GetNoteInput } from '../e2e/support/notes.module.js';
 import { ProcedureRegistry } from '../src/rpc/procedure-registry.js';
 import { buildContract } from './build-contract.js';
 
 describe('buildContract', () => {
-  const registry = new ProcedureRegistry({} as DiscoveryService, new MetadataScanner());
+  const registry = new ProcedureRegistry(
+    {} as DiscoveryService,
+    new MetadataScanner(),
+    {} as CommandBus,
+    {} as QueryBus,
+  );
   const invoke = async () => null;
   registry.register(
     {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildContract, type ApiContract } from './build-contract.js';
 import { loadLiveDeclarations } from './load-registry.js';
+import { PROCEDURE_MESSAGES_PATH, renderProcedureMessages } from './procedure-messages.js';
 import { PROCEDURE_TABLE_PATH, renderProcedureTable } from './procedure-table.js';
 import { buildReadModelContract } from './read-model-schema.js';
 import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
@@ -13,6 +14,7 @@ const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, impo
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const readModelsFile = `${root}/contract/read-models.json`;
 const procedureTableFile = `${root}/${PROCEDURE_TABLE_PATH}`;
+const procedureMessagesFile = `${root}/${PROCEDURE_MESSAGES_PATH}`;
 
 function renderJson(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -69,7 +71,13 @@ async function main(): Promise<void> {
   const live = buildContract(declarations.procedures);
   const openApi = `${JSON.stringify(declarations.openApi, null, 2)}\n`;
   const readModels = renderJson(buildReadModelContract(root));
+  const messages = renderProcedureMessages(
+    root,
+    live.procedures.map((p) => p.name),
+  );
   if (command === 'generate') {
+    writeFileSync(procedureMessagesFile, messages);
+    console.log(`Wrote ${procedureMessagesFile} (each procedure's message type)`);
     writeFileSync(readModelsFile, readModels);
     console.log(`Wrote ${readModelsFile} (the read-model document schemas)`);
     writeFileSync(contractFile, render(live));
@@ -105,6 +113,15 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     console.log(`${PROCEDURE_TABLE_PATH} matches the contract`);
+    const committedMessages = existsSync(procedureMessagesFile)
+      ? readFileSync(procedureMessagesFile, 'utf8')
+      : null;
+    if (committedMessages !== messages) {
+      console.error(`${PROCEDURE_MESSAGES_PATH} differs from the declarations (or is missing).`);
+      console.error('Run `npm run contract:generate` and commit the result.');
+      process.exit(1);
+    }
+    console.log(`${PROCEDURE_MESSAGES_PATH} matches the declarations`);
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
     const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
     if (text === render(live) && web === renderWebContract(live)) {

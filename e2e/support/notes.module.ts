@@ -5,7 +5,7 @@ import type { Projection } from '../../projections/projection.js';
 import type { RequestContext } from '../../src/kernel/request-context.js';
 import { defineEvent } from '../../src/eventstore/define-event.js';
 import { READ_STORE, type Doc, type ReadStore } from '../../src/readstore/read-store.port.js';
-import { Procedure } from '../../src/kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../../src/kernel/procedure.js';
 import { EventWriter } from '../../src/storage/event-writer.js';
 import { Omittable } from '../../src/common/omittable.js';
 

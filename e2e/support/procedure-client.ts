@@ -5,7 +5,8 @@ import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
-import type { HealthProcedures } from '../../src/health/health.procedures.js';
+import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
+import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
 import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
@@ -22,13 +23,20 @@ type Callable<T> = {
     : never;
 };
 
+/** Each procedure declared on its handler: takes its input and resolves its answer. */
+type Messages = {
+  [N in keyof ProcedureMessages]: (
+    input?: InputOf<ProcedureMessages[N]>,
+  ) => Promise<AnswerOf<ProcedureMessages[N]>>;
+};
+
 /** Every procedure of the application, typed by its declaration. */
-export type SlipwayClient = Callable<AccessProcedures> &
+export type SlipwayClient = Messages &
+  Callable<AccessProcedures> &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
-  Callable<HealthProcedures> &
   Callable<IdentityProcedures> &
   Callable<MfaProcedures> &
   Callable<SecurityProcedures>;

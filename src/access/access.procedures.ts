@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ListPrincipalsHandler } from './principals.query.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import { CreateAgentHandler, CreateAgentInput } from './commands/create-agent.handler.js';
 import { CreateTokenHandler, CreateTokenInput } from './commands/create-token.handler.js';
 import {

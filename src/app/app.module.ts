@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
 import { applicationProjections } from '../../projections/index.js';
 import type { Projection } from '../../projections/projection.js';
 import { AccessModule } from '../access/access.module.js';
@@ -37,6 +38,7 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
+        CqrsModule.forRoot(),
         MailModule,
         SecretsModule,
         PrivacyModule,

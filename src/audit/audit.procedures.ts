@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import { AuditSealer } from './audit-sealer.js';
 import {
   EraseSubjectDataHandler,

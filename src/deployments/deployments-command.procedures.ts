@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import {
   DecideApprovalHandler,
   DecideApprovalInput,
@@ -13,8 +13,6 @@ import {
   CancelDeploymentInput,
   ExecuteRollbackHandler,
   ExecuteRollbackInput,
-  TriggerDeployHandler,
-  TriggerDeployInput,
 } from './commands/deploy.handlers.js';
 import {
   ApproveServerHostKeyHandler,
@@ -46,7 +44,6 @@ export class DeploymentCommandProcedures {
     private readonly registerServiceHandler: RegisterServiceHandler,
     private readonly requestApprovalHandler: RequestApprovalHandler,
     private readonly setServerComposePolicyHandler: SetServerComposePolicyHandler,
-    private readonly triggerDeployHandler: TriggerDeployHandler,
     private readonly updateServiceHandler: UpdateServiceHandler,
   ) {}
 
@@ -112,18 +109,6 @@ export class DeploymentCommandProcedures {
   })
   updateService(input: UpdateServiceInput, ctx: RequestContext) {
     return this.updateServiceHandler.execute(input, ctx);
-  }
-
-  @Procedure.command({
-    name: 'triggerDeploy',
-    roles: DEPLOYERS,
-    scopes: ['deploy:start'],
-    input: TriggerDeployInput,
-    description:
-      'Queues a deployment (FIFO per service), or opens an approval when the service rule requires one. Honours Idempotency-Key.',
-  })
-  triggerDeploy(input: TriggerDeployInput, ctx: RequestContext) {
-    return this.triggerDeployHandler.execute(input, ctx);
   }
 
   @Procedure.command({

@@ -4,11 +4,8 @@ import { ComposeIntakeHandler } from './commands/compose-intake.js';
 import { Uploads } from './uploads/uploads.js';
 import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
 import { RecordBackupHandler } from './commands/backups.handlers.js';
-import {
-  CancelDeploymentHandler,
-  ExecuteRollbackHandler,
-  TriggerDeployHandler,
-} from './commands/deploy.handlers.js';
+import { CancelDeploymentHandler, ExecuteRollbackHandler } from './commands/deploy.handlers.js';
+import { TriggerDeployHandler } from './commands/trigger-deploy.js';
 import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
 import {
   CheckServerHandler,

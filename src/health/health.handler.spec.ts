@@ -37,7 +37,7 @@ describe('health: projection lag counts events, whatever the store does with pos
 
   const lagOf = async (events: EventStore) => {
     const handler = new HealthHandler(events, reads, new ProjectionRunner(events, reads, [things]));
-    return (await handler.execute()).projections;
+    return (await handler.report()).projections;
   };
 
   it('on a dense store: the difference of positions', async () => {

@@ -1,24 +1,43 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { serviceVersion } from '../common/version.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import type { HealthReport } from './health-report.js';
+import { Procedure } from '../kernel/procedure.js';
+import { ProcedureQuery } from '../kernel/procedure-message.js';
+import type { HealthReport, HealthSummary } from './health-report.js';
 
 const startedAt = Date.now();
 /** On a sparse store lag is counted by reading, up to this many events ("at least"). */
 export const LAG_COUNT_CAP = 1000;
 
-/** Liveness and readiness in one answer: stores reachable, projections caught up or not. */
-@Injectable()
-export class HealthHandler {
+export class Health extends ProcedureQuery<undefined, HealthSummary | HealthReport> {}
+
+/**
+ * Liveness and readiness in one answer: stores reachable, projections caught up or not. Event
+ * counts and projection positions tell an outsider how busy the team is: callers only.
+ */
+@Procedure.public(Health, {
+  name: 'health',
+  description:
+    'Service status and version, without credentials. With any valid credential also uptime, ' +
+    'store readiness, the event store head and each projection position, lag and status.',
+})
+export class HealthHandler implements IQueryHandler<Health> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly runner: ProjectionRunner,
   ) {}
 
-  async execute(): Promise<HealthReport> {
+  async execute({ ctx }: Health): Promise<HealthSummary | HealthReport> {
+    const report = await this.report();
+    if (ctx.principal) return report;
+    return { status: report.status, version: report.version };
+  }
+
+  async report(): Promise<HealthReport> {
     const [eventsReady, readsReady] = await Promise.all([
       this.events.isReady(),
       this.reads.isReady(),

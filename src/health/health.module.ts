@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { HealthHandler } from './health.handler.js';
-import { HealthProcedures } from './health.procedures.js';
 
-@Module({ providers: [HealthHandler, HealthProcedures] })
+@Module({ providers: [HealthHandler] })
 export class HealthModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PageInput } from '../access/page.input.js';
 import type { RequestContext } from '../kernel/request-context.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import { ChangeUserRoleHandler, ChangeUserRoleInput } from './commands/change-user-role.handler.js';
 import { DeactivateUserHandler, DeactivateUserInput } from './commands/deactivate-user.handler.js';
 import { ListPrincipalsHandler } from '../access/principals.query.js';

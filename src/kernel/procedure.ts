@@ -1,5 +1,12 @@
-import type { Type } from '@nestjs/common';
+import { applyDecorators, type Type } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import { CommandHandler, QueryHandler } from '@nestjs/cqrs';
+import type {
+  ProcedureCommand,
+  ProcedureMessageClass,
+  ProcedureQuery,
+} from './procedure-message.js';
+import type { RequestContext } from './request-context.js';
 import type { Lane } from './lanes.js';
 import type { Role } from './roles.js';
 import type { Scope } from './scopes.js';
@@ -40,20 +47,73 @@ export interface ProcedureOptions {
 /** What a procedure that needs credentials declares; its lane is named by the decorator. */
 export type AuthenticatedProcedureOptions = Omit<ProcedureOptions, 'lane' | 'auth'>;
 
-const declareProcedure = DiscoveryService.createDecorator<ProcedureOptions>();
+/** A declaration as the registry finds it: the options and the message its handler takes. */
+export interface ProcedureDeclaration extends ProcedureOptions {
+  message: ProcedureMessageClass;
+}
 
-const inLane = (lane: Lane) => (options: AuthenticatedProcedureOptions) =>
-  declareProcedure({ ...options, lane, auth: 'authenticated' });
+type MessageOf<TInput> = new (input: TInput, ctx: RequestContext) => object;
+
+const declareProcedure = DiscoveryService.createDecorator<ProcedureDeclaration>();
+
+function onBus(lane: Lane, message: ProcedureMessageClass): ClassDecorator {
+  return lane === 'command' ? CommandHandler(message) : QueryHandler(message);
+}
+
+function declare(
+  message: ProcedureMessageClass,
+  options: Omit<ProcedureOptions, 'lane'>,
+  lane: Lane,
+): ClassDecorator {
+  return applyDecorators(onBus(lane, message), declareProcedure({ ...options, lane, message }));
+}
+
+const inLane =
+  (lane: Lane) =>
+  <TInput>(
+    message: MessageOf<TInput> &
+      (new (
+        input: TInput,
+        ctx: RequestContext,
+      ) => ProcedureCommand<TInput, unknown> | ProcedureQuery<TInput, unknown>),
+    options: AuthenticatedProcedureOptions & { input?: Type<TInput & object> },
+  ) =>
+    declare(message as ProcedureMessageClass, { ...options, auth: 'authenticated' }, lane);
 
 /**
- * Marks a provider method as a procedure: `(input, ctx: RequestContext) => result`. Every
- * procedure but `health` needs credentials and is declared in its lane:
- * `@Procedure.read({...})`, `@Procedure.planning({...})` or `@Procedure.command({...})`.
+ * Declares a procedure on its handler class, and makes that class the handler of the
+ * procedure's message: `@Procedure.command(TriggerDeploy, {...})` is also
+ * `@CommandHandler(TriggerDeploy)`; reads and plans are `@QueryHandler`s of theirs. A call
+ * builds the message from the validated input and the caller's context and sends it on the
+ * CommandBus or QueryBus. Every procedure but `health` needs credentials.
  */
-export const Procedure = Object.assign(declareProcedure, {
+export const Procedure = {
   read: inLane('read'),
   planning: inLane('planning'),
   command: inLane('command'),
+  /** Needs no credentials: read-lane, no roles, no scopes (only `health`). */
+  public: <TInput>(
+    message: new (input: TInput, ctx: RequestContext) => ProcedureQuery<TInput, unknown>,
+    options: Omit<ProcedureOptions, 'lane' | 'auth' | 'roles' | 'scopes'>,
+  ) =>
+    declare(
+      message as ProcedureMessageClass,
+      { ...options, auth: 'public', roles: [], scopes: [] },
+      'read',
+    ),
+  /** The metadata key the registry reads; not a decorator to apply by hand. */
+  declaration: declareProcedure,
+};
+
+const legacyDeclaration = DiscoveryService.createDecorator<ProcedureOptions>();
+const legacyInLane = (lane: Lane) => (options: AuthenticatedProcedureOptions) =>
+  legacyDeclaration({ ...options, lane, auth: 'authenticated' });
+
+/** Method-level declarations, while the use cases move onto the buses. */
+export const LegacyProcedure = Object.assign(legacyDeclaration, {
+  read: legacyInLane('read'),
+  planning: legacyInLane('planning'),
+  command: legacyInLane('command'),
 });
 
 export type HttpMethod = 'GET' | 'POST';

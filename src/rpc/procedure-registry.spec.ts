@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ProcedureOptions } from '../kernel/procedure.js';
 import { ProcedureRegistry } from './procedure-registry.js';
 
@@ -13,7 +14,12 @@ const base: ProcedureOptions = {
 };
 
 function registry(): ProcedureRegistry {
-  return new ProcedureRegistry({} as DiscoveryService, new MetadataScanner());
+  return new ProcedureRegistry(
+    {} as DiscoveryService,
+    new MetadataScanner(),
+    {} as CommandBus,
+    {} as QueryBus,
+  );
 }
 
 describe('ProcedureRegistry declarations', () => {

@@ -1,12 +1,16 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import {
+  LegacyProcedure,
   methodForLane,
   Procedure,
   type HttpMethod,
+  type ProcedureDeclaration,
   type ProcedureOptions,
 } from '../kernel/procedure.js';
+import { ProcedureCommand, ProcedureQuery } from '../kernel/procedure-message.js';
 
 export interface RegisteredProcedure extends ProcedureOptions {
   method: HttpMethod;
@@ -17,7 +21,10 @@ export interface RegisteredProcedure extends ProcedureOptions {
 const NAME = /^[a-z][A-Za-z0-9]{0,63}$/;
 const SCOPE = /^[a-z]+(?:[-_][a-z]+)*:[a-z]+(?:[-_][a-z]+)*$/;
 
-/** Every procedure in the application, found once at start-up from `@Procedure` methods. */
+/**
+ * Every procedure in the application, found once at start-up from the `@Procedure`
+ * declarations on handler classes. A call sends the procedure's message on its bus.
+ */
 @Injectable()
 export class ProcedureRegistry implements OnModuleInit {
   private readonly procedures = new Map<string, RegisteredProcedure>();
@@ -25,15 +32,19 @@ export class ProcedureRegistry implements OnModuleInit {
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
+      const declared = this.discovery.getMetadataByDecorator(Procedure.declaration, wrapper);
+      if (declared) this.registerDeclaration(declared);
       const instance: unknown = wrapper.instance;
       if (!instance || typeof instance !== 'object') continue;
       const prototype = Object.getPrototypeOf(instance) as object;
       for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const options = this.discovery.getMetadataByDecorator(Procedure, wrapper, methodName);
+        const options = this.discovery.getMetadataByDecorator(LegacyProcedure, wrapper, methodName);
         if (!options) continue;
         const method = (instance as Record<string, unknown>)[methodName] as (
           input: unknown,
@@ -42,6 +53,20 @@ export class ProcedureRegistry implements OnModuleInit {
         this.register(options, async (input, ctx) => method.call(instance, input, ctx));
       }
     }
+  }
+
+  private registerDeclaration({ message, ...options }: ProcedureDeclaration): void {
+    const onCommandBus = options.lane === 'command';
+    if (onCommandBus !== message.prototype instanceof ProcedureCommand) {
+      const takes = onCommandBus ? 'ProcedureCommand' : 'ProcedureQuery';
+      throw new Error(`procedure ${options.name}: a ${options.lane} procedure takes a ${takes}`);
+    }
+    this.register(options, (input, ctx) => {
+      const sent = new message(input as never, ctx);
+      return onCommandBus
+        ? this.commands.execute(sent as ProcedureCommand<unknown, unknown>)
+        : this.queries.execute(sent as ProcedureQuery<unknown, unknown>);
+    });
   }
 
   register(options: ProcedureOptions, invoke: RegisteredProcedure['invoke']): void {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { IsUUID } from 'class-validator';
 import type { RequestContext } from '../kernel/request-context.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import { BackupTaker } from './backup-taker.js';
 import { DEPLOYERS } from '../kernel/roles.js';
 import { RestoreBackupInput, RestoreRunner } from './restore/restore-runner.js';

@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import type { MfaDoc } from '../../projections/mfa.projection.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { Procedure } from '../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../kernel/procedure.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { mfaRequired } from './mfa-requirement.js';
 import { securityPolicyDecider } from './security-policy.decider.js';

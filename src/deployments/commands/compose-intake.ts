@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -30,7 +31,8 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { recordEnv } from '../env-vars.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { UPLOAD_ID, Uploads } from '../uploads/uploads.js';
-import { TriggerDeployHandler, type DeploymentOverride } from './deploy.handlers.js';
+import type { DeploymentOverride } from './deploy.handlers.js';
+import { TriggerDeploy } from './trigger-deploy.js';
 import { EnvVarInput } from './service-settings.input.js';
 
 /** Bytes of one file of a compose intake. */
@@ -133,7 +135,7 @@ export function intakeFileIssues(files: IntakeFileInput[]): FieldIssue[] {
 /**
  * `POST /api/v1/deploy/compose`: a deployment of a registered service from compose files sent
  * with the request (and, optionally, an uploaded build context). It runs through
- * TriggerDeployHandler with the intake as an override, so the service's approval rule, the
+ * TriggerDeploy with the intake as an override, so the service's approval rule, the
  * idempotency key and the FIFO queue are those of `triggerDeploy`.
  */
 @Injectable()
@@ -141,7 +143,7 @@ export class ComposeIntakeHandler {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly uploads: Uploads,
-    private readonly trigger: TriggerDeployHandler,
+    private readonly commands: CommandBus,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
@@ -177,10 +179,8 @@ export class ComposeIntakeHandler {
       context,
       digest,
     };
-    return this.trigger.execute(
-      { serviceId: service.id, imageTag, reason: input.reason },
-      ctx,
-      override,
+    return this.commands.execute(
+      new TriggerDeploy({ serviceId: service.id, imageTag, reason: input.reason }, ctx, override),
     );
   }
 

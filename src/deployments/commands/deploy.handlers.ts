@@ -5,13 +5,7 @@ import { badRequest, conflict } from '../../common/app-error.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
 import { approvalRequired } from '../approval-rules.js';
-import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
-import {
-  DeploymentLauncher,
-  requesterOf,
-  triggerOf,
-  validImageRef,
-} from '../deployment-launcher.js';
+import { DeploymentLauncher, requesterOf } from '../deployment-launcher.js';
 import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import {
@@ -24,7 +18,7 @@ import {
 } from '../../events/deployments.events.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { Omittable } from '../../common/omittable.js';
-import { ImageReference, Note, Reason } from '../deployment-fields.js';
+import { Note, Reason } from '../deployment-fields.js';
 import { DeploymentIdInput } from '../deployment-id.input.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { serviceDeploymentsDecider } from '../service-deployments.decider.js';
@@ -74,79 +68,6 @@ export function checkRepository(imageRef: string, repository: string): void {
     throw badRequest(`imageTag must be an image of ${repository}`, [
       { path: 'imageTag', message: `repository ${repositoryOf(ref)} is not the service's` },
     ]);
-  }
-}
-
-export class TriggerDeployInput {
-  @IsUUID()
-  serviceId!: string;
-
-  /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
-  @ImageReference()
-  imageTag!: string;
-
-  /** Used when the service's approval rule turns the trigger into an approval request. */
-  @Omittable()
-  @Reason()
-  reason?: string;
-}
-
-@Injectable()
-export class TriggerDeployHandler {
-  constructor(
-    private readonly lookup: DeploymentLookup,
-    private readonly launcher: DeploymentLauncher,
-    private readonly approvals: ApprovalRequests,
-    private readonly policy: ComposePolicyGuard,
-  ) {}
-
-  /** `override`: a compose intake's compose, files, env and context instead of the service's. */
-  async execute(
-    input: TriggerDeployInput,
-    ctx: RequestContext,
-    override?: DeploymentOverride,
-  ): Promise<QueuedDeploymentAnswer | PendingApproval> {
-    const service = await this.lookup.service(input.serviceId);
-    // Before an approval is asked for: nobody should approve what cannot run.
-    assertServiceActive(service);
-    const imageRef = validImageRef(input.imageTag);
-    checkRepository(imageRef, service.imageRepository);
-    const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
-    // Before an approval is asked for, too: nobody should approve what cannot run.
-    this.policy.enforce(
-      snapshot?.compose ?? service.compose,
-      await this.lookup.server(service.serverId),
-    );
-    if (approvalRequired(service.approvalRule, ctx.principal!)) {
-      const reason =
-        input.reason ??
-        `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`;
-      const intake = override && {
-        digest: override.digest,
-        files: override.files.map((f) => f.path),
-        contextUploadId: override.context?.uploadId ?? null,
-      };
-      return this.approvals.open(
-        'deploy',
-        service.id,
-        { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
-        reason.slice(0, 280),
-        ctx,
-      );
-    }
-    const launched = await this.launcher.launch(
-      {
-        service,
-        imageRef,
-        trigger: triggerOf(ctx),
-        requestedBy: requesterOf(ctx),
-        idempotencyKey: ctx.idempotencyKey,
-        snapshot,
-        overrideDigest: override?.digest,
-      },
-      ctx,
-    );
-    return { status: 'queued' as const, ...launched };
   }
 }
 

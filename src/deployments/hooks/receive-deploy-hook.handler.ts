@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { AppError, attributed, conflict, notFound } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
@@ -13,7 +14,8 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import type { PendingApproval } from '../approval-requests.js';
-import { TriggerDeployHandler, type QueuedDeploymentAnswer } from '../commands/deploy.handlers.js';
+import type { QueuedDeploymentAnswer } from '../commands/deploy.handlers.js';
+import { TriggerDeploy } from '../commands/trigger-deploy.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
 import { DeployHooks } from './deploy-hook.handlers.js';
 import { announcedBy, imageOf, ruleFor } from './hook-rules.js';
@@ -61,7 +63,7 @@ export class ReceiveDeployHookHandler {
     private readonly hooks: DeployHooks,
     private readonly writer: EventWriter,
     private readonly runner: DeciderRunner,
-    private readonly triggerDeploy: TriggerDeployHandler,
+    private readonly commands: CommandBus,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -136,13 +138,15 @@ export class ReceiveDeployHookHandler {
     } catch (error) {
       throw error instanceof AppError ? attributed(error, hook.id) : error;
     }
-    const answer = await this.triggerDeploy.execute(
-      {
-        serviceId: hook.serviceId,
-        imageTag: imageRef,
-        reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280),
-      },
-      ctx,
+    const answer = await this.commands.execute(
+      new TriggerDeploy(
+        {
+          serviceId: hook.serviceId,
+          imageTag: imageRef,
+          reason: `Deploy ${imageRef} from hook ${hook.name}`.slice(0, 280),
+        },
+        ctx,
+      ),
     );
     return { ...answer, hookId: hook.id, imageRef };
   }

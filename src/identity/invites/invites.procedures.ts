@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../../kernel/request-context.js';
-import { Procedure } from '../../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../../kernel/procedure.js';
 import { ADMINS } from '../../kernel/roles.js';
 import { InviteMemberHandler, InviteMemberInput } from './invite-member.handler.js';
 import { INVITE_SCOPE, INVITER_ROLES } from './inviter-standing.js';

@@ -3,7 +3,7 @@ import { IsBoolean, IsString, IsUUID, Matches, MaxLength, MinLength } from 'clas
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest } from '../../common/app-error.js';
 import { Omittable } from '../../common/omittable.js';
-import { Procedure } from '../../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../../kernel/procedure.js';
 import { DEPLOYERS, EVERYONE } from '../../kernel/roles.js';
 import { parseImageReference, formatImageReference } from '../../deployments/image-reference.js';
 import { ServerImages } from './server-images.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { IsUUID } from 'class-validator';
-import { Procedure } from '../../kernel/procedure.js';
+import { LegacyProcedure as Procedure } from '../../kernel/procedure.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { ServiceObserver } from './service-observer.js';
 

@@ -7,7 +7,6 @@ import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
-import type { HealthProcedures } from '../../../src/health/health.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
@@ -19,6 +18,8 @@ import type { ObservationProcedures } from '../../../src/runner/observe/observat
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
+import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
+import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
 import type { ProcedureName } from './contract';
 
 /** The public methods of a procedures class, each as the answer it resolves to. */
@@ -28,7 +29,9 @@ type Answers<T> = {
 
 // One mapped type per class: intersecting the classes themselves would give `never`, as
 // several have private members of the same name.
-type Declarations = Answers<AccessProcedures> &
+type Declarations = {
+  [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
+} & Answers<AccessProcedures> &
   Answers<ArchiveProcedures> &
   Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
@@ -37,7 +40,6 @@ type Declarations = Answers<AccessProcedures> &
   Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
-  Answers<HealthProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &

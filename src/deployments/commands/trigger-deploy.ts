@@ -1,0 +1,126 @@
+import { IsUUID } from 'class-validator';
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
+import { approvalRequired } from '../approval-rules.js';
+import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
+import { ImageReference, Reason } from '../deployment-fields.js';
+import {
+  DeploymentLauncher,
+  requesterOf,
+  triggerOf,
+  validImageRef,
+} from '../deployment-launcher.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
+import {
+  checkRepository,
+  overrideSnapshot,
+  type DeploymentOverride,
+  type QueuedDeploymentAnswer,
+} from './deploy.handlers.js';
+
+export class TriggerDeployInput {
+  @IsUUID()
+  serviceId!: string;
+
+  /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
+  @ImageReference()
+  imageTag!: string;
+
+  /** Used when the service's approval rule turns the trigger into an approval request. */
+  @Omittable()
+  @Reason()
+  reason?: string;
+}
+
+/**
+ * Deploy an image of a service. `override`: what a compose intake brings instead of the
+ * service's own compose, files, env and context (the intake and deploy hooks send it too).
+ */
+export class TriggerDeploy extends ProcedureCommand<
+  TriggerDeployInput,
+  QueuedDeploymentAnswer | PendingApproval
+> {
+  constructor(
+    input: TriggerDeployInput,
+    ctx: RequestContext,
+    readonly override?: DeploymentOverride,
+  ) {
+    super(input, ctx);
+  }
+}
+
+/**
+ * The deciding happens in the launcher, on the service's deployment queue stream (a closed
+ * queue, an archived service, refuses there); the checks here come first so that nobody is
+ * asked to approve what cannot run.
+ */
+@Procedure.command(TriggerDeploy, {
+  name: 'triggerDeploy',
+  roles: DEPLOYERS,
+  scopes: ['deploy:start'],
+  input: TriggerDeployInput,
+  description:
+    'Queues a deployment (FIFO per service), or opens an approval when the service rule requires one. Honours Idempotency-Key.',
+})
+export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly launcher: DeploymentLauncher,
+    private readonly approvals: ApprovalRequests,
+    private readonly policy: ComposePolicyGuard,
+  ) {}
+
+  async execute({
+    input,
+    ctx,
+    override,
+  }: TriggerDeploy): Promise<QueuedDeploymentAnswer | PendingApproval> {
+    const service = await this.lookup.service(input.serviceId);
+    // Before an approval is asked for: nobody should approve what cannot run.
+    assertServiceActive(service);
+    const imageRef = validImageRef(input.imageTag);
+    checkRepository(imageRef, service.imageRepository);
+    const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
+    // Before an approval is asked for, too: nobody should approve what cannot run.
+    this.policy.enforce(
+      snapshot?.compose ?? service.compose,
+      await this.lookup.server(service.serverId),
+    );
+    if (approvalRequired(service.approvalRule, ctx.principal!)) {
+      const reason =
+        input.reason ??
+        `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`;
+      const intake = override && {
+        digest: override.digest,
+        files: override.files.map((f) => f.path),
+        contextUploadId: override.context?.uploadId ?? null,
+      };
+      return this.approvals.open(
+        'deploy',
+        service.id,
+        { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
+        reason.slice(0, 280),
+        ctx,
+      );
+    }
+    const launched = await this.launcher.launch(
+      {
+        service,
+        imageRef,
+        trigger: triggerOf(ctx),
+        requestedBy: requesterOf(ctx),
+        idempotencyKey: ctx.idempotencyKey,
+        snapshot,
+        overrideDigest: override?.digest,
+      },
+      ctx,
+    );
+    return { status: 'queued' as const, ...launched };
+  }
+}
