@@ -6,6 +6,7 @@ import { badRequest, conflict } from '../common/app-error.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { assertServerInService, assertServiceActive } from './lifecycle/lifecycle-rules.js';
 import { DeploymentLookup } from './deployment-lookup.js';
+import { StreamFacts } from './facts/stream-facts.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { DuplicateEventIdError } from '../eventstore/wrong-expected-revision.error.js';
 import { idempotencyClaimDecider } from './idempotency-claim.decider.js';
@@ -69,16 +70,24 @@ export class DeploymentLauncher {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
     private readonly policy: ComposePolicyGuard,
   ) {}
 
-  async launch(
-    request: LaunchRequest,
-    ctx: RequestContext,
-  ): Promise<{ deploymentId: string; created: boolean }> {
-    const { service } = request;
-    const serverId = request.snapshot?.serverId ?? service.serverId;
-    const server = await this.lookup.server(serverId);
+  /**
+   * What a deployment of `service` needs to be queued: an active service, its server in
+   * service with an approved host key, and a compose file the server's policy allows (for a
+   * rollback's older snapshot too: what the server allows now decides). Checked here for every
+   * launch, and by a trigger or rollback before it asks for an approval, so that nobody is asked
+   * to approve what cannot run. Settings come from the streams (StreamFacts), not a read model.
+   */
+  async launchable(
+    service: ServiceDoc,
+    imageRef: string,
+    frozen?: DeploymentSnapshot,
+  ): Promise<DeploymentSnapshot> {
+    const serverId = frozen?.serverId ?? service.serverId;
+    const server = await this.facts.server(serverId);
     assertServiceActive(service);
     assertServerInService(server);
     if (!server.hostKeyApproved) {
@@ -86,17 +95,25 @@ export class DeploymentLauncher {
         serverId,
       });
     }
-    const snapshot: DeploymentSnapshot = request.snapshot ?? {
+    const snapshot: DeploymentSnapshot = frozen ?? {
       serviceName: service.name,
       environment: service.environment,
       serverId: service.serverId,
-      imageRef: request.imageRef,
+      imageRef,
       compose: service.compose,
       env: service.env,
       healthCheckUrl: service.healthCheckUrl,
     };
-    // Also for a rollback's older snapshot: what the server allows now decides.
     this.policy.enforce(snapshot.compose, server);
+    return snapshot;
+  }
+
+  async launch(
+    request: LaunchRequest,
+    ctx: RequestContext,
+  ): Promise<{ deploymentId: string; created: boolean }> {
+    const { service } = request;
+    const snapshot = await this.launchable(service, request.imageRef, request.snapshot);
     const key = request.idempotencyKey ?? null;
     const inputDigest = key
       ? createHash('sha256')

@@ -20,6 +20,7 @@ import { DeploymentLogStore } from './deployment-log-store.js';
 import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
 import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
+import { StreamFacts } from './facts/stream-facts.js';
 import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
 import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
@@ -51,6 +52,7 @@ import {
 
 @Module({
   providers: [
+    StreamFacts,
     UpdateServerHandler,
     DecommissionServerHandler,
     CatalogQueries,
@@ -109,6 +111,7 @@ import {
     DeploymentLogStore,
     DeploymentLogFollower,
     DeploymentLookup,
+    StreamFacts,
     DeploymentStateMachine,
   ],
 })

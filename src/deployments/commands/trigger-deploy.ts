@@ -7,7 +7,6 @@ import type { RequestContext } from '../../kernel/request-context.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
 import { approvalRequired } from '../approval-rules.js';
-import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { ImageReference, Reason } from '../deployment-fields.js';
 import {
   DeploymentLauncher,
@@ -15,8 +14,7 @@ import {
   triggerOf,
   validImageRef,
 } from '../deployment-launcher.js';
-import { DeploymentLookup } from '../deployment-lookup.js';
-import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
+import { StreamFacts } from '../facts/stream-facts.js';
 import {
   checkRepository,
   overrideSnapshot,
@@ -56,9 +54,9 @@ export class TriggerDeploy extends ProcedureCommand<
 }
 
 /**
- * The deciding happens in the launcher, on the service's deployment queue stream (a closed
- * queue, an archived service, refuses there); the checks here come first so that nobody is
- * asked to approve what cannot run.
+ * The service's settings are folded from its stream; the launcher checks that it can run
+ * (before an approval is asked for, too: nobody should approve what cannot run), and the
+ * service's deployment queue stream decides (a closed queue, an archived service, refuses).
  */
 @Procedure.command(TriggerDeploy, {
   name: 'triggerDeploy',
@@ -70,10 +68,9 @@ export class TriggerDeploy extends ProcedureCommand<
 })
 export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
   constructor(
-    private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
     private readonly launcher: DeploymentLauncher,
     private readonly approvals: ApprovalRequests,
-    private readonly policy: ComposePolicyGuard,
   ) {}
 
   async execute({
@@ -81,18 +78,12 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
     ctx,
     override,
   }: TriggerDeploy): Promise<QueuedDeploymentAnswer | PendingApproval> {
-    const service = await this.lookup.service(input.serviceId);
-    // Before an approval is asked for: nobody should approve what cannot run.
-    assertServiceActive(service);
+    const service = await this.facts.service(input.serviceId);
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
     const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
-    // Before an approval is asked for, too: nobody should approve what cannot run.
-    this.policy.enforce(
-      snapshot?.compose ?? service.compose,
-      await this.lookup.server(service.serverId),
-    );
     if (approvalRequired(service.approvalRule, ctx.principal!)) {
+      await this.launcher.launchable(service, imageRef, snapshot);
       const reason =
         input.reason ??
         `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`;
