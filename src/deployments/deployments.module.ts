@@ -2,17 +2,22 @@ import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
 import { ComposeIntakeHandler } from './commands/compose-intake.js';
 import { Uploads } from './uploads/uploads.js';
-import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
-import { RecordBackupHandler } from './commands/backups.handlers.js';
-import { CancelDeploymentHandler, ExecuteRollbackHandler } from './commands/deploy.handlers.js';
+import { ApproveRequestHandler } from './commands/approve-request.js';
+import { RejectRequestHandler } from './commands/reject-request.js';
+import { RequestApprovalHandler } from './commands/request-approval.js';
+import { RecordBackupHandler } from './commands/record-backup.js';
+import { CancelDeploymentHandler } from './commands/cancel-deployment.js';
+import { ExecuteRollbackHandler } from './commands/execute-rollback.js';
 import { TriggerDeployHandler } from './commands/trigger-deploy.js';
-import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
+import { ApproveServerHostKeyHandler } from './commands/approve-server-host-key.js';
+import { RegisterServerHandler } from './commands/register-server.js';
 import {
   CheckServerHandler,
   ScanServerHostKeyHandler,
   ServerChecks,
 } from './commands/server-connection.js';
-import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { RegisterServiceHandler } from './commands/register-service.js';
+import { UpdateServiceHandler } from './commands/update-service.js';
 import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
@@ -20,9 +25,8 @@ import { DeploymentLogStore } from './deployment-log-store.js';
 import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
 import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
-import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
-import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
+import { SetServerComposePolicyHandler } from './compose-policy/set-server-compose-policy.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { BackupsHandler } from './queries/backup-queries.js';
@@ -81,7 +85,8 @@ import {
     ExecuteRollbackHandler,
     CancelDeploymentHandler,
     RequestApprovalHandler,
-    DecideApprovalHandler,
+    ApproveRequestHandler,
+    RejectRequestHandler,
     RecordBackupHandler,
     RecentDeploymentsHandler,
     DeploymentDetailsHandler,
@@ -91,7 +96,6 @@ import {
     BackupsHandler,
     DeliveryMetricsHandler,
     PlanHandler,
-    DeploymentCommandProcedures,
     DeploymentQueryProcedures,
     ServerConnectionProcedures,
     Uploads,
