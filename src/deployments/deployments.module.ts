@@ -11,11 +11,9 @@ import { ExecuteRollbackHandler } from './commands/execute-rollback.js';
 import { TriggerDeployHandler } from './commands/trigger-deploy.js';
 import { ApproveServerHostKeyHandler } from './commands/approve-server-host-key.js';
 import { RegisterServerHandler } from './commands/register-server.js';
-import {
-  CheckServerHandler,
-  ScanServerHostKeyHandler,
-  ServerChecks,
-} from './commands/server-connection.js';
+import { CheckServerHandler } from './commands/check-server.js';
+import { ScanServerHostKeyHandler } from './commands/scan-server-host-key.js';
+import { ServerChecks } from './commands/server-connection.js';
 import { RegisterServiceHandler } from './commands/register-service.js';
 import { UpdateServiceHandler } from './commands/update-service.js';
 import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
@@ -33,7 +31,6 @@ import { BackupsHandler } from './queries/backup-queries.js';
 import { DeliveryMetricsHandler } from './queries/delivery-metrics.query.js';
 import { AddressGate } from './reach/address-gate.js';
 import { ServerReach } from './reach/server-reach.js';
-import { ServerConnectionProcedures } from './server-connection.procedures.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
@@ -97,7 +94,6 @@ import {
     DeliveryMetricsHandler,
     PlanHandler,
     DeploymentQueryProcedures,
-    ServerConnectionProcedures,
     Uploads,
     ComposeIntakeHandler,
   ],
@@ -108,7 +104,6 @@ import {
     ServiceStreams,
     ServerStreams,
     AddressGate,
-    CheckServerHandler,
     ComposePolicyGuard,
     DeploymentLogStore,
     DeploymentLogFollower,

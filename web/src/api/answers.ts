@@ -5,7 +5,6 @@
 import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
-import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
@@ -43,7 +42,6 @@ type Declarations = {
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
   Answers<SecurityProcedures> &
-  Answers<ServerConnectionProcedures> &
   Answers<ServerImagesProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */
