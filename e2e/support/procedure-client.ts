@@ -3,7 +3,6 @@ import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
 import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
-import type { DeploymentCommandProcedures } from '../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
@@ -35,7 +34,6 @@ export type SlipwayClient = Messages &
   Callable<AccessProcedures> &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
-  Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
   Callable<IdentityProcedures> &
   Callable<MfaProcedures> &

@@ -9,6 +9,8 @@ import { approvalClaimDecider, type ApprovalClaim } from './approval-claim.decid
 import { approvalDecider } from './approval.decider.js';
 import { requesterOf } from './deployment-launcher.js';
 import { approvalClaimStream, approvalStream } from '../events/deployments.events.js';
+import type { ApprovalDoc } from '../../projections/approvals.projection.js';
+import { DeploymentLookup } from './deployment-lookup.js';
 
 export const APPROVAL_TTL_MS = 24 * 3_600_000;
 
@@ -30,12 +32,13 @@ type Action = 'deploy' | 'rollback' | 'restore';
  * Opens an approval request whose payload is frozen: what is approved is what runs. The same
  * input (service, action, payload) has one pending request at a time: asked again by its
  * requester, the pending one is the answer; asked by someone else, it is refused (that request
- * already waits for a decision).
+ * already waits for a decision). Records the decisions on them.
  */
 @Injectable()
 export class ApprovalRequests {
   constructor(
     private readonly runner: DeciderRunner,
+    private readonly lookup: DeploymentLookup,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -78,6 +81,35 @@ export class ApprovalRequests {
       ctx,
     );
     return { status: 'pending_approval', approvalId, action, expiresAt, created: true };
+  }
+
+  /**
+   * Approves or rejects someone else's request: never one filed by yourself or by an agent you
+   * created or hold a token of (the decider's two-humans rule). Answers the request decided on.
+   */
+  async decide(
+    approvalId: string,
+    approve: boolean,
+    note: string | null,
+    ctx: RequestContext,
+  ): Promise<ApprovalDoc> {
+    const approval = await this.lookup.approval(approvalId);
+    await this.runner.run(
+      approvalStream(approval.id),
+      approvalDecider,
+      {
+        kind: 'decide',
+        approvalId: approval.id,
+        approve,
+        decidedBy: ctx.principal!.id,
+        deciderKind: ctx.principal!.kind,
+        requesterControllers: await this.lookup.controllersOf(approval.requestedBy),
+        note,
+        now: this.clock.now().getTime(),
+      },
+      ctx,
+    );
+    return approval;
   }
 
   /** The claimed request, when it is no longer pending (so a new one may take its place). */

@@ -2,17 +2,20 @@ import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
 import { ComposeIntakeHandler } from './commands/compose-intake.js';
 import { Uploads } from './uploads/uploads.js';
-import { DecideApprovalHandler, RequestApprovalHandler } from './commands/approvals.handlers.js';
-import { RecordBackupHandler } from './commands/backups.handlers.js';
-import { CancelDeploymentHandler, ExecuteRollbackHandler } from './commands/deploy.handlers.js';
+import { ApproveRequestHandler } from './commands/approve-request.js';
+import { RejectRequestHandler } from './commands/reject-request.js';
+import { RequestApprovalHandler } from './commands/request-approval.js';
+import { RecordBackupHandler } from './commands/record-backup.js';
+import { CancelDeploymentHandler } from './commands/cancel-deployment.js';
+import { ExecuteRollbackHandler } from './commands/execute-rollback.js';
 import { TriggerDeployHandler } from './commands/trigger-deploy.js';
-import { ApproveServerHostKeyHandler, RegisterServerHandler } from './commands/servers.handlers.js';
-import {
-  CheckServerHandler,
-  ScanServerHostKeyHandler,
-  ServerChecks,
-} from './commands/server-connection.js';
-import { RegisterServiceHandler, UpdateServiceHandler } from './commands/services.handlers.js';
+import { ApproveServerHostKeyHandler } from './commands/approve-server-host-key.js';
+import { RegisterServerHandler } from './commands/register-server.js';
+import { CheckServerHandler } from './commands/check-server.js';
+import { ScanServerHostKeyHandler } from './commands/scan-server-host-key.js';
+import { ServerChecks } from './commands/server-connection.js';
+import { RegisterServiceHandler } from './commands/register-service.js';
+import { UpdateServiceHandler } from './commands/update-service.js';
 import { ServiceSettingsChecks } from './commands/service-settings.checks.js';
 import { DeploymentLauncher } from './deployment-launcher.js';
 import { DeploymentStateMachine } from './deployment-state-machine.js';
@@ -21,16 +24,14 @@ import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
 import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { StreamFacts } from './facts/stream-facts.js';
-import { DeploymentCommandProcedures } from './deployments-command.procedures.js';
 import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
-import { SetServerComposePolicyHandler } from './compose-policy/compose-policy.handler.js';
+import { SetServerComposePolicyHandler } from './compose-policy/set-server-compose-policy.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { PlanHandler } from './planning/plan.query.js';
 import { BackupsHandler } from './queries/backup-queries.js';
 import { DeliveryMetricsHandler } from './queries/delivery-metrics.query.js';
 import { AddressGate } from './reach/address-gate.js';
 import { ServerReach } from './reach/server-reach.js';
-import { ServerConnectionProcedures } from './server-connection.procedures.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
@@ -83,7 +84,8 @@ import {
     ExecuteRollbackHandler,
     CancelDeploymentHandler,
     RequestApprovalHandler,
-    DecideApprovalHandler,
+    ApproveRequestHandler,
+    RejectRequestHandler,
     RecordBackupHandler,
     RecentDeploymentsHandler,
     DeploymentDetailsHandler,
@@ -93,9 +95,7 @@ import {
     BackupsHandler,
     DeliveryMetricsHandler,
     PlanHandler,
-    DeploymentCommandProcedures,
     DeploymentQueryProcedures,
-    ServerConnectionProcedures,
     Uploads,
     ComposeIntakeHandler,
   ],
@@ -106,7 +106,6 @@ import {
     ServiceStreams,
     ServerStreams,
     AddressGate,
-    CheckServerHandler,
     ComposePolicyGuard,
     DeploymentLogStore,
     DeploymentLogFollower,

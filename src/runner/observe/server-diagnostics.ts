@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { CheckServerHandler } from '../../deployments/commands/server-connection.js';
+import { CheckServer } from '../../deployments/commands/check-server.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { ServerSessions } from '../server-sessions.js';
@@ -25,14 +26,14 @@ export interface ServerDiagnostics {
 @Injectable()
 export class ServerDiagnosis {
   constructor(
-    private readonly check: CheckServerHandler,
+    private readonly commands: CommandBus,
     private readonly lookup: DeploymentLookup,
     private readonly sessions: ServerSessions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async run(serverId: string, ctx: RequestContext) {
-    const connection = await this.check.execute({ serverId }, ctx);
+    const connection = await this.commands.execute(new CheckServer({ serverId }, ctx));
     let diagnostics: ServerDiagnostics | null = null;
     if (connection.ok && connection.mode === 'login') {
       diagnostics = await this.diagnose(serverId).catch(() => null);

@@ -4,9 +4,7 @@
 // of the contract has no declaration here.
 import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
-import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
-import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
@@ -37,7 +35,6 @@ type Declarations = {
   Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
-  Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
   Answers<IdentityProcedures> &
@@ -45,7 +42,6 @@ type Declarations = {
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
   Answers<SecurityProcedures> &
-  Answers<ServerConnectionProcedures> &
   Answers<ServerImagesProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { ArrayMaxSize, IsArray, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { ArrayMaxSize, IsArray, IsString, Matches, MaxLength } from 'class-validator';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -9,7 +12,6 @@ import { Omittable } from '../../common/omittable.js';
 import { Host, HostKeyFingerprint, SlugName, SshPortNumber } from '../deployment-fields.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
-import { ServerChecks, type ServerCheckAnswer } from './server-connection.js';
 
 export class RegisterServerInput {
   @SlugName()
@@ -45,24 +47,32 @@ export class RegisterServerInput {
   labels?: string[];
 }
 
+export interface RegisteredServerAnswer {
+  serverId: string;
+  name: string;
+  status: string;
+  hostKeyFingerprint: string;
+}
+
+export class RegisterServer extends ProcedureCommand<RegisterServerInput, RegisteredServerAnswer> {}
+
 /** The private key is sealed at once; the host key fingerprint is pinned, to be approved. */
-@Injectable()
-export class RegisterServerHandler {
+@Procedure.command(RegisterServer, {
+  name: 'registerServer',
+  roles: DEPLOYERS,
+  scopes: ['server:write'],
+  input: RegisterServerInput,
+  description:
+    'Registers a server: SSH target, sealed private key, pinned host key fingerprint (to approve).',
+})
+export class RegisterServerHandler implements ICommandHandler<RegisterServer> {
   constructor(
     private readonly servers: ServerStreams,
     private readonly gate: AddressGate,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute(
-    input: RegisterServerInput,
-    ctx: RequestContext,
-  ): Promise<{
-    serverId: string;
-    name: string;
-    status: string;
-    hostKeyFingerprint: string;
-  }> {
+  async execute({ input, ctx }: RegisterServer): Promise<RegisteredServerAnswer> {
     const refusal = await this.gate.refusal(input.host);
     if (refusal)
       throw badRequest('The server address is refused', [{ path: 'host', message: refusal }]);
@@ -87,34 +97,5 @@ export class RegisterServerHandler {
       status: 'pending-host-key',
       hostKeyFingerprint: input.hostKeyFingerprint,
     };
-  }
-}
-
-export class ApproveServerHostKeyInput {
-  @IsUUID()
-  serverId!: string;
-
-  @HostKeyFingerprint()
-  fingerprint!: string;
-}
-
-/**
- * Approving is the trust decision (the fingerprint must be the pinned one); the connection check
- * that follows is reported, not a condition: a server may be approved before it is reachable.
- */
-@Injectable()
-export class ApproveServerHostKeyHandler {
-  constructor(
-    private readonly servers: ServerStreams,
-    private readonly checks: ServerChecks,
-  ) {}
-
-  async execute(
-    input: ApproveServerHostKeyInput,
-    ctx: RequestContext,
-  ): Promise<{ serverId: string; status: 'ready'; connection: ServerCheckAnswer | null }> {
-    await this.servers.change({ kind: 'approveHostKey', ...input }, ctx);
-    const connection = await this.checks.afterApproval(input.serverId, ctx);
-    return { serverId: input.serverId, status: 'ready' as const, connection };
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import {
   IsInt,
   IsISO8601,
@@ -11,7 +12,9 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
@@ -40,16 +43,24 @@ export class RecordBackupInput {
   takenAt?: string;
 }
 
+export class RecordBackup extends ProcedureCommand<RecordBackupInput, { backupId: string }> {}
+
 /** Records a backup taken elsewhere (the runner records its own the same way). */
-@Injectable()
-export class RecordBackupHandler {
+@Procedure.command(RecordBackup, {
+  name: 'recordBackup',
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+  input: RecordBackupInput,
+  description: 'Records a backup artifact: location, SHA-256 checksum, size, time.',
+})
+export class RecordBackupHandler implements ICommandHandler<RecordBackup> {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(input: RecordBackupInput, ctx: RequestContext): Promise<{ backupId: string }> {
+  async execute({ input, ctx }: RecordBackup): Promise<{ backupId: string }> {
     await this.lookup.service(input.serviceId);
     const backupId = randomUUID();
     const takenAt = input.takenAt

@@ -1,0 +1,89 @@
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { IsUUID } from 'class-validator';
+import { badRequest, conflict } from '../../common/app-error.js';
+import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
+import { approvalRequired } from '../approval-rules.js';
+import { Reason } from '../deployment-fields.js';
+import { DeploymentLauncher, requesterOf } from '../deployment-launcher.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { StreamFacts } from '../facts/stream-facts.js';
+import type { QueuedDeploymentAnswer } from './deploy.handlers.js';
+
+export class ExecuteRollbackInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @IsUUID()
+  targetDeploymentId!: string;
+
+  @Omittable()
+  @Reason()
+  reason?: string;
+}
+
+export class ExecuteRollback extends ProcedureCommand<
+  ExecuteRollbackInput,
+  QueuedDeploymentAnswer | PendingApproval
+> {}
+
+/** A new deployment that replays the target's frozen snapshot. */
+@Procedure.command(ExecuteRollback, {
+  name: 'executeRollback',
+  roles: DEPLOYERS,
+  scopes: ['deploy:start'],
+  input: ExecuteRollbackInput,
+  description:
+    'Queues a deployment that replays a succeeded deployment’s frozen snapshot (or opens an approval).',
+})
+export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
+    private readonly launcher: DeploymentLauncher,
+    private readonly approvals: ApprovalRequests,
+  ) {}
+
+  async execute({
+    input,
+    ctx,
+  }: ExecuteRollback): Promise<QueuedDeploymentAnswer | PendingApproval> {
+    const service = await this.facts.service(input.serviceId);
+    const target = await this.lookup.deployment(input.targetDeploymentId);
+    if (target.serviceId !== service.id)
+      throw badRequest('The target deployment belongs to another service', [
+        { path: 'targetDeploymentId', message: 'not of this service' },
+      ]);
+    if (target.status !== 'succeeded')
+      throw conflict(
+        `Only a succeeded deployment can be rolled back to (this one ${target.status})`,
+      );
+    if (approvalRequired(service.approvalRule, ctx.principal!)) {
+      await this.launcher.launchable(service, target.imageRef, target.snapshot);
+      const reason = input.reason ?? `Roll ${service.name} back to ${target.imageRef}`;
+      return this.approvals.open(
+        'rollback',
+        service.id,
+        { serviceId: service.id, targetDeploymentId: target.id },
+        reason.slice(0, 280),
+        ctx,
+      );
+    }
+    const launched = await this.launcher.launch(
+      {
+        service,
+        imageRef: target.imageRef,
+        trigger: 'rollback',
+        requestedBy: requesterOf(ctx),
+        snapshot: target.snapshot,
+        rollbackOf: target.id,
+        idempotencyKey: ctx.idempotencyKey,
+      },
+      ctx,
+    );
+    return { status: 'queued' as const, ...launched };
+  }
+}

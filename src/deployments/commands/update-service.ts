@@ -1,0 +1,119 @@
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
+import { badRequest } from '../../common/app-error.js';
+import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { ComposeText, EnvList, ImageRepository } from '../deployment-fields.js';
+import { StreamFacts } from '../facts/stream-facts.js';
+import { assertServerInService, assertServiceActive } from '../lifecycle/lifecycle-rules.js';
+import { ServerStreams } from '../server-streams.js';
+import { ServiceStreams } from '../service-streams.js';
+import { refusedUnstored } from './register-service.js';
+import { ServiceSettingsChecks } from './service-settings.checks.js';
+import { EnvVarInput, ServiceSettingsInput } from './service-settings.input.js';
+
+export class UpdateServiceInput extends ServiceSettingsInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @Omittable()
+  @IsUUID()
+  serverId?: string;
+
+  @Omittable()
+  @ImageRepository()
+  imageRepository?: string;
+
+  @Omittable()
+  @ComposeText()
+  compose?: string;
+
+  /** Adds these variables, or changes those of the same name; the others stay. */
+  @Omittable()
+  @EnvList(() => EnvVarInput)
+  setEnv?: EnvVarInput[];
+
+  /** Removes the variables of these names (an unknown name changes nothing). */
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(200)
+  @Matches(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, {
+    each: true,
+    message: 'env var names are letters, digits and _',
+  })
+  removeEnv?: string[];
+}
+
+export class UpdateService extends ProcedureCommand<
+  UpdateServiceInput,
+  { serviceId: string; updated: string[] }
+> {}
+
+/**
+ * Moving to another server attaches the service there first and detaches it from the old one
+ * last, as registering does (see RegisterServiceHandler).
+ */
+@Procedure.command(UpdateService, {
+  name: 'updateService',
+  roles: DEPLOYERS,
+  scopes: ['service:write'],
+  input: UpdateServiceInput,
+  description:
+    'Changes fields of a service; later deployments use them, earlier snapshots stay frozen.',
+})
+export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
+  constructor(
+    private readonly services: ServiceStreams,
+    private readonly servers: ServerStreams,
+    private readonly facts: StreamFacts,
+    private readonly settings: ServiceSettingsChecks,
+  ) {}
+
+  async execute({ input, ctx }: UpdateService): Promise<{ serviceId: string; updated: string[] }> {
+    const service = await this.facts.service(input.serviceId);
+    assertServiceActive(service);
+    const server = await this.facts.server(input.serverId ?? service.serverId);
+    if (input.serverId !== undefined) assertServerInService(server);
+    if (input.compose !== undefined) this.settings.validCompose(input.compose);
+    // A new compose, or the same compose moved to a server that allows less.
+    if (input.compose !== undefined || input.serverId !== undefined)
+      this.settings.allowedOn(server, input.compose ?? service.compose);
+    await this.settings.healthUrl(input.healthCheckUrl);
+    const { serviceId, env, setEnv, removeEnv, ...rest } = input;
+    if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {
+      throw badRequest('Give env (the whole list) or setEnv/removeEnv (a change), not both', [
+        { path: 'env', message: 'not with setEnv or removeEnv' },
+      ]);
+    }
+    const changes: Record<string, unknown> = Object.fromEntries(
+      Object.entries(rest).filter(([, v]) => v !== undefined),
+    );
+    if (env !== undefined) changes.env = this.settings.env(env);
+    // Secrets are sealed as on registration; the decider applies the patch to the variables its
+    // stream recorded and records the whole resulting list, so concurrent patches both land.
+    const envPatch =
+      setEnv !== undefined || removeEnv !== undefined
+        ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
+        : undefined;
+    const moving = input.serverId !== undefined && input.serverId !== service.serverId;
+    if (moving)
+      await this.servers.change({ kind: 'attachService', serverId: server.id, serviceId }, ctx);
+    try {
+      await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
+    } catch (error) {
+      if (moving && refusedUnstored(error))
+        await this.servers.change({ kind: 'detachService', serverId: server.id, serviceId }, ctx);
+      throw error;
+    }
+    if (moving)
+      await this.servers.change(
+        { kind: 'detachService', serverId: service.serverId, serviceId },
+        ctx,
+      );
+    const updated = Object.keys(changes);
+    if (envPatch) updated.push('env');
+    return { serviceId, updated: updated.sort() };
+  }
+}
