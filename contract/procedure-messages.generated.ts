@@ -1,13 +1,37 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
+import type { BackupRestorePlan } from '../src/deployments/planning/backup-restore-plan.js';
+import type { ComposeDeploymentPlan } from '../src/deployments/planning/compose-deployment-plan.js';
+import type { ConfigDiff } from '../src/deployments/planning/config-diff.js';
+import type { DeploymentPlan } from '../src/deployments/planning/deployment-plan.js';
+import type { RollbackPlan } from '../src/deployments/planning/rollback-plan.js';
+import type { ApprovalQueue } from '../src/deployments/queries/approval-queue.js';
+import type { Backups } from '../src/deployments/queries/backups.js';
+import type { DeliveryMetrics } from '../src/deployments/queries/delivery-metrics.js';
+import type { DeploymentDetails } from '../src/deployments/queries/deployment-details.js';
+import type { DeploymentLogs } from '../src/deployments/queries/deployment-logs.js';
+import type { InfrastructureInventory } from '../src/deployments/queries/infrastructure-inventory.js';
+import type { RecentDeployments } from '../src/deployments/queries/recent-deployments.js';
 import type { Health } from '../src/health/health.handler.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
+  approvalQueue: ApprovalQueue;
+  backupRestorePlan: BackupRestorePlan;
+  backups: Backups;
+  composeDeploymentPlan: ComposeDeploymentPlan;
+  configDiff: ConfigDiff;
+  deliveryMetrics: DeliveryMetrics;
+  deploymentDetails: DeploymentDetails;
+  deploymentLogs: DeploymentLogs;
+  deploymentPlan: DeploymentPlan;
   health: Health;
+  infrastructureInventory: InfrastructureInventory;
+  recentDeployments: RecentDeployments;
+  rollbackPlan: RollbackPlan;
   triggerDeploy: TriggerDeploy;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';

@@ -4,7 +4,6 @@ import type { ErrorCode } from '../../src/common/error-codes.js';
 import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../src/deployments/deployments-command.procedures.js';
-import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
 import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
@@ -36,7 +35,6 @@ export type SlipwayClient = Messages &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
-  Callable<DeploymentQueryProcedures> &
   Callable<IdentityProcedures> &
   Callable<MfaProcedures> &
   Callable<SecurityProcedures>;

@@ -5,7 +5,6 @@
 import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
-import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
@@ -38,7 +37,6 @@ type Declarations = {
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &
-  Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
