@@ -1,6 +1,8 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
+import type { DecommissionServer } from '../src/deployments/lifecycle/decommission-server.js';
+import type { UpdateServer } from '../src/deployments/lifecycle/update-server.js';
 import type { BackupRestorePlan } from '../src/deployments/planning/backup-restore-plan.js';
 import type { ComposeDeploymentPlan } from '../src/deployments/planning/compose-deployment-plan.js';
 import type { ConfigDiff } from '../src/deployments/planning/config-diff.js';
@@ -13,6 +15,10 @@ import type { DeploymentDetails } from '../src/deployments/queries/deployment-de
 import type { DeploymentLogs } from '../src/deployments/queries/deployment-logs.js';
 import type { InfrastructureInventory } from '../src/deployments/queries/infrastructure-inventory.js';
 import type { RecentDeployments } from '../src/deployments/queries/recent-deployments.js';
+import type { ServerDetails } from '../src/deployments/queries/server-details.js';
+import type { Servers } from '../src/deployments/queries/servers.js';
+import type { ServiceDetails } from '../src/deployments/queries/service-details.js';
+import type { Services } from '../src/deployments/queries/services.js';
 import type { Health } from '../src/health/health.handler.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
@@ -22,6 +28,7 @@ export interface ProcedureMessages {
   backups: Backups;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
+  decommissionServer: DecommissionServer;
   deliveryMetrics: DeliveryMetrics;
   deploymentDetails: DeploymentDetails;
   deploymentLogs: DeploymentLogs;
@@ -30,8 +37,13 @@ export interface ProcedureMessages {
   infrastructureInventory: InfrastructureInventory;
   recentDeployments: RecentDeployments;
   rollbackPlan: RollbackPlan;
+  serverDetails: ServerDetails;
+  servers: Servers;
+  serviceDetails: ServiceDetails;
+  services: Services;
   triggerDeploy: TriggerDeploy;
+  updateServer: UpdateServer;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateService' | 'verifyAuditTrail' | 'viewer';

@@ -41,19 +41,21 @@ import { ServerConnectionProcedures } from './server-connection.procedures.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
-import {
-  DecommissionServerHandler,
-  UpdateServerHandler,
-} from './lifecycle/server-lifecycle.handlers.js';
-import { LifecycleProcedures } from './lifecycle/lifecycle.procedures.js';
-import { CatalogQueries } from './queries/catalog-queries.js';
+import { DecommissionServerHandler } from './lifecycle/decommission-server.js';
+import { UpdateServerHandler } from './lifecycle/update-server.js';
+import { ServerDetailsHandler } from './queries/server-details.js';
+import { ServersHandler } from './queries/servers.js';
+import { ServiceDetailsHandler } from './queries/service-details.js';
+import { ServicesHandler } from './queries/services.js';
 
 @Module({
   providers: [
     UpdateServerHandler,
     DecommissionServerHandler,
-    CatalogQueries,
-    LifecycleProcedures,
+    ServicesHandler,
+    ServiceDetailsHandler,
+    ServersHandler,
+    ServerDetailsHandler,
     AddressGate,
     ComposePolicyGuard,
     SetServerComposePolicyHandler,

@@ -9,7 +9,6 @@ import type { ServerConnectionProcedures } from '../../../src/deployments/server
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
-import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
 import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
@@ -33,7 +32,6 @@ type Declarations = {
 } & Answers<AccessProcedures> &
   Answers<ArchiveProcedures> &
   Answers<InviteProcedures> &
-  Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &
