@@ -1,6 +1,9 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
+import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
+import type { DeployWebhooks } from '../src/deployments/hooks/deploy-webhooks.js';
+import type { RevokeDeployWebhook } from '../src/deployments/hooks/revoke-deploy-webhook.js';
 import type { DecommissionServer } from '../src/deployments/lifecycle/decommission-server.js';
 import type { UpdateServer } from '../src/deployments/lifecycle/update-server.js';
 import type { BackupRestorePlan } from '../src/deployments/planning/backup-restore-plan.js';
@@ -28,14 +31,17 @@ export interface ProcedureMessages {
   backups: Backups;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
+  createDeployWebhook: CreateDeployWebhook;
   decommissionServer: DecommissionServer;
   deliveryMetrics: DeliveryMetrics;
   deploymentDetails: DeploymentDetails;
   deploymentLogs: DeploymentLogs;
   deploymentPlan: DeploymentPlan;
+  deployWebhooks: DeployWebhooks;
   health: Health;
   infrastructureInventory: InfrastructureInventory;
   recentDeployments: RecentDeployments;
+  revokeDeployWebhook: RevokeDeployWebhook;
   rollbackPlan: RollbackPlan;
   serverDetails: ServerDetails;
   servers: Servers;
@@ -46,4 +52,4 @@ export interface ProcedureMessages {
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'confirmMfaEnrollment' | 'createAgent' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateService' | 'verifyAuditTrail' | 'viewer';

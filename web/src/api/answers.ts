@@ -15,7 +15,6 @@ import type { ServerImagesProcedures } from '../../../src/runner/images/server-i
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
-import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
 import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
 import type { ProcedureName } from './contract';
@@ -35,7 +34,6 @@ type Declarations = {
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &
-  Answers<DeployHookProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &
