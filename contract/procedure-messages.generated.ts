@@ -14,26 +14,68 @@ import type { ScanServerHostKey } from '../src/deployments/commands/scan-server-
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { UpdateService } from '../src/deployments/commands/update-service.js';
 import type { SetServerComposePolicy } from '../src/deployments/compose-policy/set-server-compose-policy.js';
+import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
+import type { DeployWebhooks } from '../src/deployments/hooks/deploy-webhooks.js';
+import type { RevokeDeployWebhook } from '../src/deployments/hooks/revoke-deploy-webhook.js';
+import type { DecommissionServer } from '../src/deployments/lifecycle/decommission-server.js';
+import type { UpdateServer } from '../src/deployments/lifecycle/update-server.js';
+import type { BackupRestorePlan } from '../src/deployments/planning/backup-restore-plan.js';
+import type { ComposeDeploymentPlan } from '../src/deployments/planning/compose-deployment-plan.js';
+import type { ConfigDiff } from '../src/deployments/planning/config-diff.js';
+import type { DeploymentPlan } from '../src/deployments/planning/deployment-plan.js';
+import type { RollbackPlan } from '../src/deployments/planning/rollback-plan.js';
+import type { ApprovalQueue } from '../src/deployments/queries/approval-queue.js';
+import type { Backups } from '../src/deployments/queries/backups.js';
+import type { DeliveryMetrics } from '../src/deployments/queries/delivery-metrics.js';
+import type { DeploymentDetails } from '../src/deployments/queries/deployment-details.js';
+import type { DeploymentLogs } from '../src/deployments/queries/deployment-logs.js';
+import type { InfrastructureInventory } from '../src/deployments/queries/infrastructure-inventory.js';
+import type { RecentDeployments } from '../src/deployments/queries/recent-deployments.js';
+import type { ServerDetails } from '../src/deployments/queries/server-details.js';
+import type { Servers } from '../src/deployments/queries/servers.js';
+import type { ServiceDetails } from '../src/deployments/queries/service-details.js';
+import type { Services } from '../src/deployments/queries/services.js';
 import type { Health } from '../src/health/health.handler.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
+  approvalQueue: ApprovalQueue;
   approveRequest: ApproveRequest;
   approveServerHostKey: ApproveServerHostKey;
+  backupRestorePlan: BackupRestorePlan;
+  backups: Backups;
   cancelDeployment: CancelDeployment;
   checkServer: CheckServer;
+  composeDeploymentPlan: ComposeDeploymentPlan;
+  configDiff: ConfigDiff;
+  createDeployWebhook: CreateDeployWebhook;
+  decommissionServer: DecommissionServer;
+  deliveryMetrics: DeliveryMetrics;
+  deploymentDetails: DeploymentDetails;
+  deploymentLogs: DeploymentLogs;
+  deploymentPlan: DeploymentPlan;
+  deployWebhooks: DeployWebhooks;
   executeRollback: ExecuteRollback;
   health: Health;
+  infrastructureInventory: InfrastructureInventory;
+  recentDeployments: RecentDeployments;
   recordBackup: RecordBackup;
   registerServer: RegisterServer;
   registerService: RegisterService;
   rejectRequest: RejectRequest;
   requestApproval: RequestApproval;
+  revokeDeployWebhook: RevokeDeployWebhook;
+  rollbackPlan: RollbackPlan;
   scanServerHostKey: ScanServerHostKey;
+  serverDetails: ServerDetails;
+  servers: Servers;
+  serviceDetails: ServiceDetails;
+  services: Services;
   setServerComposePolicy: SetServerComposePolicy;
   triggerDeploy: TriggerDeploy;
+  updateServer: UpdateServer;
   updateService: UpdateService;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'changeUserRole' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'removeServerImage' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'archiveService' | 'auditTrail' | 'changeUserRole' | 'confirmMfaEnrollment' | 'createAgent' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'disableMfa' | 'eraseSubjectData' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'removeServerImage' | 'restoreBackup' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'verifyAuditTrail' | 'viewer';

@@ -3,7 +3,6 @@ import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
 import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
-import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
 import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
@@ -34,7 +33,6 @@ export type SlipwayClient = Messages &
   Callable<AccessProcedures> &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
-  Callable<DeploymentQueryProcedures> &
   Callable<IdentityProcedures> &
   Callable<MfaProcedures> &
   Callable<SecurityProcedures>;

@@ -19,6 +19,15 @@ export interface LogLineData {
 /** One line of `deployment_logs`; id `<deploymentId>:<line, 9 digits>`. */
 export type LogLine = LogLineData & Doc;
 
+/** A page of a deployment's output, after a line number. */
+export interface LogPage {
+  deploymentId: string;
+  lines: Pick<LogLineData, 'line' | 'step' | 'stream' | 'text' | 'at'>[];
+  /** The `afterLine` that reads on from here. */
+  nextAfterLine: number;
+  more: boolean;
+}
+
 /** Not a projection: the only copy of deployment output. */
 export const DEPLOYMENT_LOGS: CollectionSpec = {
   name: 'deployment_logs',
@@ -65,7 +74,7 @@ export class DeploymentLogStore implements OnModuleInit {
     for (const id of new Set(lines.map((l) => l.deploymentId))) this.appended.emit('appended', id);
   }
 
-  async read(deploymentId: string, afterLine: number, limit: number) {
+  async read(deploymentId: string, afterLine: number, limit: number): Promise<LogPage> {
     const page = await this.reads
       .collection<LogLine>(DEPLOYMENT_LOGS.name)
       .find({ deploymentId, line: { $gt: afterLine } }, { sort: { line: 1 }, limit });

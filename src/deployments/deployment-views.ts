@@ -71,3 +71,8 @@ export function serviceView(s: ServiceDoc) {
     archivedAt: s.archivedAt ?? null,
   };
 }
+
+export type DeploymentView = ReturnType<typeof deploymentView>;
+export type DeploymentSummary = ReturnType<typeof deploymentSummary>;
+export type ServerView = ReturnType<typeof serverView>;
+export type ServiceView = ReturnType<typeof serviceView>;

@@ -24,40 +24,41 @@ import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
 import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { StreamFacts } from './facts/stream-facts.js';
-import { DeploymentQueryProcedures } from './deployments-query.procedures.js';
 import { SetServerComposePolicyHandler } from './compose-policy/set-server-compose-policy.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
-import { PlanHandler } from './planning/plan.query.js';
-import { BackupsHandler } from './queries/backup-queries.js';
-import { DeliveryMetricsHandler } from './queries/delivery-metrics.query.js';
+import { BackupRestorePlanHandler } from './planning/backup-restore-plan.js';
+import { ComposeDeploymentPlanHandler } from './planning/compose-deployment-plan.js';
+import { ConfigDiffHandler } from './planning/config-diff.js';
+import { DeploymentPlanHandler } from './planning/deployment-plan.js';
+import { RollbackPlanHandler } from './planning/rollback-plan.js';
+import { ApprovalQueueHandler } from './queries/approval-queue.js';
+import { BackupsHandler } from './queries/backups.js';
+import { DeliveryMetricsHandler } from './queries/delivery-metrics.js';
+import { DeploymentDetailsHandler } from './queries/deployment-details.js';
+import { DeploymentLogsHandler } from './queries/deployment-logs.js';
+import { InfrastructureInventoryHandler } from './queries/infrastructure-inventory.js';
+import { RecentDeploymentsHandler } from './queries/recent-deployments.js';
 import { AddressGate } from './reach/address-gate.js';
 import { ServerReach } from './reach/server-reach.js';
 import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 import { Planner } from './planning/planner.js';
-import {
-  DeploymentDetailsHandler,
-  DeploymentLogsHandler,
-  RecentDeploymentsHandler,
-} from './queries/deployment-queries.js';
-import {
-  DecommissionServerHandler,
-  UpdateServerHandler,
-} from './lifecycle/server-lifecycle.handlers.js';
-import { LifecycleProcedures } from './lifecycle/lifecycle.procedures.js';
-import { CatalogQueries } from './queries/catalog-queries.js';
-import {
-  ApprovalQueueHandler,
-  InfrastructureInventoryHandler,
-} from './queries/inventory-queries.js';
+import { DecommissionServerHandler } from './lifecycle/decommission-server.js';
+import { UpdateServerHandler } from './lifecycle/update-server.js';
+import { ServerDetailsHandler } from './queries/server-details.js';
+import { ServersHandler } from './queries/servers.js';
+import { ServiceDetailsHandler } from './queries/service-details.js';
+import { ServicesHandler } from './queries/services.js';
 
 @Module({
   providers: [
     StreamFacts,
     UpdateServerHandler,
     DecommissionServerHandler,
-    CatalogQueries,
-    LifecycleProcedures,
+    ServicesHandler,
+    ServiceDetailsHandler,
+    ServersHandler,
+    ServerDetailsHandler,
     AddressGate,
     ComposePolicyGuard,
     SetServerComposePolicyHandler,
@@ -94,8 +95,11 @@ import {
     ApprovalQueueHandler,
     BackupsHandler,
     DeliveryMetricsHandler,
-    PlanHandler,
-    DeploymentQueryProcedures,
+    DeploymentPlanHandler,
+    ComposeDeploymentPlanHandler,
+    RollbackPlanHandler,
+    BackupRestorePlanHandler,
+    ConfigDiffHandler,
     Uploads,
     ComposeIntakeHandler,
   ],

@@ -1,12 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments.module.js';
-import {
-  CreateDeployWebhookHandler,
-  DeployHooks,
-  DeployWebhooksHandler,
-  RevokeDeployWebhookHandler,
-} from './deploy-hook.handlers.js';
-import { DeployHookProcedures } from './deploy-hooks.procedures.js';
+import { CreateDeployWebhookHandler } from './create-deploy-webhook.js';
+import { DeployHooks } from './deploy-hooks.js';
+import { DeployWebhooksHandler } from './deploy-webhooks.js';
+import { RevokeDeployWebhookHandler } from './revoke-deploy-webhook.js';
 import { ReceiveDeployHookHandler } from './receive-deploy-hook.handler.js';
 
 /** Inbound deploy hooks: their procedures and the delivery handler the REST route calls. */
@@ -18,7 +15,6 @@ import { ReceiveDeployHookHandler } from './receive-deploy-hook.handler.js';
     RevokeDeployWebhookHandler,
     DeployWebhooksHandler,
     ReceiveDeployHookHandler,
-    DeployHookProcedures,
   ],
   exports: [ReceiveDeployHookHandler],
 })

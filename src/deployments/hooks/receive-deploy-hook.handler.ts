@@ -17,7 +17,7 @@ import type { PendingApproval } from '../approval-requests.js';
 import type { QueuedDeploymentAnswer } from '../commands/deploy.handlers.js';
 import { TriggerDeploy } from '../commands/trigger-deploy.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
-import { DeployHooks } from './deploy-hook.handlers.js';
+import { DeployHooks } from './deploy-hooks.js';
 import { announcedBy, imageOf, ruleFor } from './hook-rules.js';
 import { verifyHookSignature, type HeaderReader, type VerifiedDelivery } from './hook-signature.js';
 

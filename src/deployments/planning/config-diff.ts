@@ -1,7 +1,17 @@
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
+import { IsUUID } from 'class-validator';
 import { createTwoFilesPatch } from 'diff';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
-import { validateCompose } from '../compose.js';
 import type { RecordedEnvVar } from '../../events/deployments.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { validateCompose } from '../compose.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { sameSecretValue } from '../env-vars.js';
 import { ok, plan, warn, type Plan } from './plan.js';
 
 export interface EnvChange {
@@ -90,4 +100,40 @@ export function configDiff(from: DeploymentDoc, to: DeploymentDoc, sameSecret: S
     diff,
   };
   return result;
+}
+
+export type ConfigDiffPlan = ReturnType<typeof configDiff>;
+
+export class ConfigDiffInput {
+  @IsUUID()
+  fromDeploymentId!: string;
+
+  @IsUUID()
+  toDeploymentId!: string;
+}
+
+export class ConfigDiff extends ProcedureQuery<ConfigDiffInput, ConfigDiffPlan> {}
+
+/** Two deployments' frozen snapshots compared; secret values compared, never shown. */
+@Procedure.planning(ConfigDiff, {
+  name: 'configDiff',
+  roles: DEPLOYERS,
+  scopes: ['deploy:plan'],
+  input: ConfigDiffInput,
+  description:
+    'Field-by-field difference of two deployments’ frozen snapshots (secret values never shown).',
+})
+export class ConfigDiffHandler implements IQueryHandler<ConfigDiff> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input }: ConfigDiff): Promise<ConfigDiffPlan> {
+    return configDiff(
+      await this.lookup.deployment(input.fromDeploymentId),
+      await this.lookup.deployment(input.toDeploymentId),
+      (a, b) => sameSecretValue(this.box, a, b),
+    );
+  }
 }

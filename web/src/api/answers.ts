@@ -4,18 +4,15 @@
 // of the contract has no declaration here.
 import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
-import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
-import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
 import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
-import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
 import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
 import type { ProcedureName } from './contract';
@@ -32,11 +29,8 @@ type Declarations = {
 } & Answers<AccessProcedures> &
   Answers<ArchiveProcedures> &
   Answers<InviteProcedures> &
-  Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
-  Answers<DeploymentQueryProcedures> &
-  Answers<DeployHookProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &

@@ -1,14 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { ArrayMaxSize, IsArray, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import type { ServiceDoc } from '../../../projections/services.projection.js';
-import { conflict } from '../../common/app-error.js';
 import { Omittable } from '../../common/omittable.js';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ServerUpdated } from '../../events/lifecycle.events.js';
 import { HostKeyFingerprint, SshPortNumber } from '../deployment-fields.js';
-import { DeploymentLookup } from '../deployment-lookup.js';
 import { ServerStreams } from '../server-streams.js';
 
 export class UpdateServerInput {
@@ -52,18 +52,35 @@ export class UpdateServerInput {
 
 type ServerChanges = Parameters<typeof ServerUpdated>[0]['changes'];
 
+export interface UpdateServerAnswer {
+  serverId: string;
+  /** The fields this call set; empty when it changed nothing. */
+  updated: string[];
+  /** `pending-host-key` when a new host key was pinned; otherwise null. */
+  status: 'pending-host-key' | null;
+}
+
+export class UpdateServer extends ProcedureCommand<UpdateServerInput, UpdateServerAnswer> {}
+
 /**
  * Connection settings change at once (one `ServerUpdated`); a new host key is only pinned
  * (`ServerHostKeyRepinned`), and trusted once someone approves it as a new server's would be.
  */
-@Injectable()
-export class UpdateServerHandler {
+@Procedure.command(UpdateServer, {
+  name: 'updateServer',
+  roles: DEPLOYERS,
+  scopes: ['server:write'],
+  input: UpdateServerInput,
+  description:
+    'Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it.',
+})
+export class UpdateServerHandler implements ICommandHandler<UpdateServer> {
   constructor(
     private readonly servers: ServerStreams,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute(input: UpdateServerInput, ctx: RequestContext) {
+  async execute({ input, ctx }: UpdateServer): Promise<UpdateServerAnswer> {
     const changes: ServerChanges = {};
     if (input.labels !== undefined)
       changes.labels = Object.fromEntries(
@@ -84,7 +101,7 @@ export class UpdateServerHandler {
           ...Object.keys(changes).map((k) => (k === 'credentialCiphertext' ? 'privateKey' : k)),
         );
     }
-    let status: string | null = null;
+    let status: UpdateServerAnswer['status'] = null;
     if (input.hostKeyFingerprint !== undefined) {
       const decision = await this.servers.change(
         { kind: 'repinHostKey', serverId: input.serverId, fingerprint: input.hostKeyFingerprint },
@@ -96,52 +113,5 @@ export class UpdateServerHandler {
       }
     }
     return { serverId: input.serverId, updated: updated.sort(), status };
-  }
-}
-
-export class DecommissionServerInput {
-  @IsUUID()
-  serverId!: string;
-}
-
-/**
- * Refused while a service that is not archived targets the server; the server stays, as a state.
- * Decided on the server's stream, where registrations and moves attach their service, so a
- * registration racing this one is either seen or conflicts. Services registered before attach
- * events existed are known only to the services read model: it is asked too.
- */
-@Injectable()
-export class DecommissionServerHandler {
-  constructor(
-    private readonly servers: ServerStreams,
-    private readonly lookup: DeploymentLookup,
-  ) {}
-
-  async execute(input: DecommissionServerInput, ctx: RequestContext) {
-    await this.lookup.server(input.serverId);
-    const services = (
-      await this.lookup.reads
-        .collection<ServiceDoc>('services')
-        .find({ serverId: input.serverId }, { limit: 1000 })
-    ).items;
-    const targeting = services.filter((s) => s.status !== 'archived');
-    if (targeting.length > 0) {
-      throw conflict('Services still target this server: archive them or move them first', {
-        serverId: input.serverId,
-        services: targeting.slice(0, 20).map((s) => ({ serviceId: s.id, name: s.name })),
-      });
-    }
-    // Archiving is final, so a read model that says archived cannot be undone by a later event:
-    // it settles an attachment whose detachment was not written (a crash in between).
-    const archived = services.filter((s) => s.status === 'archived').map((s) => s.id);
-    const decision = await this.servers.change(
-      { kind: 'decommission', serverId: input.serverId, archived },
-      ctx,
-    );
-    return {
-      serverId: input.serverId,
-      status: 'decommissioned' as const,
-      changed: decision.events.length > 0,
-    };
   }
 }

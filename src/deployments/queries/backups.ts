@@ -1,9 +1,18 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import { PageCursor, PageLimit } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { EVERYONE } from '../../kernel/roles.js';
+import {
+  READ_STORE,
+  type Filter,
+  type Page,
+  type ReadStore,
+} from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 
 export class BackupsInput {
@@ -18,15 +27,29 @@ export class BackupsInput {
   cursor?: string;
 }
 
+/** A recorded backup as it is read: where it is, its checksum and size, when it was taken. */
+export type BackupView = Pick<
+  BackupDoc,
+  'id' | 'serviceId' | 'location' | 'checksum' | 'sizeBytes' | 'takenAt'
+>;
+
+export class Backups extends ProcedureQuery<BackupsInput, Page<BackupView>> {}
+
 /** Recorded backups, newest first; of one service when it is named (which must exist). */
-@Injectable()
-export class BackupsHandler {
+@Procedure.read(Backups, {
+  name: 'backups',
+  roles: EVERYONE,
+  scopes: ['service:read'],
+  input: BackupsInput,
+  description: 'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
+})
+export class BackupsHandler implements IQueryHandler<Backups> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly lookup: DeploymentLookup,
   ) {}
 
-  async execute(input: BackupsInput) {
+  async execute({ input }: Backups): Promise<Page<BackupView>> {
     const filter: Filter = {};
     if (input.serviceId) {
       await this.lookup.service(input.serviceId);

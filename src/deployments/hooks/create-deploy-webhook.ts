@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -13,20 +14,20 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import type { DeployHookDoc } from '../../../projections/deploy-hooks.projection.js';
-import { badRequest, notFound } from '../../common/app-error.js';
-import { DisplayName, PageCursor, PageLimit } from '../../common/field-rules.js';
+import { badRequest } from '../../common/app-error.js';
+import { DisplayName } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { deployHookStream, type DeployHookRule } from '../../events/notifications.events.js';
-import type { RequestContext } from '../../kernel/request-context.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { OPERATORS } from '../../kernel/roles.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
+import { DeployHooks } from './deploy-hooks.js';
 
 export class DeployHookRuleInput {
   @IsIn(['tag', 'image'])
@@ -69,23 +70,6 @@ export class CreateDeployWebhookInput {
   rules!: DeployHookRuleInput[];
 }
 
-export class DeployWebhooksInput {
-  @Omittable()
-  @IsUUID()
-  serviceId?: string;
-
-  @PageLimit(100)
-  limit?: number;
-
-  @PageCursor()
-  cursor?: string;
-}
-
-export class RevokeDeployWebhookInput {
-  @IsUUID()
-  hookId!: string;
-}
-
 /** A rule's template must make an image of the service's repository, whatever the tag. */
 function checkRules(rules: DeployHookRuleInput[], repository: string): DeployHookRule[] {
   return rules.map((rule, i) => {
@@ -108,51 +92,35 @@ function checkRules(rules: DeployHookRuleInput[], repository: string): DeployHoo
   });
 }
 
-export interface DeployHookView {
+export interface CreatedDeployHook {
   hookId: string;
   serviceId: string;
-  name: string;
+  /** Where deliveries are posted: `POST /api/v1/hooks/{hookId}`. */
   url: string;
+  /** The signing secret, returned this once. */
+  secret: string;
   rules: DeployHookRule[];
-  status: 'active' | 'revoked';
-  createdAt: string;
-  createdBy: string | null;
-  revokedAt: string | null;
 }
 
-@Injectable()
-export class DeployHooks {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+export class CreateDeployWebhook extends ProcedureCommand<
+  CreateDeployWebhookInput,
+  CreatedDeployHook
+> {}
 
-  url(hookId: string): string {
-    return `${this.config.publicUrl}/api/v1/hooks/${hookId}`;
-  }
-
-  async get(hookId: string): Promise<DeployHookDoc | null> {
-    return this.reads.collection<DeployHookDoc>('deploy_hooks').get(hookId);
-  }
-
-  view(doc: DeployHookDoc): DeployHookView {
-    return {
-      hookId: doc.id,
-      serviceId: doc.serviceId,
-      name: doc.name,
-      url: this.url(doc.id),
-      rules: doc.rules,
-      status: doc.status,
-      createdAt: doc.createdAt,
-      createdBy: doc.createdBy,
-      revokedAt: doc.revokedAt,
-    };
-  }
-}
-
-/** A hook for a service: its URL and its signing secret, shown this once. */
-@Injectable()
-export class CreateDeployWebhookHandler {
+/**
+ * A hook for a service: its URL and its signing secret, shown this once. The secret is a
+ * credential that deploys, so it takes a human whose effective scopes hold both `service:write`
+ * and `deploy:start`.
+ */
+@Procedure.command(CreateDeployWebhook, {
+  name: 'createDeployWebhook',
+  roles: OPERATORS,
+  scopes: ['service:write', 'deploy:start'],
+  input: CreateDeployWebhookInput,
+  description:
+    'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once.',
+})
+export class CreateDeployWebhookHandler implements ICommandHandler<CreateDeployWebhook> {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly runner: DeciderRunner,
@@ -160,7 +128,7 @@ export class CreateDeployWebhookHandler {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  async execute(input: CreateDeployWebhookInput, ctx: RequestContext) {
+  async execute({ input, ctx }: CreateDeployWebhook): Promise<CreatedDeployHook> {
     const service = await this.lookup.service(input.serviceId);
     const rules = checkRules(input.rules, service.imageRepository);
     const hookId = randomUUID();
@@ -181,47 +149,5 @@ export class CreateDeployWebhookHandler {
       ctx,
     );
     return { hookId, serviceId: service.id, url: this.hooks.url(hookId), secret, rules };
-  }
-}
-
-@Injectable()
-export class RevokeDeployWebhookHandler {
-  constructor(
-    private readonly runner: DeciderRunner,
-    private readonly hooks: DeployHooks,
-  ) {}
-
-  async execute(input: RevokeDeployWebhookInput, ctx: RequestContext) {
-    const hook = await this.hooks.get(input.hookId);
-    if (!hook) throw notFound('No such deploy hook');
-    await this.runner.run(
-      deployHookStream(hook.id),
-      deployHookDecider,
-      { kind: 'revoke', hookId: hook.id },
-      ctx,
-    );
-    return { hookId: hook.id, status: 'revoked' as const };
-  }
-}
-
-/** Hooks, newest first; of one service when it is named (which must exist). Never secrets. */
-@Injectable()
-export class DeployWebhooksHandler {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly lookup: DeploymentLookup,
-    private readonly hooks: DeployHooks,
-  ) {}
-
-  async execute(input: DeployWebhooksInput) {
-    const filter: Filter = {};
-    if (input.serviceId) {
-      await this.lookup.service(input.serviceId);
-      filter.serviceId = input.serviceId;
-    }
-    const page = await this.reads
-      .collection<DeployHookDoc>('deploy_hooks')
-      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 50, cursor: input.cursor });
-    return { items: page.items.map((d) => this.hooks.view(d)), nextCursor: page.nextCursor };
   }
 }

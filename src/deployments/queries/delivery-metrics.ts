@@ -1,14 +1,20 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { EnvironmentName } from '../deployment-fields.js';
 import {
   deliveryMetrics,
   metricsWindow,
+  type DeliveryMetrics as Measured,
   type FinishedDeployment,
+  type Window,
 } from '../metrics/delivery-metrics.js';
 
 export class DeliveryMetricsInput {
@@ -32,15 +38,32 @@ export class DeliveryMetricsInput {
 const MAX_DEPLOYMENTS = 20_000;
 const PAGE = 1_000;
 
+export interface DeliveryMetricsAnswer {
+  window: Window;
+  /** More deployments finished in the window than one answer reads. */
+  truncated: boolean;
+  overall: Measured;
+  services: Measured[];
+}
+
+export class DeliveryMetrics extends ProcedureQuery<DeliveryMetricsInput, DeliveryMetricsAnswer> {}
+
 /** Deployment frequency, lead time, change failure rate and time to restore, over a window. */
-@Injectable()
-export class DeliveryMetricsHandler {
+@Procedure.read(DeliveryMetrics, {
+  name: 'deliveryMetrics',
+  roles: EVERYONE,
+  scopes: ['deploy:read'],
+  input: DeliveryMetricsInput,
+  description:
+    'Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts.',
+})
+export class DeliveryMetricsHandler implements IQueryHandler<DeliveryMetrics> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(input: DeliveryMetricsInput) {
+  async execute({ input }: DeliveryMetrics): Promise<DeliveryMetricsAnswer> {
     const window = metricsWindow(this.clock.now(), input.windowDays ?? 30);
     const filter: Filter = { finishedAt: { $gte: window.from, $lt: window.to } };
     if (input.serviceId) filter.serviceId = input.serviceId;

@@ -1,0 +1,73 @@
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
+import { IsUUID } from 'class-validator';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { approvalRequired } from '../approval-rules.js';
+import { ImageReference } from '../deployment-fields.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { formatImageReference, parseImageReference } from '../image-reference.js';
+import { ok, plan, shellArg, type Plan } from './plan.js';
+import { DEPLOY_STEPS, Planner } from './planner.js';
+import {
+  approvalCheck,
+  composeChecks,
+  envChecks,
+  imageChecks,
+  queueCheck,
+  serverChecks,
+} from './preflight-checks.js';
+
+export class DeploymentPlanInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @ImageReference()
+  imageTag!: string;
+}
+
+export class DeploymentPlan extends ProcedureQuery<DeploymentPlanInput, Plan> {}
+
+/** What `triggerDeploy` with the same input would check and do. */
+@Procedure.planning(DeploymentPlan, {
+  name: 'deploymentPlan',
+  roles: DEPLOYERS,
+  scopes: ['deploy:plan'],
+  input: DeploymentPlanInput,
+  description: 'Preflight checks and steps for deploying an image to a service; no side effects.',
+})
+export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
+  constructor(
+    private readonly planner: Planner,
+    private readonly lookup: DeploymentLookup,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input, ctx }: DeploymentPlan): Promise<Plan> {
+    const service = await this.lookup.service(input.serviceId);
+    const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
+    const ref = parseImageReference(input.imageTag);
+    const imageRef = ref ? formatImageReference(ref) : input.imageTag;
+    const server = await this.planner.serverOrNull(service.serverId);
+    const checks = [
+      ok('service-exists', `${service.name} (${service.environment})`),
+      ...serverChecks(server),
+      ...(await this.planner.reachability(server, ctx)),
+      ...imageChecks(imageRef, service),
+      ...composeChecks(service.compose, service.imageRepository),
+      ...this.planner.policyChecks(service.compose, server),
+      ...envChecks(service.env, this.box),
+      queueCheck(await this.planner.activeCount(service.id)),
+      approvalCheck(needsApproval, service.approvalRule),
+    ];
+    return plan(
+      checks,
+      DEPLOY_STEPS,
+      needsApproval,
+      `slipway deploy ${service.id} ${shellArg(imageRef)} --yes`,
+    );
+  }
+}

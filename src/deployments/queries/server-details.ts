@@ -1,0 +1,52 @@
+import type { IQueryHandler } from '@nestjs/cqrs';
+import { IsUUID } from 'class-validator';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { EVERYONE } from '../../kernel/roles.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { serverView, type ServerView } from '../deployment-views.js';
+
+export class ServerIdInput {
+  @IsUUID()
+  serverId!: string;
+}
+
+export interface ServerDetailsAnswer extends ServerView {
+  /** Its services, oldest first, archived ones too. */
+  services: (Pick<ServiceDoc, 'id' | 'name' | 'environment' | 'currentImage'> & {
+    status: 'active' | 'archived';
+  })[];
+}
+
+export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAnswer> {}
+
+/** One server (404 when unknown) and its services; never its key. */
+@Procedure.read(ServerDetails, {
+  name: 'serverDetails',
+  roles: EVERYONE,
+  scopes: ['server:read'],
+  input: ServerIdInput,
+  description:
+    'One server: connection settings (never its key), status, last check and its services.',
+})
+export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
+  constructor(private readonly lookup: DeploymentLookup) {}
+
+  async execute({ input }: ServerDetails): Promise<ServerDetailsAnswer> {
+    const server = await this.lookup.server(input.serverId);
+    const services = await this.lookup.reads
+      .collection<ServiceDoc>('services')
+      .find({ serverId: server.id }, { sort: { registeredAt: 1 }, limit: 1000 });
+    return {
+      ...serverView(server),
+      services: services.items.map((s) => ({
+        id: s.id,
+        name: s.name,
+        environment: s.environment,
+        status: s.status ?? 'active',
+        currentImage: s.currentImage,
+      })),
+    };
+  }
+}
