@@ -1,13 +1,37 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
+import type { CreateAgent } from '../src/access/commands/create-agent.js';
+import type { CreateToken } from '../src/access/commands/create-token.js';
+import type { GenerateAgentToken } from '../src/access/commands/generate-agent-token.js';
+import type { InvalidatePrincipal } from '../src/access/commands/invalidate-principal.js';
+import type { RevokeToken } from '../src/access/commands/revoke-token.js';
+import type { RotateToken } from '../src/access/commands/rotate-token.js';
+import type { Agents } from '../src/access/queries/agents.js';
+import type { Tokens } from '../src/access/queries/tokens.js';
+import type { Viewer } from '../src/access/queries/viewer.js';
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { Health } from '../src/health/health.handler.js';
+import type { ChangeUserRole } from '../src/identity/commands/change-user-role.js';
+import type { DeactivateUser } from '../src/identity/commands/deactivate-user.js';
+import type { Members } from '../src/identity/queries/members.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
+  agents: Agents;
+  changeUserRole: ChangeUserRole;
+  createAgent: CreateAgent;
+  createToken: CreateToken;
+  deactivateUser: DeactivateUser;
+  generateAgentToken: GenerateAgentToken;
   health: Health;
+  invalidatePrincipal: InvalidatePrincipal;
+  members: Members;
+  revokeToken: RevokeToken;
+  rotateToken: RotateToken;
+  tokens: Tokens;
   triggerDeploy: TriggerDeploy;
+  viewer: Viewer;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'inviteMember' | 'invites' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';

@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
-import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
-import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../src/security/security.procedures.js';
@@ -32,12 +30,10 @@ type Messages = {
 
 /** Every procedure of the application, typed by its declaration. */
 export type SlipwayClient = Messages &
-  Callable<AccessProcedures> &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
-  Callable<IdentityProcedures> &
   Callable<MfaProcedures> &
   Callable<SecurityProcedures>;
 

@@ -3,12 +3,11 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { AuthController } from './auth.controller.js';
 import { FirstRun } from './first-run.js';
-import { ChangeUserRoleHandler } from './commands/change-user-role.handler.js';
-import { DeactivateUserHandler } from './commands/deactivate-user.handler.js';
+import { ChangeUserRoleHandler } from './commands/change-user-role.js';
+import { DeactivateUserHandler } from './commands/deactivate-user.js';
 import { LogInHandler } from './commands/log-in.handler.js';
 import { LogOutHandler } from './commands/log-out.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
-import { IdentityProcedures } from './identity.procedures.js';
 import { VerifyLoginHandler } from './commands/verify-login.handler.js';
 import {
   RequestPasswordResetHandler,
@@ -32,6 +31,7 @@ import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-mainten
 import { MfaProcedures } from './mfa/mfa.procedures.js';
 import { Totp } from './mfa/totp.js';
 import { PasswordHasher } from './password-hasher.js';
+import { MembersHandler } from './queries/members.js';
 import { SessionStarter } from './session-starter.js';
 import { SessionTerminator } from './session-terminator.js';
 
@@ -64,7 +64,7 @@ import { SessionTerminator } from './session-terminator.js';
     LogOutHandler,
     ChangeUserRoleHandler,
     DeactivateUserHandler,
-    IdentityProcedures,
+    MembersHandler,
     InviteMemberHandler,
     RevokeInviteHandler,
     AcceptInviteHandler,

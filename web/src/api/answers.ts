@@ -2,12 +2,10 @@
 // of the server reaches the bundle). The contract publishes inputs, not answers, so these come
 // from the same methods the registry routes to; the check below fails to compile when a procedure
 // of the contract has no declaration here.
-import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
-import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
@@ -31,8 +29,7 @@ type Answers<T> = {
 // several have private members of the same name.
 type Declarations = {
   [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
-} & Answers<AccessProcedures> &
-  Answers<ArchiveProcedures> &
+} & Answers<ArchiveProcedures> &
   Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
@@ -40,7 +37,6 @@ type Declarations = {
   Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
-  Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
