@@ -13,25 +13,33 @@ import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.j
 import type { Health } from '../src/health/health.handler.js';
 import type { ChangeUserRole } from '../src/identity/commands/change-user-role.js';
 import type { DeactivateUser } from '../src/identity/commands/deactivate-user.js';
+import type { ConfirmMfaEnrollment } from '../src/identity/mfa/confirm-mfa-enrollment.js';
+import type { DisableMfa } from '../src/identity/mfa/disable-mfa.js';
+import type { RotateRecoveryCodes } from '../src/identity/mfa/rotate-recovery-codes.js';
+import type { StartMfaEnrollment } from '../src/identity/mfa/start-mfa-enrollment.js';
 import type { Members } from '../src/identity/queries/members.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
   agents: Agents;
   changeUserRole: ChangeUserRole;
+  confirmMfaEnrollment: ConfirmMfaEnrollment;
   createAgent: CreateAgent;
   createToken: CreateToken;
   deactivateUser: DeactivateUser;
+  disableMfa: DisableMfa;
   generateAgentToken: GenerateAgentToken;
   health: Health;
   invalidatePrincipal: InvalidatePrincipal;
   members: Members;
   revokeToken: RevokeToken;
+  rotateRecoveryCodes: RotateRecoveryCodes;
   rotateToken: RotateToken;
+  startMfaEnrollment: StartMfaEnrollment;
   tokens: Tokens;
   triggerDeploy: TriggerDeploy;
   viewer: Viewer;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'inviteMember' | 'invites' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';
+export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'inviteMember' | 'invites' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'rollbackPlan' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';

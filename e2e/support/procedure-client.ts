@@ -6,7 +6,6 @@ import type { DeploymentCommandProcedures } from '../../src/deployments/deployme
 import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
-import type { MfaProcedures } from '../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../src/security/security.procedures.js';
 import { call } from './identity.js';
@@ -34,7 +33,6 @@ export type SlipwayClient = Messages &
   Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
-  Callable<MfaProcedures> &
   Callable<SecurityProcedures>;
 
 /** A refused call: the HTTP status and the error of the documented shape. */

@@ -22,13 +22,11 @@ import { LoginAttempts } from './login/login-attempts.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
 import { MfaCodes } from './mfa/mfa-codes.js';
-import {
-  ConfirmMfaEnrollmentHandler,
-  StartMfaEnrollmentHandler,
-} from './mfa/mfa-enrollment.handlers.js';
+import { ConfirmMfaEnrollmentHandler } from './mfa/confirm-mfa-enrollment.js';
 import { MfaGuardRails } from './mfa/mfa-guard-rails.js';
-import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-maintenance.handlers.js';
-import { MfaProcedures } from './mfa/mfa.procedures.js';
+import { DisableMfaHandler } from './mfa/disable-mfa.js';
+import { RotateRecoveryCodesHandler } from './mfa/rotate-recovery-codes.js';
+import { StartMfaEnrollmentHandler } from './mfa/start-mfa-enrollment.js';
 import { Totp } from './mfa/totp.js';
 import { PasswordHasher } from './password-hasher.js';
 import { MembersHandler } from './queries/members.js';
@@ -56,7 +54,6 @@ import { SessionTerminator } from './session-terminator.js';
     ConfirmMfaEnrollmentHandler,
     RotateRecoveryCodesHandler,
     DisableMfaHandler,
-    MfaProcedures,
     SessionStarter,
     SessionTerminator,
     SignUpHandler,
