@@ -13,6 +13,9 @@ import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.j
 import type { Health } from '../src/health/health.handler.js';
 import type { ChangeUserRole } from '../src/identity/commands/change-user-role.js';
 import type { DeactivateUser } from '../src/identity/commands/deactivate-user.js';
+import type { InviteMember } from '../src/identity/invites/invite-member.js';
+import type { Invites } from '../src/identity/invites/invites.js';
+import type { RevokeInvite } from '../src/identity/invites/revoke-invite.js';
 import type { ConfirmMfaEnrollment } from '../src/identity/mfa/confirm-mfa-enrollment.js';
 import type { DisableMfa } from '../src/identity/mfa/disable-mfa.js';
 import type { RotateRecoveryCodes } from '../src/identity/mfa/rotate-recovery-codes.js';
@@ -31,7 +34,10 @@ export interface ProcedureMessages {
   generateAgentToken: GenerateAgentToken;
   health: Health;
   invalidatePrincipal: InvalidatePrincipal;
+  inviteMember: InviteMember;
+  invites: Invites;
   members: Members;
+  revokeInvite: RevokeInvite;
   revokeToken: RevokeToken;
   rotateRecoveryCodes: RotateRecoveryCodes;
   rotateToken: RotateToken;
@@ -42,4 +48,4 @@ export interface ProcedureMessages {
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'inviteMember' | 'invites' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'rollbackPlan' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';
+export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'rollbackPlan' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';

@@ -14,10 +14,10 @@ import {
   ResetPasswordHandler,
 } from './commands/password-reset.handlers.js';
 import { Throttle } from './login/throttle.js';
-import { InviteMemberHandler } from './invites/invite-member.handler.js';
-import { AcceptInviteHandler, RevokeInviteHandler } from './invites/invite-use.handlers.js';
-import { InviteProcedures } from './invites/invites.procedures.js';
-import { ListInvitesHandler } from './invites/invites.query.js';
+import { AcceptInviteHandler } from './invites/invite-use.handlers.js';
+import { InviteMemberHandler } from './invites/invite-member.js';
+import { InvitesHandler } from './invites/invites.js';
+import { RevokeInviteHandler } from './invites/revoke-invite.js';
 import { LoginAttempts } from './login/login-attempts.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
@@ -65,8 +65,7 @@ import { SessionTerminator } from './session-terminator.js';
     InviteMemberHandler,
     RevokeInviteHandler,
     AcceptInviteHandler,
-    ListInvitesHandler,
-    InviteProcedures,
+    InvitesHandler,
   ],
 })
 export class IdentityModule {}

@@ -6,7 +6,6 @@ import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
-import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
 import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
@@ -29,7 +28,6 @@ type Answers<T> = {
 type Declarations = {
   [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
 } & Answers<ArchiveProcedures> &
-  Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
