@@ -21,9 +21,12 @@ import type { DisableMfa } from '../src/identity/mfa/disable-mfa.js';
 import type { RotateRecoveryCodes } from '../src/identity/mfa/rotate-recovery-codes.js';
 import type { StartMfaEnrollment } from '../src/identity/mfa/start-mfa-enrollment.js';
 import type { Members } from '../src/identity/queries/members.js';
+import type { AccountSecurityStatus } from '../src/security/account-security-status.js';
+import type { UpdateAccountSecurityPolicy } from '../src/security/update-account-security-policy.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
+  accountSecurityStatus: AccountSecurityStatus;
   agents: Agents;
   changeUserRole: ChangeUserRole;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
@@ -44,8 +47,9 @@ export interface ProcedureMessages {
   startMfaEnrollment: StartMfaEnrollment;
   tokens: Tokens;
   triggerDeploy: TriggerDeploy;
+  updateAccountSecurityPolicy: UpdateAccountSecurityPolicy;
   viewer: Viewer;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'rollbackPlan' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'testNotificationChannel' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';
+export type MethodDeclared = 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'archiveService' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'createDeployWebhook' | 'createNotificationChannel' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'eraseSubjectData' | 'executeRollback' | 'infrastructureInventory' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'removeServerImage' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'rollbackPlan' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'serverImages' | 'servers' | 'serviceDetails' | 'services' | 'serviceStats' | 'serviceStatus' | 'setServerComposePolicy' | 'testNotificationChannel' | 'triggerBackup' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail';

@@ -7,7 +7,6 @@ import type { DeploymentQueryProcedures } from '../../src/deployments/deployment
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
 import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
-import type { SecurityProcedures } from '../../src/security/security.procedures.js';
 import { call } from './identity.js';
 
 /** A procedures class as a client sees it: each method takes its input and resolves its answer. */
@@ -32,8 +31,7 @@ export type SlipwayClient = Messages &
   Callable<AuditProcedures> &
   Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
-  Callable<DeploymentQueryProcedures> &
-  Callable<SecurityProcedures>;
+  Callable<DeploymentQueryProcedures>;
 
 /** A refused call: the HTTP status and the error of the documented shape. */
 export class ProcedureError extends Error {

@@ -11,7 +11,6 @@ import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.pr
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
-import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
@@ -36,7 +35,6 @@ type Declarations = {
   Answers<DeployHookProcedures> &
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
-  Answers<SecurityProcedures> &
   Answers<ServerConnectionProcedures> &
   Answers<ServerImagesProcedures>;
 
