@@ -1,5 +1,14 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
+import type { CreateAgent } from '../src/access/commands/create-agent.js';
+import type { CreateToken } from '../src/access/commands/create-token.js';
+import type { GenerateAgentToken } from '../src/access/commands/generate-agent-token.js';
+import type { InvalidatePrincipal } from '../src/access/commands/invalidate-principal.js';
+import type { RevokeToken } from '../src/access/commands/revoke-token.js';
+import type { RotateToken } from '../src/access/commands/rotate-token.js';
+import type { Agents } from '../src/access/queries/agents.js';
+import type { Tokens } from '../src/access/queries/tokens.js';
+import type { Viewer } from '../src/access/queries/viewer.js';
 import type { ApproveRequest } from '../src/deployments/commands/approve-request.js';
 import type { ApproveServerHostKey } from '../src/deployments/commands/approve-server-host-key.js';
 import type { CancelDeployment } from '../src/deployments/commands/cancel-deployment.js';
@@ -36,28 +45,53 @@ import type { Servers } from '../src/deployments/queries/servers.js';
 import type { ServiceDetails } from '../src/deployments/queries/service-details.js';
 import type { Services } from '../src/deployments/queries/services.js';
 import type { Health } from '../src/health/health.handler.js';
+import type { ChangeUserRole } from '../src/identity/commands/change-user-role.js';
+import type { DeactivateUser } from '../src/identity/commands/deactivate-user.js';
+import type { InviteMember } from '../src/identity/invites/invite-member.js';
+import type { Invites } from '../src/identity/invites/invites.js';
+import type { RevokeInvite } from '../src/identity/invites/revoke-invite.js';
+import type { ConfirmMfaEnrollment } from '../src/identity/mfa/confirm-mfa-enrollment.js';
+import type { DisableMfa } from '../src/identity/mfa/disable-mfa.js';
+import type { RotateRecoveryCodes } from '../src/identity/mfa/rotate-recovery-codes.js';
+import type { StartMfaEnrollment } from '../src/identity/mfa/start-mfa-enrollment.js';
+import type { Members } from '../src/identity/queries/members.js';
+import type { AccountSecurityStatus } from '../src/security/account-security-status.js';
+import type { UpdateAccountSecurityPolicy } from '../src/security/update-account-security-policy.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
+  accountSecurityStatus: AccountSecurityStatus;
+  agents: Agents;
   approvalQueue: ApprovalQueue;
   approveRequest: ApproveRequest;
   approveServerHostKey: ApproveServerHostKey;
   backupRestorePlan: BackupRestorePlan;
   backups: Backups;
   cancelDeployment: CancelDeployment;
+  changeUserRole: ChangeUserRole;
   checkServer: CheckServer;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
+  confirmMfaEnrollment: ConfirmMfaEnrollment;
+  createAgent: CreateAgent;
   createDeployWebhook: CreateDeployWebhook;
+  createToken: CreateToken;
+  deactivateUser: DeactivateUser;
   decommissionServer: DecommissionServer;
   deliveryMetrics: DeliveryMetrics;
   deploymentDetails: DeploymentDetails;
   deploymentLogs: DeploymentLogs;
   deploymentPlan: DeploymentPlan;
   deployWebhooks: DeployWebhooks;
+  disableMfa: DisableMfa;
   executeRollback: ExecuteRollback;
+  generateAgentToken: GenerateAgentToken;
   health: Health;
   infrastructureInventory: InfrastructureInventory;
+  invalidatePrincipal: InvalidatePrincipal;
+  inviteMember: InviteMember;
+  invites: Invites;
+  members: Members;
   recentDeployments: RecentDeployments;
   recordBackup: RecordBackup;
   registerServer: RegisterServer;
@@ -65,17 +99,25 @@ export interface ProcedureMessages {
   rejectRequest: RejectRequest;
   requestApproval: RequestApproval;
   revokeDeployWebhook: RevokeDeployWebhook;
+  revokeInvite: RevokeInvite;
+  revokeToken: RevokeToken;
   rollbackPlan: RollbackPlan;
+  rotateRecoveryCodes: RotateRecoveryCodes;
+  rotateToken: RotateToken;
   scanServerHostKey: ScanServerHostKey;
   serverDetails: ServerDetails;
   servers: Servers;
   serviceDetails: ServiceDetails;
   services: Services;
   setServerComposePolicy: SetServerComposePolicy;
+  startMfaEnrollment: StartMfaEnrollment;
+  tokens: Tokens;
   triggerDeploy: TriggerDeploy;
+  updateAccountSecurityPolicy: UpdateAccountSecurityPolicy;
   updateServer: UpdateServer;
   updateService: UpdateService;
+  viewer: Viewer;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'archiveService' | 'auditTrail' | 'changeUserRole' | 'confirmMfaEnrollment' | 'createAgent' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'disableMfa' | 'eraseSubjectData' | 'generateAgentToken' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'removeServerImage' | 'restoreBackup' | 'revokeInvite' | 'revokeToken' | 'rotateRecoveryCodes' | 'rotateToken' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'archiveService' | 'auditTrail' | 'createNotificationChannel' | 'eraseSubjectData' | 'notificationChannels' | 'notificationDeliveries' | 'pruneServerImages' | 'pullServerImage' | 'removeServerImage' | 'restoreBackup' | 'sealAuditCheckpoint' | 'serverImages' | 'serviceStats' | 'serviceStatus' | 'testNotificationChannel' | 'triggerBackup' | 'updateNotificationChannel' | 'verifyAuditTrail';

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
 import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
-import type { AccessProcedures } from '../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
-import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
-import type { MfaProcedures } from '../../src/identity/mfa/mfa.procedures.js';
 import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
-import type { SecurityProcedures } from '../../src/security/security.procedures.js';
 import { call } from './identity.js';
 
 /** A procedures class as a client sees it: each method takes its input and resolves its answer. */
@@ -29,13 +25,7 @@ type Messages = {
 };
 
 /** Every procedure of the application, typed by its declaration. */
-export type SlipwayClient = Messages &
-  Callable<AccessProcedures> &
-  Callable<AuditProcedures> &
-  Callable<BackupProcedures> &
-  Callable<IdentityProcedures> &
-  Callable<MfaProcedures> &
-  Callable<SecurityProcedures>;
+export type SlipwayClient = Messages & Callable<AuditProcedures> & Callable<BackupProcedures>;
 
 /** A refused call: the HTTP status and the error of the documented shape. */
 export class ProcedureError extends Error {

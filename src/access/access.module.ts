@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { SecurityModule } from '../security/security.module.js';
-import { AccessProcedures } from './access.procedures.js';
 import { AccessService } from './access.service.js';
 import { CREDENTIAL_VERIFIER } from './authenticated-identity.js';
 import { CredentialWatch } from './credential-watch.js';
-import { CreateAgentHandler } from './commands/create-agent.handler.js';
-import { CreateTokenHandler } from './commands/create-token.handler.js';
-import { GenerateAgentTokenHandler } from './commands/generate-agent-token.handler.js';
-import { InvalidatePrincipalHandler } from './commands/invalidate-principal.handler.js';
-import { RevokeTokenHandler } from './commands/revoke-token.handler.js';
-import { RotateTokenHandler } from './commands/rotate-token.handler.js';
+import { CreateAgentHandler } from './commands/create-agent.js';
+import { CreateTokenHandler } from './commands/create-token.js';
+import { GenerateAgentTokenHandler } from './commands/generate-agent-token.js';
+import { InvalidatePrincipalHandler } from './commands/invalidate-principal.js';
+import { RevokeTokenHandler } from './commands/revoke-token.js';
+import { RotateTokenHandler } from './commands/rotate-token.js';
 import { PrincipalLookup } from './principal-lookup.js';
+import { AgentsHandler } from './queries/agents.js';
+import { TokensHandler } from './queries/tokens.js';
+import { ViewerHandler } from './queries/viewer.js';
 import { StoredCredentialVerifier } from './stored-credential.verifier.js';
 import { TokenMinter } from './token-minter.js';
-import { ListPrincipalsHandler } from './principals.query.js';
-import { ListTokensHandler } from './tokens.query.js';
 
 @Module({
   imports: [SecurityModule],
@@ -25,15 +25,15 @@ import { ListTokensHandler } from './tokens.query.js';
     { provide: CREDENTIAL_VERIFIER, useExisting: StoredCredentialVerifier },
     PrincipalLookup,
     TokenMinter,
-    AccessProcedures,
+    ViewerHandler,
+    AgentsHandler,
     CreateAgentHandler,
     GenerateAgentTokenHandler,
     CreateTokenHandler,
+    TokensHandler,
     RevokeTokenHandler,
     RotateTokenHandler,
     InvalidatePrincipalHandler,
-    ListTokensHandler,
-    ListPrincipalsHandler,
   ],
   exports: [
     AccessService,
@@ -41,7 +41,6 @@ import { ListTokensHandler } from './tokens.query.js';
     StoredCredentialVerifier,
     SecurityModule,
     PrincipalLookup,
-    ListPrincipalsHandler,
   ],
 })
 export class AccessModule {}

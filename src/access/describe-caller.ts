@@ -1,7 +1,23 @@
-import type { RequestContext } from '../kernel/request-context.js';
+import type { RequestContext, SessionInfo, TokenInfo } from '../kernel/request-context.js';
 
-/** What `viewer` and `GET /api/v1/me` answer: who is calling, and with what. Never a secret. */
-export function describeCaller(ctx: RequestContext) {
+/** Who is calling, and with what. Never a secret. */
+export interface CallerDescription {
+  principal: {
+    id: string;
+    kind: 'user' | 'agent';
+    name: string;
+    email: string | null;
+    role: string;
+    preset: string | null;
+  };
+  authMethod: RequestContext['authMethod'];
+  scopes: string[];
+  token: TokenInfo | null;
+  session: SessionInfo | null;
+}
+
+/** What `viewer` and `GET /api/v1/me` answer. */
+export function describeCaller(ctx: RequestContext): CallerDescription {
   const p = ctx.principal!;
   return {
     principal: {

@@ -1,11 +1,13 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ListPrincipalsHandler } from '../access/principals.query.js';
-import { RouteAccess } from '../kernel/route-access.js';
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { Request } from 'express';
+import { Members } from '../identity/queries/members.js';
+import { RouteAccess, routeContext } from '../kernel/route-access.js';
 import { HUMANS } from '../kernel/roles.js';
 
 @Controller('api/v1/members')
 export class MembersController {
-  constructor(private readonly listPrincipalsHandler: ListPrincipalsHandler) {}
+  constructor(private readonly queries: QueryBus) {}
 
   /** Team members, as the `members` procedure, for REST clients (`?limit=1-100`). */
   @Get()
@@ -15,8 +17,8 @@ export class MembersController {
     roles: HUMANS,
     scopes: ['members:read'],
   })
-  list(@Query('limit') limit?: string) {
+  list(@Req() req: Request, @Query('limit') limit?: string) {
     const n = Math.min(100, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
-    return this.listPrincipalsHandler.execute('user', n);
+    return this.queries.execute(new Members({ limit: n }, routeContext(req)));
   }
 }

@@ -3,35 +3,33 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { AuthController } from './auth.controller.js';
 import { FirstRun } from './first-run.js';
-import { ChangeUserRoleHandler } from './commands/change-user-role.handler.js';
-import { DeactivateUserHandler } from './commands/deactivate-user.handler.js';
+import { ChangeUserRoleHandler } from './commands/change-user-role.js';
+import { DeactivateUserHandler } from './commands/deactivate-user.js';
 import { LogInHandler } from './commands/log-in.handler.js';
 import { LogOutHandler } from './commands/log-out.handler.js';
 import { SignUpHandler } from './commands/sign-up.handler.js';
-import { IdentityProcedures } from './identity.procedures.js';
 import { VerifyLoginHandler } from './commands/verify-login.handler.js';
 import {
   RequestPasswordResetHandler,
   ResetPasswordHandler,
 } from './commands/password-reset.handlers.js';
 import { Throttle } from './login/throttle.js';
-import { InviteMemberHandler } from './invites/invite-member.handler.js';
-import { AcceptInviteHandler, RevokeInviteHandler } from './invites/invite-use.handlers.js';
-import { InviteProcedures } from './invites/invites.procedures.js';
-import { ListInvitesHandler } from './invites/invites.query.js';
+import { AcceptInviteHandler } from './invites/invite-use.handlers.js';
+import { InviteMemberHandler } from './invites/invite-member.js';
+import { InvitesHandler } from './invites/invites.js';
+import { RevokeInviteHandler } from './invites/revoke-invite.js';
 import { LoginAttempts } from './login/login-attempts.js';
 import { LoginDevices } from './login/login-devices.js';
 import { LoginChallenges } from './mfa/login-challenges.js';
 import { MfaCodes } from './mfa/mfa-codes.js';
-import {
-  ConfirmMfaEnrollmentHandler,
-  StartMfaEnrollmentHandler,
-} from './mfa/mfa-enrollment.handlers.js';
+import { ConfirmMfaEnrollmentHandler } from './mfa/confirm-mfa-enrollment.js';
 import { MfaGuardRails } from './mfa/mfa-guard-rails.js';
-import { DisableMfaHandler, RotateRecoveryCodesHandler } from './mfa/mfa-maintenance.handlers.js';
-import { MfaProcedures } from './mfa/mfa.procedures.js';
+import { DisableMfaHandler } from './mfa/disable-mfa.js';
+import { RotateRecoveryCodesHandler } from './mfa/rotate-recovery-codes.js';
+import { StartMfaEnrollmentHandler } from './mfa/start-mfa-enrollment.js';
 import { Totp } from './mfa/totp.js';
 import { PasswordHasher } from './password-hasher.js';
+import { MembersHandler } from './queries/members.js';
 import { SessionStarter } from './session-starter.js';
 import { SessionTerminator } from './session-terminator.js';
 
@@ -56,7 +54,6 @@ import { SessionTerminator } from './session-terminator.js';
     ConfirmMfaEnrollmentHandler,
     RotateRecoveryCodesHandler,
     DisableMfaHandler,
-    MfaProcedures,
     SessionStarter,
     SessionTerminator,
     SignUpHandler,
@@ -64,12 +61,11 @@ import { SessionTerminator } from './session-terminator.js';
     LogOutHandler,
     ChangeUserRoleHandler,
     DeactivateUserHandler,
-    IdentityProcedures,
+    MembersHandler,
     InviteMemberHandler,
     RevokeInviteHandler,
     AcceptInviteHandler,
-    ListInvitesHandler,
-    InviteProcedures,
+    InvitesHandler,
   ],
 })
 export class IdentityModule {}

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { callerOf } from '../../access/authority.js';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { conflict } from '../../common/app-error.js';
 import { DisplayName } from '../../common/field-rules.js';
@@ -22,26 +21,6 @@ import {
   type InviterStanding,
 } from './inviter-standing.js';
 import { parseInviteToken } from './invite-token.js';
-
-export class RevokeInviteInput {
-  @IsUUID()
-  inviteId!: string;
-}
-
-@Injectable()
-export class RevokeInviteHandler {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute(input: RevokeInviteInput, ctx: RequestContext) {
-    const decision = await this.runner.run(
-      inviteStream(input.inviteId),
-      inviteDecider,
-      { kind: 'revoke', actor: callerOf(ctx), inviteId: input.inviteId },
-      ctx,
-    );
-    return { inviteId: input.inviteId, status: 'revoked', changed: decision.events.length > 0 };
-  }
-}
 
 export class AcceptInviteInput {
   @IsString()

@@ -2,16 +2,11 @@
 // of the server reaches the bundle). The contract publishes inputs, not answers, so these come
 // from the same methods the registry routes to; the check below fails to compile when a procedure
 // of the contract has no declaration here.
-import type { AccessProcedures } from '../../../src/access/access.procedures.js';
 import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
-import type { IdentityProcedures } from '../../../src/identity/identity.procedures.js';
-import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
-import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
-import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
 import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
@@ -26,16 +21,11 @@ type Answers<T> = {
 // several have private members of the same name.
 type Declarations = {
   [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
-} & Answers<AccessProcedures> &
-  Answers<ArchiveProcedures> &
-  Answers<InviteProcedures> &
+} & Answers<ArchiveProcedures> &
   Answers<AuditProcedures> &
   Answers<BackupProcedures> &
-  Answers<IdentityProcedures> &
-  Answers<MfaProcedures> &
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
-  Answers<SecurityProcedures> &
   Answers<ServerImagesProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsInt, Max, MaxLength, Min } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
@@ -8,7 +9,8 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { inviteStream, inviteSubject } from '../../events/invite.events.js';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { HUMANS } from '../../kernel/roles.js';
 import { MAIL_SENDER, type MailSender } from '../../mail/mail-sender.port.js';
 import { PersonalData } from '../../privacy/personal-data.js';
@@ -20,6 +22,7 @@ import { credentialByEmail } from '../credential-lookup.js';
 import { normaliseEmail } from '../commands/normalise-email.js';
 import { inviteDecider } from './invite.decider.js';
 import { inviteLinkToken } from './invite-token.js';
+import { INVITE_SCOPE, INVITER_ROLES } from './inviter-standing.js';
 
 const logger = new Logger('Invites');
 const DAY_MS = 86_400_000;
@@ -48,13 +51,23 @@ export interface InviteCreated {
   expiresAt: string;
 }
 
+export class InviteMember extends ProcedureCommand<InviteMemberInput, InviteCreated> {}
+
 /**
  * Records the invite (rank: never a role above the caller's own nor wider than its credential)
  * and mails its single-use link. The link's secret is returned to nobody: only its keyed digest
  * is recorded, and only the invitee's mailbox holds it.
  */
-@Injectable()
-export class InviteMemberHandler {
+@Procedure.command(InviteMember, {
+  name: 'inviteMember',
+  // The same standing is required again of the inviter when the invite is accepted.
+  roles: INVITER_ROLES,
+  scopes: [INVITE_SCOPE],
+  input: InviteMemberInput,
+  description:
+    'Mails a single-use link (1-30 days, 7 by default) that creates an account for this email with this role; never a role above yours or wider than your credential. The link is returned to nobody.',
+})
+export class InviteMemberHandler implements ICommandHandler<InviteMember> {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly personal: PersonalData,
@@ -65,7 +78,7 @@ export class InviteMemberHandler {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute(input: InviteMemberInput, ctx: RequestContext): Promise<InviteCreated> {
+  async execute({ input, ctx }: InviteMember): Promise<InviteCreated> {
     const actor = callerOf(ctx);
     if (await credentialByEmail(this.reads, this.personal, input.email)) {
       throw conflict('An account with this email already exists');

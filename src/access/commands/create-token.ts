@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { DisplayName } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
-import { ScopeList, TokenLifetimeDays } from './token-fields.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
+import { ScopeList, TokenLifetimeDays } from './token-fields.js';
 
 export class CreateTokenInput {
   @DisplayName()
@@ -18,15 +20,24 @@ export class CreateTokenInput {
   expiresInDays?: number;
 }
 
+export class CreateToken extends ProcedureCommand<CreateTokenInput, MintedToken> {}
+
 /** A token for the caller's own user principal, narrowed to the scopes asked for. */
-@Injectable()
-export class CreateTokenHandler {
+@Procedure.command(CreateToken, {
+  name: 'createToken',
+  roles: ADMINS,
+  scopes: ['tokens:manage'],
+  input: CreateTokenInput,
+  description:
+    "Mints a token for the caller's own user, within the presenting credential's scopes; shown once.",
+})
+export class CreateTokenHandler implements ICommandHandler<CreateToken> {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly minter: TokenMinter,
   ) {}
 
-  async execute(input: CreateTokenInput, ctx: RequestContext): Promise<MintedToken> {
+  async execute({ input, ctx }: CreateToken): Promise<MintedToken> {
     const principal = await this.lookup.principal(ctx.principal!.id);
     return this.minter.mint(
       {

@@ -1,11 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
-import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
-import { CLOCK, type Clock } from '../common/clock.js';
-import { READ_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
-import { StoredCredentialVerifier } from './stored-credential.verifier.js';
-import { Omittable } from '../common/omittable.js';
-import { PageInput } from './page.input.js';
+import type { ApiTokenDoc } from '../../../projections/api-tokens.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { PageInput } from '../page.input.js';
+import { StoredCredentialVerifier } from '../stored-credential.verifier.js';
 
 export interface TokenView {
   tokenId: string;
@@ -29,24 +33,33 @@ export class TokensInput extends PageInput {
   principalId?: string;
 }
 
+export interface TokensPage {
+  items: TokenView[];
+  nextCursor: string | null;
+}
+
+export class Tokens extends ProcedureQuery<TokensInput, TokensPage> {}
+
 /** Token metadata, newest first; never values or digests. */
-@Injectable()
-export class ListTokensHandler {
+@Procedure.read(Tokens, {
+  name: 'tokens',
+  roles: ADMINS,
+  scopes: ['tokens:read'],
+  input: TokensInput,
+  description: 'API token metadata (never values), newest first, optionally for one principal.',
+})
+export class TokensHandler implements IQueryHandler<Tokens> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly verifier: StoredCredentialVerifier,
   ) {}
 
-  async execute(
-    principalId: string | undefined,
-    limit: number,
-    cursor?: string,
-  ): Promise<{ items: TokenView[]; nextCursor: string | null }> {
-    const filter: Filter = principalId ? { principalId } : {};
+  async execute({ input }: Tokens): Promise<TokensPage> {
+    const filter: Filter = input.principalId ? { principalId: input.principalId } : {};
     const page = await this.reads
       .collection<ApiTokenDoc>('api_tokens')
-      .find(filter, { sort: { createdAt: -1 }, limit, cursor });
+      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 50, cursor: input.cursor });
     const now = this.clock.now().getTime();
     const items = await Promise.all(
       page.items.map(async (t): Promise<TokenView> => ({

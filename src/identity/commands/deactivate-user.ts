@@ -1,9 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
-import { principalStream, TokensInvalidatedBefore } from '../../events/access.events.js';
 import { callerOf } from '../../access/authority.js';
-import type { RequestContext } from '../../kernel/request-context.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
+import { principalStream, TokensInvalidatedBefore } from '../../events/access.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { SessionTerminator } from '../session-terminator.js';
 import { TeamRoster } from '../team-roster.js';
@@ -13,13 +16,25 @@ export class DeactivateUserInput {
   userId!: string;
 }
 
+export class DeactivateUser extends ProcedureCommand<
+  DeactivateUserInput,
+  { userId: string; endedSessions: number }
+> {}
+
 /**
  * Deactivation is decided on the team stream; from that moment the guard refuses the user's
  * sessions and tokens (it checks status). Ending the sessions and cutting off the tokens are
  * then recorded as facts of their own.
  */
-@Injectable()
-export class DeactivateUserHandler {
+@Procedure.command(DeactivateUser, {
+  name: 'deactivateUser',
+  roles: ADMINS,
+  scopes: ['members:manage'],
+  input: DeactivateUserInput,
+  description:
+    'Deactivates a user ranked no higher than you: ends their sessions and refuses their tokens.',
+})
+export class DeactivateUserHandler implements ICommandHandler<DeactivateUser> {
   constructor(
     private readonly roster: TeamRoster,
     private readonly writer: EventWriter,
@@ -27,10 +42,10 @@ export class DeactivateUserHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(
-    input: DeactivateUserInput,
-    ctx: RequestContext,
-  ): Promise<{ userId: string; endedSessions: number }> {
+  async execute({
+    input,
+    ctx,
+  }: DeactivateUser): Promise<{ userId: string; endedSessions: number }> {
     const { userId } = input;
     await this.roster.change({ kind: 'deactivate', actor: callerOf(ctx), userId }, ctx);
     const endedSessions = await this.sessions.endAll(userId, 'deactivated', ctx);

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
 import { tokenStream } from '../../events/access.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
 import { assertMayReceiveTokenOf, assertWithinEffective, callerOf } from '../authority.js';
 import { PrincipalLookup } from '../principal-lookup.js';
-import type { RequestContext } from '../../kernel/request-context.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
 import { tokenDecider } from '../token.decider.js';
 
@@ -21,6 +24,10 @@ export class RotateTokenInput {
   overlapMinutes!: number;
 }
 
+export type RotatedToken = MintedToken & { replaces: string; oldRefusedAfter: string };
+
+export class RotateToken extends ProcedureCommand<RotateTokenInput, RotatedToken> {}
+
 /**
  * A new token with the same principal, name and scopes, and a lifetime as long as the old one
  * had; the old one keeps working for `overlapMinutes`, then is refused (TOKEN_INVALIDATED).
@@ -28,8 +35,15 @@ export class RotateTokenInput {
  * agent's token is rotated by an owner or admin ranked at least as its creator, and the scopes
  * must lie within the caller's effective scopes (a narrow token cannot rotate into a wide one).
  */
-@Injectable()
-export class RotateTokenHandler {
+@Procedure.command(RotateToken, {
+  name: 'rotateToken',
+  roles: ADMINS,
+  scopes: ['tokens:manage'],
+  input: RotateTokenInput,
+  description:
+    'Mints a replacement of your own token or of an agent’s you may manage; the old one is refused after overlapMinutes.',
+})
+export class RotateTokenHandler implements ICommandHandler<RotateToken> {
   constructor(
     private readonly lookup: PrincipalLookup,
     private readonly minter: TokenMinter,
@@ -37,10 +51,7 @@ export class RotateTokenHandler {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(
-    input: RotateTokenInput,
-    ctx: RequestContext,
-  ): Promise<MintedToken & { replaces: string; oldRefusedAfter: string }> {
+  async execute({ input, ctx }: RotateToken): Promise<RotatedToken> {
     const old = await this.lookup.token(input.tokenId);
     const principal = await this.lookup.principal(old.principalId);
     const caller = callerOf(ctx);

@@ -1,15 +1,16 @@
-import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsIn } from 'class-validator';
-import { DeciderRunner } from '../../storage/decider-runner.js';
-import { principalStream } from '../../events/access.events.js';
 import { DisplayName } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
-import { AGENT_PRESET_NAMES } from '../capabilities.js';
+import { principalStream } from '../../events/access.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
 import { assertWithinEffective, scopesOfPreset } from '../authority.js';
-import { DEFAULT_AGENT_PRESET } from '../capabilities.js';
+import { AGENT_PRESET_NAMES, DEFAULT_AGENT_PRESET } from '../capabilities.js';
 import { principalDecider } from '../principal.decider.js';
-import type { RequestContext } from '../../kernel/request-context.js';
 
 export interface CreatedAgent {
   principalId: string;
@@ -28,11 +29,19 @@ export class CreateAgentInput {
   preset?: string;
 }
 
-@Injectable()
-export class CreateAgentHandler {
+export class CreateAgent extends ProcedureCommand<CreateAgentInput, CreatedAgent> {}
+
+@Procedure.command(CreateAgent, {
+  name: 'createAgent',
+  roles: ADMINS,
+  scopes: ['members:manage'],
+  input: CreateAgentInput,
+  description: 'Creates an agent principal with a preset (default agent:read-only).',
+})
+export class CreateAgentHandler implements ICommandHandler<CreateAgent> {
   constructor(private readonly runner: DeciderRunner) {}
 
-  async execute(input: CreateAgentInput, ctx: RequestContext): Promise<CreatedAgent> {
+  async execute({ input, ctx }: CreateAgent): Promise<CreatedAgent> {
     const principalId = randomUUID();
     const preset = input.preset ?? DEFAULT_AGENT_PRESET;
     // Narrowing: nobody provisions an agent able to do what their own credential cannot.

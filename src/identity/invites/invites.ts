@@ -1,9 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsIn } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 import type { InviteDoc } from '../../../projections/invites.projection.js';
 import { PageInput } from '../../access/page.input.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
 import { PersonalData } from '../../privacy/personal-data.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 
@@ -28,16 +32,30 @@ export interface InviteView {
   revokedAt: string | null;
 }
 
+export interface InvitesPage {
+  items: InviteView[];
+  nextCursor: string | null;
+}
+
+export class Invites extends ProcedureQuery<InvitesInput, InvitesPage> {}
+
 /** Invites newest first; a pending one past its expiry reads `expired`. Never the link. */
-@Injectable()
-export class ListInvitesHandler {
+@Procedure.read(Invites, {
+  name: 'invites',
+  roles: ADMINS,
+  scopes: ['members:read'],
+  input: InvitesInput,
+  description:
+    'Invites newest first, with status pending, accepted, revoked or expired; never the link.',
+})
+export class InvitesHandler implements IQueryHandler<Invites> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly personal: PersonalData,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(input: InvitesInput): Promise<{ items: InviteView[]; nextCursor: string | null }> {
+  async execute({ input }: Invites): Promise<InvitesPage> {
     const now = this.clock.now().toISOString();
     const filter: Filter =
       input.status === 'expired'
