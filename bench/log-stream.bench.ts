@@ -102,7 +102,7 @@ export async function benchLogStream(
     // connection of its own to the same file; the stream hears of them through the file's change
     // notifications (the kernel reports another connection's writes as another process's).
     config.runner.mode = 'off';
-    const other = new SqliteReadStore(join(slipway.dataDir, 'read-models.sqlite'));
+    const other = new SqliteReadStore(join(slipway.dataDir, 'primary.sqlite'), { durable: true });
     try {
       const worker = new DeploymentLogStore(other);
       const id = await deploy();

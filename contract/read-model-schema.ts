@@ -11,6 +11,8 @@ import {
   OUTBOX_COLLECTION,
 } from '../src/notifications/delivery/delivery-record.js';
 import type { CollectionSpec, IndexSpec } from '../src/readstore/read-store.port.js';
+import { STORE_MOVES } from '../src/readstore/move-collections.js';
+import { PRIMARY_STORE_COLLECTIONS } from '../src/app/primary-collections.js';
 
 /** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
@@ -119,6 +121,17 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     description: "The notification consumer's position in the event log (id: deliveries).",
   },
   {
+    spec: STORE_MOVES,
+    file: 'src/readstore/move-collections.ts',
+    type: 'StoreMoveDoc',
+    writtenBy: ['src/readstore/move-collections.ts'],
+    description:
+      'Moves of collections into this store, one document each (id: the move): when it was ' +
+      'done and how many documents of each collection it copied. ' +
+      'primary-data-from-read-models: the primary collections an earlier release kept in the ' +
+      'read store.',
+  },
+  {
     spec: TOKEN_USAGE,
     file: 'src/access/usage-tracker.ts',
     type: 'UsageDoc',
@@ -149,7 +162,17 @@ function typeFiles(root: string): string {
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * `read-models`: the projections' store (SQLite `read-models.sqlite`; MongoDB the database of
+ * SLIPWAY_MONGODB_URL), deleted or dropped to rebuild from the events. `primary`: data derived
+ * from no event (SQLite `primary.sqlite`; MongoDB that database's name + `_primary`), the only
+ * copy, never rebuilt.
+ */
+export type StoreName = 'read-models' | 'primary';
+
 export interface ReadModelCollection {
+  /** The store that holds the collection. */
+  store: StoreName;
   /** The projection that owns the collection (rebuildable from the events), or null. */
   projection: string | null;
   projectionVersion: number | null;
@@ -235,6 +258,11 @@ function owners(): Map<string, Owner> {
  */
 export function buildReadModelContract(root: string): ReadModelContract {
   const all = owners();
+  const primaryNames = new Set(PRIMARY_STORE_COLLECTIONS.map((c) => c.name));
+  const unpublished = [...primaryNames].filter((name) => !all.has(name));
+  if (unpublished.length) {
+    throw new Error(`SERVICE_COLLECTIONS lacks primary collections: ${unpublished.join(', ')}`);
+  }
   const config: Config = {
     path: typeFiles(root),
     tsconfig: `${root}/tsconfig.json`,
@@ -255,6 +283,7 @@ export function buildReadModelContract(root: string): ReadModelContract {
       document.required = [...((document.required as string[]) ?? []), '_position'];
     }
     collections[name] = {
+      store: primaryNames.has(name) ? 'primary' : 'read-models',
       projection: owner.projection,
       projectionVersion: owner.version,
       writtenBy: owner.writtenBy,
@@ -266,12 +295,15 @@ export function buildReadModelContract(root: string): ReadModelContract {
   return {
     product: 'Slipway',
     description:
-      'The document shape of every collection of the read store (SQLite: table rm_<collection>, ' +
-      'column doc; MongoDB: the collection of that name), generated from the types of the code ' +
-      'that writes it by `npm run contract:generate`. Collections with a projection are ' +
-      'rebuildable from the events; the others (projection: null) are written by services, ' +
-      'and deployment_logs, notification_deliveries, token_usage and session_activity are the ' +
-      'only copy of what they hold.',
+      'The document shape of every collection analysts can query, in the store named by its ' +
+      '`store` (SQLite: table rm_<collection>, column doc, of read-models.sqlite or ' +
+      'primary.sqlite in the data directory; MongoDB: the collection of that name in the ' +
+      'database of SLIPWAY_MONGODB_URL, or for the primary store in that name + _primary), ' +
+      'generated from the types of the code that writes it by `npm run contract:generate`. ' +
+      'The read-models store holds the projections (rebuildable from the events: deleting it ' +
+      'rebuilds them) and their bookkeeping; the primary store holds what services write that ' +
+      'no event records (deployment output, usage times, runner heartbeats, notification ' +
+      'deliveries, the audit chain links): the only copy, never rebuilt.',
     collections,
   };
 }

@@ -89,7 +89,7 @@ describe('another process writing to the SQLite data directory wakes the API pro
       await run(process.execPath, [
         writer,
         'logs',
-        join(dataDir, 'read-models.sqlite'),
+        join(dataDir, 'primary.sqlite'),
         deploymentId,
         '5',
       ]);

@@ -15,6 +15,7 @@ const DETAILS = {
   uptimeSeconds: expect.any(Number),
   eventStore: { ready: true, headPosition: expect.any(Number) },
   readStore: { ready: true },
+  primaryStore: { ready: true },
   projections: { lag: expect.any(Number), items: expect.any(Array) },
 };
 

@@ -77,8 +77,9 @@ async function startReceiver(): Promise<{ server: Server; url: string }> {
 
 /**
  * contract/read-models.json against the running application: every collection the app
- * declares in its read store (projections and services alike, the leases of several replicas
- * included) is published, and nothing else is; the declared indexes are the published ones;
+ * declares in its read store (projections and their bookkeeping, the leases of several replicas
+ * included) and in its primary store (what services write that no event records) is published
+ * under that store, and nothing else is; the declared indexes are the published ones;
  * the documents the app writes while it is driven over HTTP (a deployment run by the runner
  * over a real sshd, a delivered webhook, an audit seal...) fit their published shapes.
  */
@@ -86,8 +87,8 @@ describe('read store collections of the running application', () => {
   let t: TestApp;
   let sshd: TestSshd;
   let receiver: { server: Server; url: string };
-  let file: string;
-  let afterStart: { tables: string[]; indexes: string[] };
+  let files: Record<'read-models' | 'primary', string>;
+  let afterStart: Record<'read-models' | 'primary', { tables: string[]; indexes: string[] }>;
   let closed = false;
 
   beforeAll(async () => {
@@ -108,8 +109,14 @@ describe('read store collections of the running application', () => {
         },
       },
     });
-    file = join(t.config.dataDir, 'read-models.sqlite');
-    afterStart = storedCollections(file);
+    files = {
+      'read-models': join(t.config.dataDir, 'read-models.sqlite'),
+      primary: join(t.config.dataDir, 'primary.sqlite'),
+    };
+    afterStart = {
+      'read-models': storedCollections(files['read-models']),
+      primary: storedCollections(files.primary),
+    };
   });
   afterAll(async () => {
     if (!closed) await t?.app.close();
@@ -118,19 +125,24 @@ describe('read store collections of the running application', () => {
     receiver?.server.close();
   });
 
-  it('every collection in the read store after start is published, and every published one exists', () => {
-    // The runner's heartbeats are declared when a runner starts in the process (here, later on;
-    // with SLIPWAY_RUNNER=embedded, at start); the last case sees them.
-    const withoutRunner = publishedCollections().filter((name) => name !== RUNNER_HEARTBEATS);
-    expect(afterStart.tables.sort()).toEqual(withoutRunner.sort());
+  it('every collection in each store after start is published there, and every published one exists', () => {
+    expect(afterStart['read-models'].tables.sort()).toEqual(
+      publishedCollections('read-models').sort(),
+    );
+    // The primary collections are declared before anything starts (moved from the read store
+    // of an earlier release), the runner's heartbeats among them.
+    expect(afterStart.primary.tables.sort()).toEqual(publishedCollections('primary').sort());
+    expect(publishedCollections('primary')).toContain(RUNNER_HEARTBEATS);
   });
 
-  it('the indexes in the read store are the published ones', () => {
+  it('the indexes in each store are the published ones', () => {
     // The SQLite adapter names an index rm_<collection>__<field>__<field> (dots as _).
-    const named = publishedIndexes().map(
-      (i) => `rm_${i.collection}__${i.fields.join('__').replace(/\./g, '_')}`,
-    );
-    expect(afterStart.indexes.sort()).toEqual(named.sort());
+    for (const store of ['read-models', 'primary'] as const) {
+      const named = publishedIndexes(store).map(
+        (i) => `rm_${i.collection}__${i.fields.join('__').replace(/\./g, '_')}`,
+      );
+      expect(afterStart[store].indexes.sort()).toEqual(named.sort());
+    }
   });
 
   it('the documents the application writes fit their published shapes', async () => {
@@ -189,12 +201,14 @@ describe('read store collections of the running application', () => {
 
     const filled: string[] = [];
     const problems: string[] = [];
-    const tables = storedCollections(file).tables;
-    expect(tables.sort()).toEqual(publishedCollections().sort());
-    for (const name of tables) {
-      const docs = storedDocs(file, name);
-      if (docs.length > 0) filled.push(name);
-      problems.push(...readModelViolations(name, docs));
+    for (const store of ['read-models', 'primary'] as const) {
+      const tables = storedCollections(files[store]).tables;
+      expect(tables.sort()).toEqual(publishedCollections(store).sort());
+      for (const name of tables) {
+        const docs = storedDocs(files[store], name);
+        if (docs.length > 0) filled.push(name);
+        problems.push(...readModelViolations(name, docs));
+      }
     }
     expect(problems).toEqual([]);
     expect(filled).toEqual(
@@ -206,6 +220,7 @@ describe('read store collections of the running application', () => {
         'projection_leases',
         'session_activity',
         'token_usage',
+        'store_moves',
         'projection_checkpoints',
         'principals',
         'notification_channels',

@@ -43,6 +43,7 @@ describe('procedure-call wire format over HTTP', () => {
       version: expect.any(String),
       eventStore: { ready: true },
       readStore: { ready: true },
+      primaryStore: { ready: true },
       projections: {
         lag: 0,
         items: expect.arrayContaining([expect.objectContaining({ name: 'notes' })]),

@@ -8,6 +8,7 @@ interface Published {
   collections: Record<
     string,
     {
+      store: 'read-models' | 'primary';
       projection: string | null;
       indexes: { fields: string[] }[];
       document: Record<string, unknown>;
@@ -31,9 +32,14 @@ function compiled(): Map<string, ValidateFunction> {
   return validators;
 }
 
-/** Every published collection: the projections' and those services write. */
-export function publishedCollections(): string[] {
-  return [...compiled().keys()];
+/**
+ * Every published collection (the projections' and those services write), or those of one
+ * store: `read-models` (rebuildable) or `primary` (the only copy).
+ */
+export function publishedCollections(store?: 'read-models' | 'primary'): string[] {
+  return Object.entries(published().collections)
+    .filter(([, c]) => store === undefined || c.store === store)
+    .map(([name]) => name);
 }
 
 /** The published collections no projection owns (written by services, not rebuildable). */
@@ -44,10 +50,12 @@ export function serviceCollections(): string[] {
 }
 
 /** Every published index as the collection and its fields. */
-export function publishedIndexes(): { collection: string; fields: string[] }[] {
-  return Object.entries(published().collections).flatMap(([collection, c]) =>
-    c.indexes.map((i) => ({ collection, fields: i.fields })),
-  );
+export function publishedIndexes(
+  store?: 'read-models' | 'primary',
+): { collection: string; fields: string[] }[] {
+  return Object.entries(published().collections)
+    .filter(([, c]) => store === undefined || c.store === store)
+    .flatMap(([collection, c]) => c.indexes.map((i) => ({ collection, fields: i.fields })));
 }
 
 /**

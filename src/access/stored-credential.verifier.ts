@@ -6,7 +6,7 @@ import type { SessionDoc } from '../../projections/sessions.projection.js';
 import { AppError, attributed } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type {
   AuthenticatedIdentity,
   CredentialVerifier,
@@ -35,12 +35,13 @@ export class StoredCredentialVerifier
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) primary: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly personal: PersonalData,
   ) {
-    this.tokenUsage = new UsageTracker(reads, TOKEN_USAGE, clock);
-    this.sessionActivity = new UsageTracker(reads, SESSION_ACTIVITY, clock);
+    this.tokenUsage = new UsageTracker(primary, TOKEN_USAGE, clock);
+    this.sessionActivity = new UsageTracker(primary, SESSION_ACTIVITY, clock);
   }
 
   async onModuleInit(): Promise<void> {

@@ -9,11 +9,20 @@ import {
 import type { ReadStore } from '../readstore/read-store.port.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 
-/** `events.sqlite` and `read-models.sqlite` in the data directory: the embedded pair. */
-export function embeddedStoreFiles(config: AppConfig): { events: string; readModels: string } {
+/**
+ * The embedded stores in the data directory: `events.sqlite` (the events), `read-models.sqlite`
+ * (the projections, rebuildable: deleting it rebuilds them from the events at the next start)
+ * and `primary.sqlite` (data derived from no event: the only copy, never rebuilt).
+ */
+export function embeddedStoreFiles(config: AppConfig): {
+  events: string;
+  readModels: string;
+  primary: string;
+} {
   return {
     events: join(config.dataDir, 'events.sqlite'),
     readModels: join(config.dataDir, 'read-models.sqlite'),
+    primary: join(config.dataDir, 'primary.sqlite'),
   };
 }
 
@@ -39,6 +48,25 @@ export async function openReadStore(config: AppConfig): Promise<ReadStore> {
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   return new SqliteReadStore(embeddedStoreFiles(config).readModels);
+}
+
+/**
+ * The configured primary store: on MongoDB a database of its own on the same server (the read
+ * models' database name with `_primary` appended), else `primary.sqlite`, synced on every commit.
+ */
+export async function openPrimaryStore(config: AppConfig): Promise<ReadStore> {
+  if (config.storage.mongoUrl) {
+    const { MongoReadStore, databaseOf } = await import('../readstore/mongo/mongo-read-store.js');
+    const url = config.storage.mongoUrl;
+    return MongoReadStore.connect(url, primaryDatabaseOf(databaseOf(url)));
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  return new SqliteReadStore(embeddedStoreFiles(config).primary, { durable: true });
+}
+
+/** The MongoDB database of the primary store, beside the read models' one. */
+export function primaryDatabaseOf(readModelsDatabase: string): string {
+  return `${readModelsDatabase}_primary`;
 }
 
 /** Both stores are the embedded SQLite files (one machine). */

@@ -11,7 +11,7 @@ import { ProjectionLeases } from '../../projections/projection-lease.js';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { READ_MODELS } from '../storage/read-models.js';
@@ -19,13 +19,15 @@ import { CLOCK, type Clock } from '../common/clock.js';
 import { PROJECTIONS, type ProjectionList } from './storage.tokens.js';
 import { errorForLog } from '../common/log-text.js';
 import { catchUpProcess } from './catch-up-process.js';
-import { openEventStore, openReadStore } from './open-stores.js';
+import { movePrimaryData } from './move-primary-data.js';
+import { openEventStore, openPrimaryStore, openReadStore } from './open-stores.js';
 
 const logger = new Logger('Projections');
 
 /**
- * Event store, read store and projection runner: the embedded SQLite pair by default,
- * EventStoreDB/KurrentDB and MongoDB when their connection strings are set (see config).
+ * Event store, read store, primary store and projection runner: SQLite files in the data
+ * directory by default, EventStoreDB/KurrentDB and MongoDB when their connection strings are set
+ * (see config). The projection runner is given the read store only.
  */
 @Global()
 @Module({})
@@ -34,6 +36,7 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
     private readonly runner: ProjectionRunner,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
   ) {}
 
   static forRoot(projections: ProjectionList): DynamicModule {
@@ -50,6 +53,21 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
           provide: READ_STORE,
           inject: [APP_CONFIG],
           useFactory: (config: AppConfig) => openReadStore(config),
+        },
+        {
+          // Apart from the read models, so that no rebuild reaches it; filled from them once.
+          provide: PRIMARY_STORE,
+          inject: [APP_CONFIG, READ_STORE],
+          useFactory: async (config: AppConfig, reads: ReadStore) => {
+            const primary = await openPrimaryStore(config);
+            try {
+              await movePrimaryData(reads, primary);
+            } catch (error) {
+              await primary.close();
+              throw error;
+            }
+            return primary;
+          },
         },
         {
           provide: ProjectionRunner,
@@ -84,7 +102,15 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
         EventWriter,
         DeciderRunner,
       ],
-      exports: [EVENT_STORE, READ_STORE, READ_MODELS, ProjectionRunner, EventWriter, DeciderRunner],
+      exports: [
+        EVENT_STORE,
+        READ_STORE,
+        PRIMARY_STORE,
+        READ_MODELS,
+        ProjectionRunner,
+        EventWriter,
+        DeciderRunner,
+      ],
     };
   }
 
@@ -96,5 +122,6 @@ export class StorageModule implements OnApplicationBootstrap, OnApplicationShutd
     await this.runner.stop();
     await this.events.close();
     await this.reads.close();
+    await this.primary.close();
   }
 }

@@ -9,7 +9,7 @@ import { anonymousContext, type RequestContext } from '../kernel/request-context
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
 import {
-  READ_STORE,
+  PRIMARY_STORE,
   type CollectionSpec,
   type Doc,
   type ReadStore,
@@ -31,7 +31,10 @@ export interface ChainLinkDoc extends Doc {
   hash: string;
 }
 
-/** `audit_chain`: written here only (not a projection), one link per sealed place. */
+/**
+ * `audit_chain`: written here only (not a projection: in the primary store), one link per
+ * sealed place.
+ */
 export const AUDIT_CHAIN: CollectionSpec = {
   name: 'audit_chain',
   indexes: [{ fields: ['position'] }],
@@ -78,14 +81,14 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reads.ensureCollection(AUDIT_CHAIN);
+    await this.primary.ensureCollection(AUDIT_CHAIN);
     const { sealEveryEvents, sealSeconds } = this.config.audit;
     if (sealEveryEvents === 0 && sealSeconds === 0) return;
     this.timer = setInterval(() => void this.maybeSeal(), 2000);
@@ -167,7 +170,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         link = chainLink(link, e, place);
         return { id: String(place).padStart(15, '0'), position: place, hash: link };
       });
-      await this.reads.transaction(async (session) => {
+      await this.primary.transaction(async (session) => {
         for (const doc of docs) await session.collection<ChainLinkDoc>(AUDIT_CHAIN.name).put(doc);
       });
       end = upTo[upTo.length - 1];

@@ -5,7 +5,7 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../eventstore/event-store.port.js';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../events/audit.events.js';
 import { AUDIT_CHAIN, AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
@@ -31,7 +31,7 @@ type CheckpointEvent = RecordedEvent & { data: CheckpointFields & { signature: s
 export class AuditVerification {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
   ) {}
 
@@ -43,7 +43,7 @@ export class AuditVerification {
       ]);
     }
     const recorded = new Map<number, string>();
-    const chain = this.reads.collection<ChainLinkDoc>(AUDIT_CHAIN.name);
+    const chain = this.primary.collection<ChainLinkDoc>(AUDIT_CHAIN.name);
     const dense = this.events.positions === 'dense';
     const verifier = new TrailVerifier(this.key.publicKeyPem, (place) => recorded.get(place), {
       dense,

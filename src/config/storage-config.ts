@@ -2,7 +2,11 @@
 export interface StorageConfig {
   /** `esdb://...`: events in EventStoreDB/KurrentDB; null: `events.sqlite` in the data dir. */
   eventStoreUrl: string | null;
-  /** `mongodb://...`: read models in MongoDB; null: `read-models.sqlite` in the data dir. */
+  /**
+   * `mongodb://...`: read models in MongoDB (the URL's database) and the primary store in the
+   * database of that name + `_primary` on the same server; null: `read-models.sqlite` and
+   * `primary.sqlite` in the data dir.
+   */
   mongoUrl: string | null;
   /** API processes sharing these stores (SLIPWAY_REPLICAS). */
   replicas: number;

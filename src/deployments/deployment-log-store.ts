@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
-  READ_STORE,
+  PRIMARY_STORE,
   type CollectionSpec,
   type Doc,
   type ReadStore,
@@ -28,7 +28,7 @@ export interface LogPage {
   more: boolean;
 }
 
-/** Not a projection: the only copy of deployment output. */
+/** Not a projection: the only copy of deployment output, in the primary store. */
 export const DEPLOYMENT_LOGS: CollectionSpec = {
   name: 'deployment_logs',
   indexes: [{ fields: ['deploymentId', 'line'] }],
@@ -44,7 +44,7 @@ export const DEPLOYMENT_LOGS: CollectionSpec = {
 export class DeploymentLogStore implements OnModuleInit {
   private readonly appended = new EventEmitter().setMaxListeners(0);
 
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(@Inject(PRIMARY_STORE) private readonly primary: ReadStore) {}
 
   /** Calls `listener` with the deployment id after each committed append in this process. */
   onAppended(listener: (deploymentId: string) => void): () => void {
@@ -57,15 +57,15 @@ export class DeploymentLogStore implements OnModuleInit {
    * worker appended among them); null when the store cannot tell, and then readers poll.
    */
   onChangedAnywhere(listener: () => void): (() => void) | null {
-    return this.reads.onChanged?.(listener) ?? null;
+    return this.primary.onChanged?.(listener) ?? null;
   }
 
   async onModuleInit(): Promise<void> {
-    await this.reads.ensureCollection(DEPLOYMENT_LOGS);
+    await this.primary.ensureCollection(DEPLOYMENT_LOGS);
   }
 
   async append(lines: LogLineData[]): Promise<void> {
-    await this.reads.transaction(async (session) => {
+    await this.primary.transaction(async (session) => {
       const logs = session.collection<LogLine>(DEPLOYMENT_LOGS.name);
       for (const l of lines) {
         await logs.put({ ...l, id: `${l.deploymentId}:${String(l.line).padStart(9, '0')}` });
@@ -75,7 +75,7 @@ export class DeploymentLogStore implements OnModuleInit {
   }
 
   async read(deploymentId: string, afterLine: number, limit: number): Promise<LogPage> {
-    const page = await this.reads
+    const page = await this.primary
       .collection<LogLine>(DEPLOYMENT_LOGS.name)
       .find({ deploymentId, line: { $gt: afterLine } }, { sort: { line: 1 }, limit });
     const lines = page.items.map(({ line, step, stream, text, at }) => ({

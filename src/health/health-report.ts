@@ -19,6 +19,9 @@ export interface HealthReport extends HealthSummary {
   uptimeSeconds: number;
   /** `state`: a server store's connection state (`connecting`, `ready`, `unavailable`). */
   eventStore: { ready: boolean; headPosition: number; state?: string };
+  /** The projections' store (rebuildable). */
   readStore: { ready: boolean };
+  /** The store of data no event records (deployment output, usage, deliveries, audit links). */
+  primaryStore: { ready: boolean };
   projections: { lag: number; items: ProjectionHealth[] };
 }

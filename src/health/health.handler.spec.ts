@@ -9,6 +9,7 @@ import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { NamespacedEventStore } from '../eventstore/testing/namespaced-event-store.js';
 import { testEvent } from '../eventstore/testing/test-events.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
+import type { ReadStore } from '../readstore/read-store.port.js';
 import { HealthHandler, LAG_COUNT_CAP } from './health.handler.js';
 
 const things: Projection = {
@@ -36,9 +37,23 @@ describe('health: projection lag counts events, whatever the store does with pos
   });
 
   const lagOf = async (events: EventStore) => {
-    const handler = new HealthHandler(events, reads, new ProjectionRunner(events, reads, [things]));
+    const runner = new ProjectionRunner(events, reads, [things]);
+    const handler = new HealthHandler(events, reads, reads, runner);
     return (await handler.report()).projections;
   };
+
+  it('is degraded while the primary store cannot be reached, and says which store', async () => {
+    const unreachable: ReadStore = Object.assign(Object.create(reads) as ReadStore, {
+      isReady: async () => false,
+    });
+    const runner = new ProjectionRunner(shared, reads, []);
+    const report = await new HealthHandler(shared, reads, unreachable, runner).report();
+    expect(report).toMatchObject({
+      status: 'degraded',
+      readStore: { ready: true },
+      primaryStore: { ready: false },
+    });
+  });
 
   it('on a dense store: the difference of positions', async () => {
     for (let i = 0; i < 4; i++) await shared.append(`s-${i}`, [testEvent('Thing')], 'no_stream');

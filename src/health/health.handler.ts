@@ -3,7 +3,7 @@ import type { IQueryHandler } from '@nestjs/cqrs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { serviceVersion } from '../common/version.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { Procedure } from '../kernel/procedure.js';
 import { ProcedureQuery } from '../kernel/procedure-message.js';
 import type { HealthReport, HealthSummary } from './health-report.js';
@@ -15,7 +15,7 @@ export const LAG_COUNT_CAP = 1000;
 export class Health extends ProcedureQuery<undefined, HealthSummary | HealthReport> {}
 
 /**
- * Liveness and readiness in one answer: stores reachable, projections caught up or not. Event
+ * Liveness and readiness in one answer: the three stores reachable, projections caught up or not. Event
  * counts and projection positions tell an outsider how busy the team is: callers only.
  */
 @Procedure.public(Health, {
@@ -28,6 +28,7 @@ export class HealthHandler implements IQueryHandler<Health> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     private readonly runner: ProjectionRunner,
   ) {}
 
@@ -38,9 +39,10 @@ export class HealthHandler implements IQueryHandler<Health> {
   }
 
   async report(): Promise<HealthReport> {
-    const [eventsReady, readsReady] = await Promise.all([
+    const [eventsReady, readsReady, primaryReady] = await Promise.all([
       this.events.isReady(),
       this.reads.isReady(),
+      this.primary.isReady(),
     ]);
     const head = eventsReady ? Number(await this.events.headPosition()) : 0;
     const behind = await this.eventsBehind(
@@ -55,7 +57,8 @@ export class HealthHandler implements IQueryHandler<Health> {
       status: p.status,
     }));
     const lag = items.reduce((max, p) => Math.max(max, p.lag), 0);
-    const healthy = eventsReady && readsReady && items.every((p) => p.status === 'running');
+    const healthy =
+      eventsReady && readsReady && primaryReady && items.every((p) => p.status === 'running');
     return {
       status: healthy ? 'ok' : 'degraded',
       version: serviceVersion(),
@@ -66,6 +69,7 @@ export class HealthHandler implements IQueryHandler<Health> {
         ...(this.events.connectionState ? { state: this.events.connectionState } : {}),
       },
       readStore: { ready: readsReady },
+      primaryStore: { ready: primaryReady },
       projections: { lag, items },
     };
   }

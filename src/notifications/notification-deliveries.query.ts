@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { IsIn, IsUUID } from 'class-validator';
 import { PageCursor, PageLimit } from '../common/field-rules.js';
 import { Omittable } from '../common/omittable.js';
-import { READ_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, type Filter, type ReadStore } from '../readstore/read-store.port.js';
 import { DELIVERIES, type DeliveryDoc } from './delivery/delivery-record.js';
 import { NotificationChannels } from './notification-channel.handlers.js';
 
@@ -26,7 +26,7 @@ export class NotificationDeliveriesInput {
 @Injectable()
 export class NotificationDeliveriesHandler {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     private readonly channels: NotificationChannels,
   ) {}
 
@@ -37,7 +37,7 @@ export class NotificationDeliveriesHandler {
       filter.channelId = input.channelId;
     }
     if (input.status) filter.status = input.status;
-    const page = await this.reads
+    const page = await this.primary
       .collection<DeliveryDoc>(DELIVERIES)
       .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
     return {

@@ -109,5 +109,13 @@ export interface ReadStore extends ReadStoreSession {
 
 export const READ_STORE = Symbol('READ_STORE');
 
+/**
+ * The same port over a store of its own for data that is not derived from events (deployment
+ * output, usage times, heartbeats, the notification outbox, the audit chain's links): the only
+ * copy of what it holds, so the projection runner never writes to it and dropping the read
+ * models to rebuild them leaves it untouched.
+ */
+export const PRIMARY_STORE = Symbol('PRIMARY_STORE');
+
 export const MAX_FIND_LIMIT = 1000;
 export const DEFAULT_FIND_LIMIT = 100;

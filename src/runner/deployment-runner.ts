@@ -10,7 +10,7 @@ import type { DeploymentDoc } from '../../projections/deployments.projection.js'
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WakeSignal } from '../common/wake-signal.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
-import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { DeploymentExecutor, RunControl, runnerContext } from './deployment-executor.js';
 import { errorForLog } from '../common/log-text.js';
 import { RunnerLiveness } from './runner-liveness.js';
@@ -44,9 +44,10 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
     private readonly executor: DeploymentExecutor,
     private readonly machine: DeploymentStateMachine,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) primary: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.liveness = new RunnerLiveness(reads, this.runnerId);
+    this.liveness = new RunnerLiveness(primary, this.runnerId);
   }
 
   async onApplicationBootstrap(): Promise<void> {

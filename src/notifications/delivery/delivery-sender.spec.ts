@@ -71,7 +71,7 @@ describe('notification sender with several replicas on one store', () => {
     const senders = ['r1', 'r2'].map((name) => {
       const store = new SqliteReadStore(file);
       stores.push(store);
-      return new DeliverySender(store, config, clock, countingChannel(name, sent));
+      return new DeliverySender(store, store, config, clock, countingChannel(name, sent));
     });
     for (const s of senders) s.onApplicationBootstrap();
     const deliveries = setup.collection<DeliveryDoc>(DELIVERIES);

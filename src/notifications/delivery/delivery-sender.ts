@@ -11,7 +11,7 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
 import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { ChannelSender, DeliveryError } from './channel-sender.js';
 import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js';
 
@@ -40,6 +40,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly channels: ChannelSender,
@@ -91,7 +92,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     if (!(await this.mine())) return;
     const free = this.config.notifications.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const page = await this.reads
+    const page = await this.primary
       .collection<DeliveryDoc>(DELIVERIES)
       .find(
         { status: 'pending', nextAttemptAt: { $lte: this.clock.now().toISOString() } },
@@ -109,7 +110,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async attempt(doc: DeliveryDoc): Promise<void> {
-    const deliveries = this.reads.collection<DeliveryDoc>(DELIVERIES);
+    const deliveries = this.primary.collection<DeliveryDoc>(DELIVERIES);
     const channel = await this.reads
       .collection<NotificationChannelDoc>('notification_channels')
       .get(doc.channelId);

@@ -21,7 +21,12 @@ import {
   NotificationChannelTestRequested,
   NotificationChannelUpdated,
 } from '../../events/notifications.events.js';
-import { READ_STORE, type Doc, type ReadStore } from '../../readstore/read-store.port.js';
+import {
+  PRIMARY_STORE,
+  READ_STORE,
+  type Doc,
+  type ReadStore,
+} from '../../readstore/read-store.port.js';
 import { READ_MODELS, type ReadModels } from '../../storage/read-models.js';
 import { subjectOf } from '../notification-subjects.js';
 import {
@@ -46,7 +51,7 @@ export interface OutboxCheckpoint extends Doc {
 /**
  * The consumer that turns events into deliveries: it follows the event log from its stored
  * position (never inside a command), and for each event a channel is subscribed to writes one
- * pending delivery per channel together with its new position, in one read-store transaction.
+ * pending delivery per channel together with its new position, in one primary-store transaction.
  * Re-handling an event writes nothing new. Sending is the DeliverySender's, apart, so a slow
  * channel never holds this consumer, and nothing here can delay or fail a deployment.
  */
@@ -58,6 +63,7 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -65,10 +71,10 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reads.ensureCollection(DELIVERIES_COLLECTION);
-    await this.reads.ensureCollection(OUTBOX_COLLECTION);
+    await this.primary.ensureCollection(DELIVERIES_COLLECTION);
+    await this.primary.ensureCollection(OUTBOX_COLLECTION);
     if (!this.config.notifications.sending) return;
-    const checkpoint = await this.reads
+    const checkpoint = await this.primary
       .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
       .get('deliveries');
     const from = BigInt((checkpoint?.position ?? 0) + 1);
@@ -115,7 +121,7 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
         : null;
     const now = this.clock.now().toISOString();
     const position = Number(event.position);
-    await this.reads.transaction(async (session) => {
+    await this.primary.transaction(async (session) => {
       const deliveries = session.collection<DeliveryDoc>(DELIVERIES);
       for (const channel of channels) {
         const id = `${event.id}:${channel.id}`;

@@ -41,6 +41,16 @@ const CATCH_UP_CHECKPOINT_PAGES = 64_000;
  */
 const BULK_CHECKPOINT_PAGES = 16_000;
 
+export interface SqliteReadStoreOptions {
+  /**
+   * Each commit synced to disk before it returns (`synchronous=FULL`), for a store that holds
+   * the only copy of its data. Without it (`NORMAL`) a power cut may roll back the last commits,
+   * which suits read models: they are rebuildable and a projection's checkpoint commits in the
+   * same transaction as its documents, so both roll back together.
+   */
+  durable?: boolean;
+}
+
 /**
  * Read models in one SQLite file: a table per collection holding JSON documents, with
  * expression indexes on the declared fields (see table-layout.ts). Writes go through one
@@ -54,13 +64,14 @@ export class SqliteReadStore implements ReadStore {
   private readonly known = new Set<string>();
   private readonly fileChanges: FileChangeSignal;
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    options: SqliteReadStoreOptions = {},
+  ) {
     this.fileChanges = new FileChangeSignal(file);
     this.writer = new Database(file);
     this.writer.pragma('journal_mode = WAL');
-    // Read models are rebuildable and their checkpoint commits in the same transaction as
-    // their documents, so a power cut can only roll both back together: NORMAL is enough.
-    this.writer.pragma('synchronous = NORMAL');
+    this.writer.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`);
     this.writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.reader = new Database(file);
     this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

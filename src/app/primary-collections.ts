@@ -1,0 +1,28 @@
+import { SESSION_ACTIVITY, TOKEN_USAGE } from '../access/usage-tracker.js';
+import { AUDIT_CHAIN } from '../audit/audit-sealer.js';
+import { DEPLOYMENT_LOGS } from '../deployments/deployment-log-store.js';
+import {
+  DELIVERIES_COLLECTION,
+  OUTBOX_COLLECTION,
+} from '../notifications/delivery/delivery-record.js';
+import type { CollectionSpec } from '../readstore/read-store.port.js';
+import { STORE_MOVES } from '../readstore/move-collections.js';
+import { RUNNER_HEARTBEATS_COLLECTION } from '../runner/runner-liveness.js';
+
+/**
+ * The collections of the primary store (PRIMARY_STORE): written by services, derived from no
+ * event, the only copy of what they hold. Releases before the primary store kept them in the
+ * read store; they are moved from there once (see move-primary-data.ts).
+ */
+export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
+  DEPLOYMENT_LOGS,
+  TOKEN_USAGE,
+  SESSION_ACTIVITY,
+  RUNNER_HEARTBEATS_COLLECTION,
+  DELIVERIES_COLLECTION,
+  OUTBOX_COLLECTION,
+  AUDIT_CHAIN,
+];
+
+/** The primary store's own bookkeeping: which moves it received. */
+export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [...PRIMARY_COLLECTIONS, STORE_MOVES];
