@@ -11,6 +11,7 @@ import {
   OUTBOX_COLLECTION,
 } from '../src/notifications/delivery/delivery-record.js';
 import type { CollectionSpec, IndexSpec } from '../src/readstore/read-store.port.js';
+import { REACTION_CHECKPOINTS_COLLECTION } from '../src/storage/reactions/reaction-checkpoints.js';
 
 /** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
@@ -117,6 +118,15 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     type: 'OutboxCheckpoint',
     writtenBy: ['src/notifications/delivery/notification-outbox.ts'],
     description: "The notification consumer's position in the event log (id: deliveries).",
+  },
+  {
+    spec: REACTION_CHECKPOINTS_COLLECTION,
+    file: 'src/storage/reactions/reaction-checkpoints.ts',
+    type: 'ReactionCheckpointDoc',
+    writtenBy: ['src/storage/reactions/reaction-checkpoints.ts'],
+    description:
+      "Each process's reaction feed (id: api or worker): the position in the event log up to " +
+      'which its EventBus reactions finished. Not a projection.',
   },
   {
     spec: TOKEN_USAGE,
