@@ -10,11 +10,13 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 const POLL_MS = 60_000;
 const WITHIN_MS = 20_000;
 
-describe('a triggered deployment wakes the runner through the EventBus', () => {
+describe('deployment events wake the runner through the EventBus', () => {
   let t: TestApp;
   let auth: Record<string, string>;
   let serviceId: string;
   const started: string[] = [];
+  /** Why each run was stopped, by deployment id. */
+  const stopped = new Map<string, string | null>();
 
   beforeAll(async () => {
     const defaults = loadConfig({});
@@ -29,7 +31,10 @@ describe('a triggered deployment wakes the runner through the EventBus', () => {
       .mockImplementation((deployment: DeploymentDoc, control: RunControl) => {
         started.push(deployment.id);
         return new Promise<void>((resolve) =>
-          control.abort.signal.addEventListener('abort', () => resolve()),
+          control.abort.signal.addEventListener('abort', () => {
+            stopped.set(deployment.id, control.cancelReason);
+            resolve();
+          }),
         );
       });
     auth = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
@@ -39,13 +44,15 @@ describe('a triggered deployment wakes the runner through the EventBus', () => {
     await t?.close();
   });
 
+  let deploymentId: string;
+
   it('starts a new deployment long before the runner would poll for it', async () => {
-    const { deploymentId } = data<{ deploymentId: string }>(
+    ({ deploymentId } = data<{ deploymentId: string }>(
       await call(t.url, 'POST', 'triggerDeploy', auth, {
         serviceId,
         imageTag: 'ghcr.io/acme/api:1.0.0',
       }),
-    );
+    ));
     // Reading the deployment pokes nothing: only the DeploymentTriggered reaction can wake it.
     let status = 'queued';
     for (let waited = 0; waited < WITHIN_MS && status === 'queued'; waited += 50) {
@@ -56,5 +63,15 @@ describe('a triggered deployment wakes the runner through the EventBus', () => {
     }
     expect(status).toBe('running');
     expect(started).toEqual([deploymentId]);
+  });
+
+  it('stops a running deployment asked to cancel long before the runner would poll', async () => {
+    expect((await call(t.url, 'POST', 'cancelDeployment', auth, { deploymentId })).status).toBe(
+      200,
+    );
+    for (let waited = 0; waited < WITHIN_MS && !stopped.has(deploymentId); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(stopped.get(deploymentId)).toBe('cancelled');
   });
 });

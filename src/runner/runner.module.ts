@@ -14,7 +14,7 @@ import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
 import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
 import { RestoreRunner } from './restore/restore-runner.js';
-import { WakeRunnerOnTrigger } from './wake-runner.reaction.js';
+import { WakeRunner } from './wake-runner.reaction.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -34,7 +34,7 @@ import { WakeRunnerOnTrigger } from './wake-runner.reaction.js';
     ArchiveServiceHandler,
     ArchiveProcedures,
     RestoreRunner,
-    WakeRunnerOnTrigger,
+    WakeRunner,
   ],
   exports: [
     DeploymentRunner,
