@@ -13,6 +13,7 @@ import {
 import type { CollectionSpec, IndexSpec } from '../src/readstore/read-store.port.js';
 import { STORE_MOVES } from '../src/readstore/move-collections.js';
 import { PRIMARY_STORE_COLLECTIONS } from '../src/app/primary-collections.js';
+import { REACTION_CHECKPOINTS_COLLECTION } from '../src/storage/reactions/reaction-checkpoints.js';
 
 /** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
@@ -130,6 +131,15 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
       'done and how many documents of each collection it copied. ' +
       'primary-data-from-read-models: the primary collections an earlier release kept in the ' +
       'read store.',
+  },
+  {
+    spec: REACTION_CHECKPOINTS_COLLECTION,
+    file: 'src/storage/reactions/reaction-checkpoints.ts',
+    type: 'ReactionCheckpointDoc',
+    writtenBy: ['src/storage/reactions/reaction-checkpoints.ts'],
+    description:
+      "Each process's reaction feed (id: api or worker): the position in the event log up to " +
+      'which its EventBus reactions finished. Not a projection.',
   },
   {
     spec: TOKEN_USAGE,

@@ -79,6 +79,7 @@ describe('dropping every projection of a busy store and rebuilding it', () => {
         'deployment_logs',
         'notification_deliveries',
         'notification_outbox',
+        'reaction_checkpoints',
         'runner_heartbeats',
         'session_activity',
         'store_moves',

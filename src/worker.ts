@@ -27,9 +27,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config }), {
-    logger: ['error', 'warn', 'log'],
-  });
+  const app = await NestFactory.createApplicationContext(
+    AppModule.forRoot({ config, reactionConsumer: 'worker' }),
+    {
+      logger: ['error', 'warn', 'log'],
+    },
+  );
   await app.init();
   new Logger('Worker').log(`Runner worker started (data: ${config.dataDir})`);
   const stop = () => void app.close().then(() => process.exit(0));

@@ -20,6 +20,7 @@ import { PrivacyModule } from '../audit/privacy/privacy.module.js';
 import { CLOCK, systemClock, type Clock } from '../common/clock.js';
 import { McpModule } from '../mcp/mcp.module.js';
 import { RpcModule } from '../rpc/rpc.module.js';
+import { ReactionsModule } from './reactions.module.js';
 import { StorageModule } from './storage.module.js';
 
 export interface AppModuleOptions {
@@ -29,6 +30,11 @@ export interface AppModuleOptions {
   extraProjections?: Projection[];
   /** Time source for every component (tests move it to expire tokens and sessions). */
   clock?: Clock;
+  /**
+   * The name this process's reaction feed keeps its checkpoint under: `api` (default) or
+   * `worker`, each process reacting to every event in its own EventBus.
+   */
+  reactionConsumer?: string;
 }
 
 @Module({})
@@ -54,6 +60,7 @@ export class AppModule {
         RpcModule,
         McpModule,
         HealthModule,
+        ReactionsModule.forRoot(options.reactionConsumer ?? 'api'),
         ...(options.extraImports ?? []),
       ],
       providers: [

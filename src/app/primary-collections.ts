@@ -8,6 +8,7 @@ import {
 import type { CollectionSpec } from '../readstore/read-store.port.js';
 import { STORE_MOVES } from '../readstore/move-collections.js';
 import { RUNNER_HEARTBEATS_COLLECTION } from '../runner/runner-liveness.js';
+import { REACTION_CHECKPOINTS_COLLECTION } from '../storage/reactions/reaction-checkpoints.js';
 
 /**
  * The collections of the primary store (PRIMARY_STORE): written by services, derived from no
@@ -24,5 +25,12 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
   AUDIT_CHAIN,
 ];
 
-/** The primary store's own bookkeeping: which moves it received. */
-export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [...PRIMARY_COLLECTIONS, STORE_MOVES];
+/**
+ * Everything the primary store holds: the moved collections, the reaction feeds' positions
+ * (new with the primary store, so never moved) and its own bookkeeping of moves.
+ */
+export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
+  ...PRIMARY_COLLECTIONS,
+  REACTION_CHECKPOINTS_COLLECTION,
+  STORE_MOVES,
+];

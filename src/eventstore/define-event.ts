@@ -1,3 +1,4 @@
+import { committedEventClass, type CommittedEventClass } from './committed-event.js';
 import type { EventData, RecordedEvent } from './event-store.port.js';
 
 /** An event ready to append, before the request's metadata is attached. */
@@ -23,6 +24,8 @@ export interface EventDefinition<D extends EventData> {
   read(event: RecordedEvent): RecordedEvent<D>;
   /** The data of an event of this type (recorded or just decided), in the current shape. */
   dataOf(event: Versioned): D;
+  /** The class its stored events have on the EventBus: `@EventsHandler(X.Committed)`. */
+  Committed: CommittedEventClass<D>;
 }
 
 /** What `dataOf` needs of an event: recorded and decided events both have it. */
@@ -53,5 +56,6 @@ export function defineEvent<D extends EventData>(
     const data = dataOf(event);
     return data === event.data ? (event as RecordedEvent<D>) : { ...event, data };
   };
-  return Object.assign(create, { type, schemaVersion, read, dataOf });
+  const Committed = committedEventClass(type, read);
+  return Object.assign(create, { type, schemaVersion, read, dataOf, Committed });
 }

@@ -14,6 +14,7 @@ import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
 import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
 import { RestoreRunner } from './restore/restore-runner.js';
+import { WakeRunner } from './wake-runner.reaction.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -33,6 +34,7 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ArchiveServiceHandler,
     ArchiveProcedures,
     RestoreRunner,
+    WakeRunner,
   ],
   exports: [
     DeploymentRunner,
