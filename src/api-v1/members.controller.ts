@@ -1,13 +1,18 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ListPrincipalsHandler } from '../access/principals.query.js';
+import { Controller, Get, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { RouteAccess } from '../kernel/route-access.js';
 import { HUMANS } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { toInt } from './route-inputs.dto.js';
 
 @Controller('api/v1/members')
 export class MembersController {
-  constructor(private readonly listPrincipalsHandler: ListPrincipalsHandler) {}
+  constructor(private readonly pipeline: CallPipeline) {}
 
-  /** Team members, as the `members` procedure, for REST clients (`?limit=1-100`). */
+  /**
+   * Team members, as the `members` procedure, for REST clients: `?limit=` 1-100 (default 50),
+   * validated as the procedure's input is.
+   */
   @Get()
   @RouteAccess({
     auth: 'guarded',
@@ -15,8 +20,10 @@ export class MembersController {
     roles: HUMANS,
     scopes: ['members:read'],
   })
-  list(@Query('limit') limit?: string) {
-    const n = Math.min(100, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
-    return this.listPrincipalsHandler.execute('user', n);
+  list(@Req() req: Request) {
+    const { limit } = req.query;
+    return this.pipeline.dispatch(req, 'members', () =>
+      limit === undefined ? {} : { limit: toInt({ value: limit }) },
+    );
   }
 }
