@@ -16,6 +16,7 @@ import { ServicesController } from './services.controller.js';
 import { MeController } from './me.controller.js';
 import { MembersController } from './members.controller.js';
 import { ProjectionStreamController } from './projection-stream.controller.js';
+import { RpcModule } from '../rpc/rpc.module.js';
 
 /** REST surfaces under /api/v1; each route declares its access like a procedure does. */
 @Module({
@@ -25,6 +26,7 @@ import { ProjectionStreamController } from './projection-stream.controller.js';
     DeployHooksModule,
     DeploymentsModule,
     RunnerModule,
+    RpcModule,
     DiscoveryModule,
   ],
   providers: [DiscoveredRoutes],

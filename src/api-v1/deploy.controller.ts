@@ -5,9 +5,10 @@ import {
   ComposeIntakeHandler,
 } from '../deployments/commands/compose-intake.js';
 import { Uploads } from '../deployments/uploads/uploads.js';
-import { validateInput } from '../kernel/input-validation.js';
-import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { DEPLOYERS } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { UploadIdParams, declaredLength, drain, requireContentType } from './route-inputs.js';
 
 const GZIP_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'];
@@ -18,6 +19,7 @@ export class DeployController {
   constructor(
     private readonly intake: ComposeIntakeHandler,
     private readonly uploads: Uploads,
+    private readonly pipeline: CallPipeline,
   ) {}
 
   @Post('compose')
@@ -33,8 +35,9 @@ export class DeployController {
     body: ComposeDeployInput,
   })
   async compose(@Req() req: Request) {
-    const input = (await validateInput(ComposeDeployInput, req.body)) as ComposeDeployInput;
-    return this.intake.execute(input, routeContext(req));
+    return this.pipeline.run(req, [inputPart(ComposeDeployInput, () => req.body)], ([input], ctx) =>
+      this.intake.execute(input, ctx),
+    );
   }
 
   @Post('uploads')
@@ -48,8 +51,9 @@ export class DeployController {
     summary: 'Opens an upload for a build context: an id for the caller alone, expiring in an hour',
   })
   async open(@Req() req: Request) {
-    await validateInput(undefined, req.body);
-    return this.uploads.open(routeContext(req));
+    return this.pipeline.run(req, [inputPart(undefined, () => req.body)], (_, ctx) =>
+      this.uploads.open(ctx),
+    );
   }
 
   @Put('uploads/:id')
@@ -65,9 +69,14 @@ export class DeployController {
   })
   async receive(@Req() req: Request) {
     try {
-      const { id } = (await validateInput(UploadIdParams, { ...req.params })) as UploadIdParams;
-      requireContentType(req, GZIP_TYPES);
-      return await this.uploads.receive(id, req, declaredLength(req), routeContext(req));
+      return await this.pipeline.run(
+        req,
+        [inputPart(UploadIdParams, () => ({ ...req.params }))],
+        ([{ id }], ctx) => {
+          requireContentType(req, GZIP_TYPES);
+          return this.uploads.receive(id, req, declaredLength(req), ctx);
+        },
+      );
     } catch (error) {
       drain(req);
       throw error;

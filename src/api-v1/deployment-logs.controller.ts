@@ -6,9 +6,11 @@ import { badRequest } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
-import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
-import { routeInput } from '../kernel/route-input.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { RouteAccess, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
 import {
   lastEventId,
@@ -34,6 +36,7 @@ export class DeploymentLogsController {
     private readonly follower: DeploymentLogFollower,
     private readonly lookup: DeploymentLookup,
     private readonly watch: CredentialWatch,
+    private readonly pipeline: CallPipeline,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,21 +47,34 @@ export class DeploymentLogsController {
    */
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
   @RouteAccess(LOG_STREAM)
-  async stream(
+  stream(
     @Req() req: Request,
     @SseSignal() lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
-    const { id } = await routeInput(IdParams, req.params);
-    const { after } = await routeInput(DeploymentLogStreamQuery, req.query);
-    const resume = lastEventId(req.headers['last-event-id']);
-    if (Number.isNaN(resume)) {
-      throw badRequest('Last-Event-ID must be a line number', [
-        { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
-      ]);
-    }
+    return this.pipeline.run(
+      req,
+      [inputPart(IdParams, () => req.params), inputPart(DeploymentLogStreamQuery, () => req.query)],
+      ([{ id }, { after }], ctx) => {
+        const resume = lastEventId(req.headers['last-event-id']);
+        if (Number.isNaN(resume)) {
+          throw badRequest('Last-Event-ID must be a line number', [
+            { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
+          ]);
+        }
+        return this.follow(id, resume ?? after ?? 0, ctx, lifetime);
+      },
+    );
+  }
+
+  private async follow(
+    id: string,
+    from: number,
+    ctx: RequestContext,
+    lifetime: AbortSignal,
+  ): Promise<Observable<MessageEvent>> {
     await this.lookup.deployment(id);
     const events = new Observable<MessageEvent>((subscriber) =>
-      this.follower.follow(id, resume ?? after ?? 0, {
+      this.follower.follow(id, from, {
         lines: (lines) => {
           for (const { line, step, stream, text, at } of lines) {
             subscriber.next({
@@ -75,7 +91,7 @@ export class DeploymentLogsController {
         error: (error) => subscriber.error(error),
       }),
     );
-    const lease = this.watch.watch(routeContext(req), [LOG_STREAM], lifetime);
+    const lease = this.watch.watch(ctx, [LOG_STREAM], lifetime);
     return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }
 }

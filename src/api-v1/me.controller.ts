@@ -1,11 +1,13 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { describeCaller } from '../access/describe-caller.js';
-import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 
 @Controller('api/v1/me')
 export class MeController {
+  constructor(private readonly pipeline: CallPipeline) {}
+
   /** The REST twin of the `viewer` procedure. */
   @Get()
   @RouteAccess({
@@ -16,6 +18,6 @@ export class MeController {
     mfaExempt: true,
   })
   me(@Req() req: Request) {
-    return describeCaller(routeContext(req));
+    return this.pipeline.dispatch(req, 'viewer', () => undefined);
   }
 }

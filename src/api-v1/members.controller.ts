@@ -1,15 +1,18 @@
-import { Controller, Get, Query, Req } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { Controller, Get, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { Members } from '../identity/queries/members.js';
-import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { HUMANS } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { toInt } from './route-inputs.dto.js';
 
 @Controller('api/v1/members')
 export class MembersController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(private readonly pipeline: CallPipeline) {}
 
-  /** Team members, as the `members` procedure, for REST clients (`?limit=1-100`). */
+  /**
+   * Team members, as the `members` procedure, for REST clients: `?limit=` 1-100 (default 50),
+   * validated as the procedure's input is.
+   */
   @Get()
   @RouteAccess({
     auth: 'guarded',
@@ -17,8 +20,10 @@ export class MembersController {
     roles: HUMANS,
     scopes: ['members:read'],
   })
-  list(@Req() req: Request, @Query('limit') limit?: string) {
-    const n = Math.min(100, Math.max(1, Number.parseInt(limit ?? '50', 10) || 50));
-    return this.queries.execute(new Members({ limit: n }, routeContext(req)));
+  list(@Req() req: Request) {
+    const { limit } = req.query;
+    return this.pipeline.dispatch(req, 'members', () =>
+      limit === undefined ? {} : { limit: toInt({ value: limit }) },
+    );
   }
 }

@@ -3,8 +3,10 @@ import type { Request } from 'express';
 import { interval, map, startWith, type Observable } from 'rxjs';
 import { ProjectionRunner } from '../../projections/projection-runner.js';
 import { CredentialWatch } from '../access/credential-watch.js';
-import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { RouteAccess, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 import { untilCredentialEnds } from './sse-events.js';
 
 const PROJECTION_STREAM = {
@@ -19,6 +21,7 @@ export class ProjectionStreamController {
   constructor(
     private readonly runner: ProjectionRunner,
     private readonly watch: CredentialWatch,
+    private readonly pipeline: CallPipeline,
   ) {}
 
   /**
@@ -27,7 +30,11 @@ export class ProjectionStreamController {
    */
   @Sse('stream')
   @RouteAccess(PROJECTION_STREAM)
-  stream(@Req() req: Request, @SseSignal() lifetime: AbortSignal): Observable<MessageEvent> {
+  stream(@Req() req: Request, @SseSignal() lifetime: AbortSignal) {
+    return this.pipeline.run(req, [], (_, ctx) => this.positions(ctx, lifetime));
+  }
+
+  private positions(ctx: RequestContext, lifetime: AbortSignal): Observable<MessageEvent> {
     const positions = interval(2000).pipe(
       startWith(0),
       map(() => ({
@@ -35,7 +42,7 @@ export class ProjectionStreamController {
         data: { at: new Date().toISOString(), projections: this.runner.status() },
       })),
     );
-    const lease = this.watch.watch(routeContext(req), [PROJECTION_STREAM], lifetime);
+    const lease = this.watch.watch(ctx, [PROJECTION_STREAM], lifetime);
     return untilCredentialEnds(positions, lease);
   }
 }

@@ -4,14 +4,11 @@ import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { badRequest } from '../common/app-error.js';
 import { Omittable } from '../common/omittable.js';
 import { validateInput } from '../kernel/input-validation.js';
-import { RouteAccess, routeContext } from '../kernel/route-access.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
 import { ServerImages } from '../runner/images/server-images.js';
-import {
-  ServerImageInput,
-  PruneServerImagesInput,
-  ServerImagesProcedures,
-} from '../runner/images/server-images.procedures.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { ServerIdParams, declaredLength, drain, requireContentType } from './route-inputs.js';
 
 const TAR_TYPES = ['application/x-tar', 'application/octet-stream'];
@@ -29,11 +26,14 @@ export class PruneBody {
   all?: boolean;
 }
 
-/** The REST twins of the image procedures, and `docker load` of a streamed tarball. */
+/**
+ * The REST twins of the image procedures (dispatched through the call pipeline with the path's
+ * server id), and `docker load` of a streamed tarball.
+ */
 @Controller('api/v1/servers/:id/images')
 export class ServerImagesController {
   constructor(
-    private readonly procedures: ServerImagesProcedures,
+    private readonly pipeline: CallPipeline,
     private readonly images: ServerImages,
   ) {}
 
@@ -51,7 +51,9 @@ export class ServerImagesController {
     params: ServerIdParams,
   })
   async list(@Req() req: Request) {
-    return this.procedures.serverImages({ serverId: await this.serverId(req) }, routeContext(req));
+    return this.pipeline.dispatch(req, 'serverImages', async () => ({
+      serverId: await this.serverId(req),
+    }));
   }
 
   @Post('pull')
@@ -67,8 +69,7 @@ export class ServerImagesController {
     body: ImageReferenceBody,
   })
   async pull(@Req() req: Request) {
-    const input = await this.withServer(req, ServerImageInput);
-    return this.procedures.pullServerImage(input, routeContext(req));
+    return this.pipeline.dispatch(req, 'pullServerImage', () => this.withServer(req));
   }
 
   @Post('prune')
@@ -84,8 +85,7 @@ export class ServerImagesController {
     body: PruneBody,
   })
   async prune(@Req() req: Request) {
-    const input = await this.withServer(req, PruneServerImagesInput);
-    return this.procedures.pruneServerImages(input, routeContext(req));
+    return this.pipeline.dispatch(req, 'pruneServerImages', () => this.withServer(req));
   }
 
   @Delete()
@@ -100,12 +100,10 @@ export class ServerImagesController {
     query: ImageReferenceBody,
   })
   async remove(@Req() req: Request) {
-    const serverId = await this.serverId(req);
-    const input = (await validateInput(ServerImageInput, {
+    return this.pipeline.dispatch(req, 'removeServerImage', async () => ({
       ...req.query,
-      serverId,
-    })) as ServerImageInput;
-    return this.procedures.removeServerImage(input, routeContext(req));
+      serverId: await this.serverId(req),
+    }));
   }
 
   @Put()
@@ -120,9 +118,14 @@ export class ServerImagesController {
   })
   async load(@Req() req: Request) {
     try {
-      const serverId = await this.serverId(req);
-      requireContentType(req, TAR_TYPES);
-      return await this.images.load(serverId, req, declaredLength(req), routeContext(req));
+      return await this.pipeline.run(
+        req,
+        [inputPart(ServerIdParams, () => ({ ...req.params }))],
+        ([{ id }], ctx) => {
+          requireContentType(req, TAR_TYPES);
+          return this.images.load(id, req, declaredLength(req), ctx);
+        },
+      );
     } catch (error) {
       drain(req);
       throw error;
@@ -130,7 +133,7 @@ export class ServerImagesController {
   }
 
   /** The body's fields with the path's server id; the body itself names no server. */
-  private async withServer<T extends object>(req: Request, type: new () => T): Promise<T> {
+  private async withServer(req: Request): Promise<object> {
     const serverId = await this.serverId(req);
     const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || Array.isArray(body) || body === null)
@@ -139,6 +142,6 @@ export class ServerImagesController {
       throw badRequest('The server is named by the path', [
         { path: 'serverId', message: 'not in the body' },
       ]);
-    return (await validateInput(type, { ...body, serverId })) as T;
+    return { ...body, serverId };
   }
 }

@@ -1,16 +1,19 @@
 import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { validateInput } from '../kernel/input-validation.js';
 import { jsonBody } from '../kernel/json-body.js';
-import { RouteAccess, routeContext } from '../kernel/route-access.js';
-import { routeInput } from '../kernel/route-input.js';
+import { RouteAccess } from '../kernel/route-access.js';
 import { DEPLOYERS } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { ServerDiagnosis } from '../runner/observe/server-diagnostics.js';
 import { IdParams } from './route-inputs.dto.js';
 
 @Controller('api/v1/servers')
 export class ServersController {
-  constructor(private readonly diagnosis: ServerDiagnosis) {}
+  constructor(
+    private readonly diagnosis: ServerDiagnosis,
+    private readonly pipeline: CallPipeline,
+  ) {}
 
   /**
    * `checkServer` plus Docker and Compose versions and free disk once logged in. Connecting is
@@ -30,8 +33,10 @@ export class ServersController {
     params: IdParams,
   })
   async check(@Req() req: Request) {
-    const { id } = await routeInput(IdParams, req.params);
-    await validateInput(undefined, jsonBody(req));
-    return this.diagnosis.run(id, routeContext(req));
+    return this.pipeline.run(
+      req,
+      [inputPart(IdParams, () => req.params), inputPart(undefined, () => jsonBody(req))],
+      ([{ id }], ctx) => this.diagnosis.run(id, ctx),
+    );
   }
 }

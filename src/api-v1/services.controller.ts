@@ -3,9 +3,11 @@ import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { RouteAccess, routeContext, type RouteAccessDeclaration } from '../kernel/route-access.js';
-import { routeInput } from '../kernel/route-input.js';
+import type { RequestContext } from '../kernel/request-context.js';
+import { RouteAccess, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { LogStreamSlots } from '../runner/observe/log-stream-slots.js';
 import { ServiceObserver } from '../runner/observe/service-observer.js';
 import { IdParams, ServiceLogStreamQuery } from './route-inputs.dto.js';
@@ -31,6 +33,7 @@ export class ServicesController {
     private readonly observer: ServiceObserver,
     private readonly slots: LogStreamSlots,
     private readonly watch: CredentialWatch,
+    private readonly pipeline: CallPipeline,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,9 +47,10 @@ export class ServicesController {
       "The service's containers as the server reports them now (docker compose ps + inspect): state, health, restarts, published ports, image digest.",
     params: IdParams,
   })
-  async status(@Req() req: Request) {
-    const { id } = await routeInput(IdParams, req.params);
-    return this.observer.status(id);
+  status(@Req() req: Request) {
+    return this.pipeline.run(req, [inputPart(IdParams, () => req.params)], ([{ id }]) =>
+      this.observer.status(id),
+    );
   }
 
   @Get(':id/stats')
@@ -59,9 +63,10 @@ export class ServicesController {
       "CPU, memory, network and block I/O of the service's running containers (docker stats --no-stream).",
     params: IdParams,
   })
-  async stats(@Req() req: Request) {
-    const { id } = await routeInput(IdParams, req.params);
-    return this.observer.stats(id);
+  stats(@Req() req: Request) {
+    return this.pipeline.run(req, [inputPart(IdParams, () => req.params)], ([{ id }]) =>
+      this.observer.stats(id),
+    );
   }
 
   /**
@@ -70,16 +75,23 @@ export class ServicesController {
    */
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
   @RouteAccess(CONTAINER_LOG_STREAM)
-  async logs(
-    @Req() req: Request,
-    @SseSignal() lifetime: AbortSignal,
+  logs(@Req() req: Request, @SseSignal() lifetime: AbortSignal): Promise<Observable<MessageEvent>> {
+    return this.pipeline.run(
+      req,
+      [inputPart(IdParams, () => req.params), inputPart(ServiceLogStreamQuery, () => req.query)],
+      ([{ id }, query], ctx) => this.follow(id, query, ctx, lifetime),
+    );
+  }
+
+  private async follow(
+    id: string,
+    query: ServiceLogStreamQuery,
+    ctx: RequestContext,
+    lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
-    const { id } = await routeInput(IdParams, req.params);
-    const query = await routeInput(ServiceLogStreamQuery, req.query);
     const tail = query.tail ?? DEFAULT_TAIL;
     const seconds = query.seconds ?? DEFAULT_SECONDS;
     const { server } = await this.observer.target(id);
-    const ctx = routeContext(req);
     // Released on every end of the response, subscribed or not (see SseSignal).
     const release = this.slots.take(ctx.principal!.id, server.id);
     lifetime.addEventListener('abort', release, { once: true });

@@ -26,6 +26,8 @@ interface AuditMarks {
   caller?: CallerAttribution;
   /** Computed only when a record is written: most calls never need it. */
   inputFields?: () => string[];
+  /** The call's failure has been judged for the trail (recorded or not): never twice. */
+  failureSettled?: boolean;
 }
 
 declare module 'express-serve-static-core' {
@@ -50,6 +52,14 @@ export function attributeCaller(req: Request, caller: CallerAttribution): void {
 
 export function recordInputFields(req: Request, fields: () => string[]): void {
   marks(req).inputFields = fields;
+}
+
+/** True the first time only: whoever settles a call's failure first records it. */
+export function settleFailure(req: Request): boolean {
+  const own = marks(req);
+  if (own.failureSettled) return false;
+  own.failureSettled = true;
+  return true;
 }
 
 export function auditMarks(req: Request): AuditMarks {

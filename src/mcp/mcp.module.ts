@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { RpcModule } from '../rpc/rpc.module.js';
-import { AuditedFailure } from './audited-failure.js';
 import { DeploymentWaiter } from './deployment-waiter.js';
 import { McpController } from './mcp.controller.js';
 import { McpSurface } from './mcp-surface.js';
@@ -15,14 +14,6 @@ import { ToolRunner } from './tool-runner.js';
 @Module({
   imports: [AccessModule, AuditModule, RpcModule],
   controllers: [McpController],
-  providers: [
-    AuditedFailure,
-    DeploymentWaiter,
-    McpSurface,
-    PlanClaims,
-    Resources,
-    ToolCatalog,
-    ToolRunner,
-  ],
+  providers: [DeploymentWaiter, McpSurface, PlanClaims, Resources, ToolCatalog, ToolRunner],
 })
 export class McpModule {}

@@ -3,18 +3,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { CredentialWatch } from '../access/credential-watch.js';
-import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AppError } from '../common/app-error.js';
-import {
-  inputFieldNames,
-  markAuditTarget,
-  recordInputFields,
-} from '../kernel/audit-attribution.js';
-import { validateInput } from '../kernel/input-validation.js';
+import { inputFieldNames } from '../kernel/audit-attribution.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { ProcedureRegistry, type RegisteredProcedure } from '../rpc/procedure-registry.js';
-import { countingAppends } from '../storage/append-count.js';
-import { AuditedFailure } from './audited-failure.js';
+import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
+import { inputPart } from '../rpc/pipeline/call-target.js';
 import { callRequest } from './call-request.js';
 import {
   DeploymentWaiter,
@@ -34,17 +28,17 @@ export interface CallOptions {
 }
 
 /**
- * Runs one tool call exactly as `/trpc` runs a procedure: the guard (role ∩ scopes, on every
- * call, so a token revoked mid-session is refused), input validation, the procedure, the audit
- * trail (the channel is `mcp`). On top: plan before command, plan ids on plans, and waiting.
+ * Runs one tool call through the call pipeline, as `/trpc` runs a procedure: the guard (role ∩
+ * scopes, on every call, so a token revoked mid-session is refused), input validation, the
+ * procedure, the audit trail (the channel is `mcp`). On top: plan before command, plan ids on
+ * plans, and waiting.
  */
 @Injectable()
 export class ToolRunner {
   constructor(
     private readonly access: AccessService,
     private readonly registry: ProcedureRegistry,
-    private readonly refusals: RefusalRecorder,
-    private readonly failures: AuditedFailure,
+    private readonly pipeline: CallPipeline,
     private readonly claims: PlanClaims,
     private readonly waiter: DeploymentWaiter,
     private readonly watch: CredentialWatch,
@@ -57,28 +51,36 @@ export class ToolRunner {
     options: CallOptions,
   ): Promise<CallToolResult> {
     const call = callRequest(req);
-    markAuditTarget(call, {
-      surface: 'procedure',
-      name: procedure.name,
-      lane: procedure.lane,
-      channel: 'mcp',
-    });
-    recordInputFields(call, () => inputFieldNames(args ?? {}));
+    const gate = gateOfCommand(procedure.name);
+    const waitable = startsDeployment(procedure.name);
     try {
-      const ctx: RequestContext = {
-        ...(await this.access.authorize(procedure, call)),
-        channel: 'mcp',
-      };
-      const gate = gateOfCommand(procedure.name);
-      const waitable = startsDeployment(procedure.name);
-      const { input, planId, wait } = splitArguments(args, { planGated: !!gate, waitable });
-      const valid = await validateInput(procedure.input, input);
-      if (gate) this.checkPlan(gate, planId, subjectOf(valid), ctx);
-      const reads = wait ? await this.waitReads(call) : null;
-      const { value, appended } = await countingAppends(() => procedure.invoke(valid, ctx));
-      if (procedure.lane === 'command' && appended === 0) {
-        await this.refusals.recordNoEffect(call, ctx);
-      }
+      const split = () => splitArguments(args, { planGated: !!gate, waitable });
+      let reads: WaitReads | null = null;
+      const run = await this.pipeline.call(
+        call,
+        {
+          access: procedure,
+          audit: {
+            surface: 'procedure',
+            name: procedure.name,
+            lane: procedure.lane,
+            channel: 'mcp',
+          },
+        },
+        [inputPart(procedure.input, () => split().input)],
+        async ([valid], ctx) => {
+          const { planId, wait } = split();
+          if (gate) this.checkPlan(gate, planId, subjectOf(valid), ctx);
+          reads = wait ? await this.waitReads(call) : null;
+          return { valid, ctx, value: await procedure.invoke(valid, ctx) };
+        },
+        {
+          fields: () => inputFieldNames(args ?? {}),
+          noEffect: ({ ctx }, appended) =>
+            procedure.lane === 'command' && appended === 0 ? ctx : null,
+        },
+      );
+      const { valid, ctx, value } = run;
       const answer = this.withPlanId(procedure, subjectOf(valid), value, ctx);
       const deploymentId = reads ? deploymentOf(value) : null;
       if (reads && deploymentId) {
@@ -87,7 +89,7 @@ export class ToolRunner {
       }
       return toolResult(answer);
     } catch (thrown) {
-      const error = await this.failures.of(call, thrown);
+      const error = await this.pipeline.refused(call, thrown);
       return toolError(error, typeof call.requestId === 'string' ? call.requestId : 'unknown');
     }
   }

@@ -13,7 +13,9 @@ import { EVENT_STORE, type EventStore, type NewEvent } from '../../eventstore/ev
 import type { Request } from 'express';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { PersonalData } from '../../privacy/personal-data.js';
-import { auditMarks } from '../../kernel/audit-attribution.js';
+import { auditMarks, settleFailure } from '../../kernel/audit-attribution.js';
+import { AppError } from '../../common/app-error.js';
+import { refusalOf } from './refusal-of.js';
 import {
   DEFAULT_COALESCER_LIMITS,
   RefusalCoalescer,
@@ -81,6 +83,27 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
     }
     // The refusal is durable; showing it in the trail at once is a courtesy, not a condition.
     await this.projections.waitFor(lastPosition).catch(() => undefined);
+  }
+
+  /**
+   * A failed call, put on the trail when it is a refusal worth recording (every refused command,
+   * every access refusal), once per call however many layers see the error. Answers the error to
+   * send: SERVICE_UNAVAILABLE when the record cannot be written, so no refusal goes unrecorded.
+   */
+  async recordFailure(req: Request, error: AppError, thrown: unknown): Promise<AppError> {
+    if (!settleFailure(req)) return error;
+    const refusal = refusalOf(req, error, thrown);
+    if (!refusal) return error;
+    try {
+      await this.record(refusal);
+      return error;
+    } catch (writeError) {
+      logger.error(
+        `Could not record the refusal of request ${refusal.requestId ?? 'unknown'}`,
+        errorForLog(writeError),
+      );
+      return new AppError('SERVICE_UNAVAILABLE', 'The audit trail could not record this call');
+    }
   }
 
   /** A command that succeeded without appending anything: recorded, coalesced like refusals. */
