@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { Request } from 'express';
 import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { badRequest } from '../common/app-error.js';
@@ -6,12 +7,12 @@ import { Omittable } from '../common/omittable.js';
 import { validateInput } from '../kernel/input-validation.js';
 import { RouteAccess, routeContext } from '../kernel/route-access.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
+import { ImageOperations } from '../runner/images/image-operations.js';
+import { ServerImageInput } from '../runner/images/image-inputs.js';
+import { PruneServerImages, PruneServerImagesInput } from '../runner/images/prune-server-images.js';
+import { PullServerImage } from '../runner/images/pull-server-image.js';
+import { RemoveServerImage } from '../runner/images/remove-server-image.js';
 import { ServerImages } from '../runner/images/server-images.js';
-import {
-  ServerImageInput,
-  PruneServerImagesInput,
-  ServerImagesProcedures,
-} from '../runner/images/server-images.procedures.js';
 import { ServerIdParams, declaredLength, drain, requireContentType } from './route-inputs.js';
 
 const TAR_TYPES = ['application/x-tar', 'application/octet-stream'];
@@ -33,8 +34,9 @@ export class PruneBody {
 @Controller('api/v1/servers/:id/images')
 export class ServerImagesController {
   constructor(
-    private readonly procedures: ServerImagesProcedures,
-    private readonly images: ServerImages,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly images: ImageOperations,
   ) {}
 
   private async serverId(req: Request): Promise<string> {
@@ -51,7 +53,8 @@ export class ServerImagesController {
     params: ServerIdParams,
   })
   async list(@Req() req: Request) {
-    return this.procedures.serverImages({ serverId: await this.serverId(req) }, routeContext(req));
+    const input = { serverId: await this.serverId(req) };
+    return this.queries.execute(new ServerImages(input, routeContext(req)));
   }
 
   @Post('pull')
@@ -68,7 +71,7 @@ export class ServerImagesController {
   })
   async pull(@Req() req: Request) {
     const input = await this.withServer(req, ServerImageInput);
-    return this.procedures.pullServerImage(input, routeContext(req));
+    return this.commands.execute(new PullServerImage(input, routeContext(req)));
   }
 
   @Post('prune')
@@ -85,7 +88,7 @@ export class ServerImagesController {
   })
   async prune(@Req() req: Request) {
     const input = await this.withServer(req, PruneServerImagesInput);
-    return this.procedures.pruneServerImages(input, routeContext(req));
+    return this.commands.execute(new PruneServerImages(input, routeContext(req)));
   }
 
   @Delete()
@@ -105,7 +108,7 @@ export class ServerImagesController {
       ...req.query,
       serverId,
     })) as ServerImageInput;
-    return this.procedures.removeServerImage(input, routeContext(req));
+    return this.commands.execute(new RemoveServerImage(input, routeContext(req)));
   }
 
   @Put()

@@ -3,8 +3,11 @@ import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
 import { BackupTaker } from './backup-taker.js';
 import { ServerSessions } from './server-sessions.js';
-import { ServerImages } from './images/server-images.js';
-import { ServerImagesProcedures } from './images/server-images.procedures.js';
+import { ImageOperations } from './images/image-operations.js';
+import { PruneServerImagesHandler } from './images/prune-server-images.js';
+import { PullServerImageHandler } from './images/pull-server-image.js';
+import { RemoveServerImageHandler } from './images/remove-server-image.js';
+import { ServerImagesHandler } from './images/server-images.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
 import { ObservationProcedures } from './observe/observation.procedures.js';
@@ -24,8 +27,11 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServerSessions,
     TriggerBackupHandler,
     BackupProcedures,
-    ServerImages,
-    ServerImagesProcedures,
+    ImageOperations,
+    ServerImagesHandler,
+    PullServerImageHandler,
+    RemoveServerImageHandler,
+    PruneServerImagesHandler,
     ServiceObserver,
     LogStreamSlots,
     ServerDiagnosis,
@@ -34,13 +40,6 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ArchiveProcedures,
     RestoreRunner,
   ],
-  exports: [
-    DeploymentRunner,
-    ServerImages,
-    ServerImagesProcedures,
-    ServiceObserver,
-    LogStreamSlots,
-    ServerDiagnosis,
-  ],
+  exports: [DeploymentRunner, ImageOperations, ServiceObserver, LogStreamSlots, ServerDiagnosis],
 })
 export class RunnerModule {}

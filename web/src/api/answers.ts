@@ -13,7 +13,6 @@ import type { InviteProcedures } from '../../../src/identity/invites/invites.pro
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
 import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
-import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
 import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
@@ -45,8 +44,7 @@ type Declarations = {
   Answers<NotificationProcedures> &
   Answers<ObservationProcedures> &
   Answers<SecurityProcedures> &
-  Answers<ServerConnectionProcedures> &
-  Answers<ServerImagesProcedures>;
+  Answers<ServerConnectionProcedures>;
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */
 export type AnswerOf<N extends ProcedureName> = N extends keyof Declarations
