@@ -10,9 +10,9 @@ import { RemoveServerImageHandler } from './images/remove-server-image.js';
 import { ServerImagesHandler } from './images/server-images.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
-import { ObservationProcedures } from './observe/observation.procedures.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
+import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-observation.js';
 import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
 import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
@@ -35,7 +35,8 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServiceObserver,
     LogStreamSlots,
     ServerDiagnosis,
-    ObservationProcedures,
+    ServiceStatusHandler,
+    ServiceStatsHandler,
     ArchiveServiceHandler,
     ArchiveProcedures,
     RestoreRunner,
