@@ -14,8 +14,7 @@ import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
 import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-observation.js';
 import { LogStreamSlots } from './observe/log-stream-slots.js';
-import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
-import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
+import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { RestoreRunner } from './restore/restore-runner.js';
 
 @Module({
@@ -38,7 +37,6 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServiceStatusHandler,
     ServiceStatsHandler,
     ArchiveServiceHandler,
-    ArchiveProcedures,
     RestoreRunner,
   ],
   exports: [DeploymentRunner, ImageOperations, ServiceObserver, LogStreamSlots, ServerDiagnosis],

@@ -11,7 +11,6 @@ import type { IdentityProcedures } from '../../../src/identity/identity.procedur
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
-import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
 import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
@@ -30,7 +29,6 @@ type Answers<T> = {
 type Declarations = {
   [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
 } & Answers<AccessProcedures> &
-  Answers<ArchiveProcedures> &
   Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
