@@ -2,6 +2,8 @@
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { Health } from '../src/health/health.handler.js';
+import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
+import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { PruneServerImages } from '../src/runner/images/prune-server-images.js';
 import type { PullServerImage } from '../src/runner/images/pull-server-image.js';
 import type { RemoveServerImage } from '../src/runner/images/remove-server-image.js';
@@ -16,11 +18,13 @@ export interface ProcedureMessages {
   pruneServerImages: PruneServerImages;
   pullServerImage: PullServerImage;
   removeServerImage: RemoveServerImage;
+  restoreBackup: RestoreBackup;
   serverImages: ServerImages;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
+  triggerBackup: TriggerBackup;
   triggerDeploy: TriggerDeploy;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'restoreBackup' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'triggerBackup' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';

@@ -9,7 +9,6 @@ import type { ProcedureMessages } from '../../contract/procedure-messages.genera
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
 import type { IdentityProcedures } from '../../src/identity/identity.procedures.js';
 import type { MfaProcedures } from '../../src/identity/mfa/mfa.procedures.js';
-import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../src/security/security.procedures.js';
 import { call } from './identity.js';
 
@@ -34,7 +33,6 @@ type Messages = {
 export type SlipwayClient = Messages &
   Callable<AccessProcedures> &
   Callable<AuditProcedures> &
-  Callable<BackupProcedures> &
   Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
   Callable<IdentityProcedures> &

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
-import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
-import { BackupTaker } from './backup-taker.js';
+import { RestoreBackupHandler } from './backups/restore-backup.js';
+import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { ServerSessions } from './server-sessions.js';
 import { ImageOperations } from './images/image-operations.js';
 import { PruneServerImagesHandler } from './images/prune-server-images.js';
@@ -15,17 +15,15 @@ import { ServiceObserver } from './observe/service-observer.js';
 import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-observation.js';
 import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
-import { RestoreRunner } from './restore/restore-runner.js';
 
 @Module({
   imports: [DeploymentsModule],
   providers: [
     DeploymentExecutor,
     DeploymentRunner,
-    BackupTaker,
     ServerSessions,
     TriggerBackupHandler,
-    BackupProcedures,
+    RestoreBackupHandler,
     ImageOperations,
     ServerImagesHandler,
     PullServerImageHandler,
@@ -37,7 +35,6 @@ import { RestoreRunner } from './restore/restore-runner.js';
     ServiceStatusHandler,
     ServiceStatsHandler,
     ArchiveServiceHandler,
-    RestoreRunner,
   ],
   exports: [DeploymentRunner, ImageOperations, ServiceObserver, LogStreamSlots, ServerDiagnosis],
 })

@@ -11,7 +11,6 @@ import type { IdentityProcedures } from '../../../src/identity/identity.procedur
 import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js';
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
-import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
 import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
@@ -32,7 +31,6 @@ type Declarations = {
   Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
   Answers<AuditProcedures> &
-  Answers<BackupProcedures> &
   Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
