@@ -1,5 +1,9 @@
 // Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.
 // `npm run contract:check` (part of `npm test`) fails when this file and the code differ.
+import type { EraseSubjectData } from '../src/audit/privacy/erase-subject-data.js';
+import type { SealAuditCheckpoint } from '../src/audit/seal-audit-checkpoint.js';
+import type { AuditTrail } from '../src/audit/trail/audit-trail.js';
+import type { VerifyAuditTrail } from '../src/audit/verify-audit-trail.js';
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { Health } from '../src/health/health.handler.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
@@ -14,17 +18,21 @@ import type { ServiceStats, ServiceStatus } from '../src/runner/observe/service-
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
   archiveService: ArchiveService;
+  auditTrail: AuditTrail;
+  eraseSubjectData: EraseSubjectData;
   health: Health;
   pruneServerImages: PruneServerImages;
   pullServerImage: PullServerImage;
   removeServerImage: RemoveServerImage;
   restoreBackup: RestoreBackup;
+  sealAuditCheckpoint: SealAuditCheckpoint;
   serverImages: ServerImages;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
   triggerBackup: TriggerBackup;
   triggerDeploy: TriggerDeploy;
+  verifyAuditTrail: VerifyAuditTrail;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'auditTrail' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'eraseSubjectData' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'sealAuditCheckpoint' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'verifyAuditTrail' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'viewer';

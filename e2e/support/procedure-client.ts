@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
 import type { AccessProcedures } from '../../src/access/access.procedures.js';
-import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../src/deployments/deployments-query.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
@@ -32,7 +31,6 @@ type Messages = {
 /** Every procedure of the application, typed by its declaration. */
 export type SlipwayClient = Messages &
   Callable<AccessProcedures> &
-  Callable<AuditProcedures> &
   Callable<DeploymentCommandProcedures> &
   Callable<DeploymentQueryProcedures> &
   Callable<IdentityProcedures> &

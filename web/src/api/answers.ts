@@ -3,7 +3,6 @@
 // from the same methods the registry routes to; the check below fails to compile when a procedure
 // of the contract has no declaration here.
 import type { AccessProcedures } from '../../../src/access/access.procedures.js';
-import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
 import type { DeploymentCommandProcedures } from '../../../src/deployments/deployments-command.procedures.js';
 import type { DeploymentQueryProcedures } from '../../../src/deployments/deployments-query.procedures.js';
 import type { ServerConnectionProcedures } from '../../../src/deployments/server-connection.procedures.js';
@@ -30,7 +29,6 @@ type Declarations = {
 } & Answers<AccessProcedures> &
   Answers<InviteProcedures> &
   Answers<LifecycleProcedures> &
-  Answers<AuditProcedures> &
   Answers<DeploymentCommandProcedures> &
   Answers<DeploymentQueryProcedures> &
   Answers<DeployHookProcedures> &
