@@ -6,6 +6,11 @@ import type { AuditTrail } from '../src/audit/trail/audit-trail.js';
 import type { VerifyAuditTrail } from '../src/audit/verify-audit-trail.js';
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { Health } from '../src/health/health.handler.js';
+import type { CreateNotificationChannel } from '../src/notifications/create-notification-channel.js';
+import type { NotificationChannels } from '../src/notifications/notification-channels.js';
+import type { NotificationDeliveries } from '../src/notifications/notification-deliveries.js';
+import type { TestNotificationChannel } from '../src/notifications/test-notification-channel.js';
+import type { UpdateNotificationChannel } from '../src/notifications/update-notification-channel.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { PruneServerImages } from '../src/runner/images/prune-server-images.js';
@@ -19,8 +24,11 @@ import type { ServiceStats, ServiceStatus } from '../src/runner/observe/service-
 export interface ProcedureMessages {
   archiveService: ArchiveService;
   auditTrail: AuditTrail;
+  createNotificationChannel: CreateNotificationChannel;
   eraseSubjectData: EraseSubjectData;
   health: Health;
+  notificationChannels: NotificationChannels;
+  notificationDeliveries: NotificationDeliveries;
   pruneServerImages: PruneServerImages;
   pullServerImage: PullServerImage;
   removeServerImage: RemoveServerImage;
@@ -29,10 +37,12 @@ export interface ProcedureMessages {
   serverImages: ServerImages;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
+  testNotificationChannel: TestNotificationChannel;
   triggerBackup: TriggerBackup;
   triggerDeploy: TriggerDeploy;
+  updateNotificationChannel: UpdateNotificationChannel;
   verifyAuditTrail: VerifyAuditTrail;
 }
 
 /** Procedures still declared on methods (see web/src/api/answers.ts). */
-export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createNotificationChannel' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'notificationChannels' | 'notificationDeliveries' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'testNotificationChannel' | 'tokens' | 'updateAccountSecurityPolicy' | 'updateNotificationChannel' | 'updateServer' | 'updateService' | 'viewer';
+export type MethodDeclared = 'accountSecurityStatus' | 'agents' | 'approvalQueue' | 'approveRequest' | 'approveServerHostKey' | 'backupRestorePlan' | 'backups' | 'cancelDeployment' | 'changeUserRole' | 'checkServer' | 'composeDeploymentPlan' | 'configDiff' | 'confirmMfaEnrollment' | 'createAgent' | 'createDeployWebhook' | 'createToken' | 'deactivateUser' | 'decommissionServer' | 'deliveryMetrics' | 'deploymentDetails' | 'deploymentLogs' | 'deploymentPlan' | 'deployWebhooks' | 'disableMfa' | 'executeRollback' | 'generateAgentToken' | 'infrastructureInventory' | 'invalidatePrincipal' | 'inviteMember' | 'invites' | 'members' | 'recentDeployments' | 'recordBackup' | 'registerServer' | 'registerService' | 'rejectRequest' | 'requestApproval' | 'revokeDeployWebhook' | 'revokeInvite' | 'revokeToken' | 'rollbackPlan' | 'rotateRecoveryCodes' | 'rotateToken' | 'scanServerHostKey' | 'serverDetails' | 'servers' | 'serviceDetails' | 'services' | 'setServerComposePolicy' | 'startMfaEnrollment' | 'tokens' | 'updateAccountSecurityPolicy' | 'updateServer' | 'updateService' | 'viewer';

@@ -11,7 +11,6 @@ import type { MfaProcedures } from '../../../src/identity/mfa/mfa.procedures.js'
 import type { InviteProcedures } from '../../../src/identity/invites/invites.procedures.js';
 import type { LifecycleProcedures } from '../../../src/deployments/lifecycle/lifecycle.procedures.js';
 import type { SecurityProcedures } from '../../../src/security/security.procedures.js';
-import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
 import type { DeployHookProcedures } from '../../../src/deployments/hooks/deploy-hooks.procedures.js';
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
 import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
@@ -34,7 +33,6 @@ type Declarations = {
   Answers<DeployHookProcedures> &
   Answers<IdentityProcedures> &
   Answers<MfaProcedures> &
-  Answers<NotificationProcedures> &
   Answers<SecurityProcedures> &
   Answers<ServerConnectionProcedures>;
 
