@@ -1,17 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { DiscoveryService } from '@nestjs/core';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AddNoteInput, GetNoteInput } from '../e2e/support/notes.module.js';
 import { ProcedureRegistry } from '../src/rpc/procedure-registry.js';
 import { buildContract } from './build-contract.js';
 
 describe('buildContract', () => {
-  const registry = new ProcedureRegistry(
-    {} as DiscoveryService,
-    new MetadataScanner(),
-    {} as CommandBus,
-    {} as QueryBus,
-  );
+  const registry = new ProcedureRegistry({} as DiscoveryService, {} as CommandBus, {} as QueryBus);
   const invoke = async () => null;
   registry.register(
     {

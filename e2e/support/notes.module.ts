@@ -1,11 +1,11 @@
-import { Injectable, Module } from '@nestjs/common';
-import { Inject } from '@nestjs/common';
+import { Inject, Module } from '@nestjs/common';
+import type { ICommandHandler, IQueryHandler } from '@nestjs/cqrs';
 import { IsDate, IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import type { Projection } from '../../projections/projection.js';
-import type { RequestContext } from '../../src/kernel/request-context.js';
 import { defineEvent } from '../../src/eventstore/define-event.js';
 import { READ_STORE, type Doc, type ReadStore } from '../../src/readstore/read-store.port.js';
-import { LegacyProcedure as Procedure } from '../../src/kernel/procedure.js';
+import { Procedure } from '../../src/kernel/procedure.js';
+import { ProcedureCommand, ProcedureQuery } from '../../src/kernel/procedure-message.js';
 import { EventWriter } from '../../src/storage/event-writer.js';
 import { Omittable } from '../../src/common/omittable.js';
 
@@ -73,11 +73,19 @@ export class GetNoteInput {
   repeat?: number;
 }
 
-@Injectable()
-class AddNoteHandler {
+class AddNote extends ProcedureCommand<AddNoteInput, { noteId: string; position: string }> {}
+
+@Procedure.command(AddNote, {
+  name: 'addNote',
+  roles: ['owner', 'admin', 'operator', 'agent'],
+  scopes: ['deploy:start'],
+  input: AddNoteInput,
+  description: 'Test-only: records a note.',
+})
+class AddNoteHandler implements ICommandHandler<AddNote> {
   constructor(private readonly writer: EventWriter) {}
 
-  async execute(input: AddNoteInput, ctx: RequestContext) {
+  async execute({ input, ctx }: AddNote) {
     const event = NoteAdded({
       noteId: input.noteId,
       text: input.text,
@@ -88,55 +96,37 @@ class AddNoteHandler {
   }
 }
 
-@Injectable()
-class GetNoteHandler {
+class GetNote extends ProcedureQuery<GetNoteInput, { note: NoteDoc | null; readAt: Date }> {}
+
+@Procedure.read(GetNote, {
+  name: 'getNote',
+  roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
+  scopes: ['deploy:read'],
+  input: GetNoteInput,
+  description: 'Test-only: reads a note.',
+})
+class GetNoteHandler implements IQueryHandler<GetNote> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  execute(noteId: string) {
-    return this.reads.collection<NoteDoc>('notes').get(noteId);
+  async execute({ input }: GetNote) {
+    const note = await this.reads.collection<NoteDoc>('notes').get(input.noteId);
+    return { note, readAt: new Date('2026-01-02T03:04:05.000Z') };
   }
 }
 
-@Injectable()
-class NotesProcedures {
-  constructor(
-    private readonly addNoteHandler: AddNoteHandler,
-    private readonly getNoteHandler: GetNoteHandler,
-  ) {}
+class Explode extends ProcedureQuery<undefined, never> {}
 
-  @Procedure.command({
-    name: 'addNote',
-    roles: ['owner', 'admin', 'operator', 'agent'],
-    scopes: ['deploy:start'],
-    input: AddNoteInput,
-    description: 'Test-only: records a note.',
-  })
-  addNote(input: AddNoteInput, ctx: RequestContext) {
-    return this.addNoteHandler.execute(input, ctx);
-  }
-
-  @Procedure.read({
-    name: 'getNote',
-    roles: ['owner', 'admin', 'operator', 'viewer', 'agent'],
-    scopes: ['deploy:read'],
-    input: GetNoteInput,
-    description: 'Test-only: reads a note.',
-  })
-  async getNote(input: GetNoteInput) {
-    const note = await this.getNoteHandler.execute(input.noteId);
-    return { note, readAt: new Date('2026-01-02T03:04:05.000Z') };
-  }
-
-  @Procedure.read({
-    name: 'explode',
-    roles: ['owner'],
-    scopes: [],
-    description: 'Test-only: fails with an unexpected exception.',
-  })
-  explode(): never {
+@Procedure.read(Explode, {
+  name: 'explode',
+  roles: ['owner'],
+  scopes: [],
+  description: 'Test-only: fails with an unexpected exception.',
+})
+class ExplodeHandler implements IQueryHandler<Explode> {
+  execute(): never {
     throw new Error('secret internal detail at /srv/app.ts:42');
   }
 }
 
-@Module({ providers: [AddNoteHandler, GetNoteHandler, NotesProcedures] })
+@Module({ providers: [AddNoteHandler, GetNoteHandler, ExplodeHandler] })
 export class NotesTestModule {}

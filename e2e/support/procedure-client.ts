@@ -1,31 +1,16 @@
 import { readFileSync } from 'node:fs';
 import SuperJSON from 'superjson';
 import type { ErrorCode } from '../../src/common/error-codes.js';
-import type { AuditProcedures } from '../../src/audit/audit.procedures.js';
 import type { ProcedureMessages } from '../../contract/procedure-messages.generated.js';
 import type { AnswerOf, InputOf } from '../../src/kernel/procedure-message.js';
-import type { BackupProcedures } from '../../src/runner/backup.procedures.js';
 import { call } from './identity.js';
 
-/** A procedures class as a client sees it: each method takes its input and resolves its answer. */
-type Callable<T> = {
-  [K in keyof T as T[K] extends (...args: never[]) => unknown ? K : never]: T[K] extends (
-    input: infer I,
-    ...rest: never[]
-  ) => infer R
-    ? (input?: I) => Promise<Awaited<R>>
-    : never;
-};
-
-/** Each procedure declared on its handler: takes its input and resolves its answer. */
-type Messages = {
+/** Every procedure of the application, typed by its declaration: its input and its answer. */
+export type SlipwayClient = {
   [N in keyof ProcedureMessages]: (
     input?: InputOf<ProcedureMessages[N]>,
   ) => Promise<AnswerOf<ProcedureMessages[N]>>;
 };
-
-/** Every procedure of the application, typed by its declaration. */
-export type SlipwayClient = Messages & Callable<AuditProcedures> & Callable<BackupProcedures>;
 
 /** A refused call: the HTTP status and the error of the documented shape. */
 export class ProcedureError extends Error {

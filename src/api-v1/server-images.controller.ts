@@ -6,7 +6,7 @@ import { Omittable } from '../common/omittable.js';
 import { validateInput } from '../kernel/input-validation.js';
 import { RouteAccess } from '../kernel/route-access.js';
 import { DEPLOYERS, EVERYONE } from '../kernel/roles.js';
-import { ServerImages } from '../runner/images/server-images.js';
+import { ImageOperations } from '../runner/images/image-operations.js';
 import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 import { inputPart } from '../rpc/pipeline/call-target.js';
 import { ServerIdParams, declaredLength, drain, requireContentType } from './route-inputs.js';
@@ -34,7 +34,7 @@ export class PruneBody {
 export class ServerImagesController {
   constructor(
     private readonly pipeline: CallPipeline,
-    private readonly images: ServerImages,
+    private readonly images: ImageOperations,
   ) {}
 
   private async serverId(req: Request): Promise<string> {

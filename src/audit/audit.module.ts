@@ -5,13 +5,13 @@ import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
 import { AuditExportController } from './export/audit-export.controller.js';
 import { AuditExporter } from './export/audit-exporter.js';
 import { EntryResolver } from './trail/entry-resolver.js';
-import { AuditTrailHandler } from './trail/audit-trail.query.js';
+import { AuditTrailHandler } from './trail/audit-trail.js';
 import { RefusalRecorder } from './refusals/refusal-recorder.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
 import { AuditWatch } from './audit-watch.js';
-import { AuditProcedures, SealAuditCheckpointHandler } from './audit.procedures.js';
-import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
+import { SealAuditCheckpointHandler } from './seal-audit-checkpoint.js';
+import { VerifyAuditTrailHandler } from './verify-audit-trail.js';
 
 @Module({
   imports: [AccessModule],
@@ -27,7 +27,6 @@ import { VerifyAuditTrailHandler } from './verify-audit-trail.query.js';
     AuditWatch,
     VerifyAuditTrailHandler,
     SealAuditCheckpointHandler,
-    AuditProcedures,
     RefusalRecorder,
     AuditTrailHandler,
     EntryResolver,

@@ -105,17 +105,6 @@ export const Procedure = {
   declaration: declareProcedure,
 };
 
-const legacyDeclaration = DiscoveryService.createDecorator<ProcedureOptions>();
-const legacyInLane = (lane: Lane) => (options: AuthenticatedProcedureOptions) =>
-  legacyDeclaration({ ...options, lane, auth: 'authenticated' });
-
-/** Method-level declarations, while the use cases move onto the buses. */
-export const LegacyProcedure = Object.assign(legacyDeclaration, {
-  read: legacyInLane('read'),
-  planning: legacyInLane('planning'),
-  command: legacyInLane('command'),
-});
-
 export type HttpMethod = 'GET' | 'POST';
 
 /** Queries (read, planning) are GET; mutations (command) are POST. */

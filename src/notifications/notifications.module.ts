@@ -2,9 +2,11 @@ import { Module } from '@nestjs/common';
 import { ChannelSender } from './delivery/channel-sender.js';
 import { DeliverySender } from './delivery/delivery-sender.js';
 import { NotificationOutbox } from './delivery/notification-outbox.js';
-import { NotificationChannels } from './notification-channel.handlers.js';
-import { NotificationDeliveriesHandler } from './notification-deliveries.query.js';
-import { NotificationProcedures } from './notifications.procedures.js';
+import { CreateNotificationChannelHandler } from './create-notification-channel.js';
+import { NotificationChannelsHandler } from './notification-channels.js';
+import { NotificationDeliveriesHandler } from './notification-deliveries.js';
+import { TestNotificationChannelHandler } from './test-notification-channel.js';
+import { UpdateNotificationChannelHandler } from './update-notification-channel.js';
 import { NotificationTargetPolicy } from './target-policy.js';
 import { TokenExpiryScan } from './token-expiry-scan.js';
 
@@ -14,9 +16,11 @@ import { TokenExpiryScan } from './token-expiry-scan.js';
  */
 @Module({
   providers: [
-    NotificationChannels,
+    CreateNotificationChannelHandler,
+    UpdateNotificationChannelHandler,
+    TestNotificationChannelHandler,
+    NotificationChannelsHandler,
     NotificationDeliveriesHandler,
-    NotificationProcedures,
     ChannelSender,
     DeliverySender,
     NotificationOutbox,

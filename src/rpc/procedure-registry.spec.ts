@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import type { DiscoveryService } from '@nestjs/core';
 import type { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { ProcedureOptions } from '../kernel/procedure.js';
 import { ProcedureRegistry } from './procedure-registry.js';
@@ -14,12 +14,7 @@ const base: ProcedureOptions = {
 };
 
 function registry(): ProcedureRegistry {
-  return new ProcedureRegistry(
-    {} as DiscoveryService,
-    new MetadataScanner(),
-    {} as CommandBus,
-    {} as QueryBus,
-  );
+  return new ProcedureRegistry({} as DiscoveryService, {} as CommandBus, {} as QueryBus);
 }
 
 describe('ProcedureRegistry declarations', () => {

@@ -1,9 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { DiscoveryService, MetadataScanner } from '@nestjs/core';
+import { DiscoveryService } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
 import {
-  LegacyProcedure,
   methodForLane,
   Procedure,
   type HttpMethod,
@@ -31,7 +30,6 @@ export class ProcedureRegistry implements OnModuleInit {
 
   constructor(
     private readonly discovery: DiscoveryService,
-    private readonly scanner: MetadataScanner,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
   ) {}
@@ -40,18 +38,6 @@ export class ProcedureRegistry implements OnModuleInit {
     for (const wrapper of this.discovery.getProviders()) {
       const declared = this.discovery.getMetadataByDecorator(Procedure.declaration, wrapper);
       if (declared) this.registerDeclaration(declared);
-      const instance: unknown = wrapper.instance;
-      if (!instance || typeof instance !== 'object') continue;
-      const prototype = Object.getPrototypeOf(instance) as object;
-      for (const methodName of this.scanner.getAllMethodNames(prototype)) {
-        const options = this.discovery.getMetadataByDecorator(LegacyProcedure, wrapper, methodName);
-        if (!options) continue;
-        const method = (instance as Record<string, unknown>)[methodName] as (
-          input: unknown,
-          ctx: RequestContext,
-        ) => unknown;
-        this.register(options, async (input, ctx) => method.call(instance, input, ctx));
-      }
     }
   }
 

@@ -1,19 +1,20 @@
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
-import { BackupProcedures, TriggerBackupHandler } from './backup.procedures.js';
-import { BackupTaker } from './backup-taker.js';
+import { RestoreBackupHandler } from './backups/restore-backup.js';
+import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { ServerSessions } from './server-sessions.js';
-import { ServerImages } from './images/server-images.js';
-import { ServerImagesProcedures } from './images/server-images.procedures.js';
+import { ImageOperations } from './images/image-operations.js';
+import { PruneServerImagesHandler } from './images/prune-server-images.js';
+import { PullServerImageHandler } from './images/pull-server-image.js';
+import { RemoveServerImageHandler } from './images/remove-server-image.js';
+import { ServerImagesHandler } from './images/server-images.js';
 import { DeploymentExecutor } from './deployment-executor.js';
 import { DeploymentRunner } from './deployment-runner.js';
-import { ObservationProcedures } from './observe/observation.procedures.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
+import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-observation.js';
 import { LogStreamSlots } from './observe/log-stream-slots.js';
-import { ArchiveServiceHandler } from './lifecycle/archive-service.handler.js';
-import { ArchiveProcedures } from './lifecycle/archive.procedures.js';
-import { RestoreRunner } from './restore/restore-runner.js';
+import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { WakeRunner } from './wake-runner.reaction.js';
 
 @Module({
@@ -21,28 +22,22 @@ import { WakeRunner } from './wake-runner.reaction.js';
   providers: [
     DeploymentExecutor,
     DeploymentRunner,
-    BackupTaker,
     ServerSessions,
     TriggerBackupHandler,
-    BackupProcedures,
-    ServerImages,
-    ServerImagesProcedures,
+    RestoreBackupHandler,
+    ImageOperations,
+    ServerImagesHandler,
+    PullServerImageHandler,
+    RemoveServerImageHandler,
+    PruneServerImagesHandler,
     ServiceObserver,
     LogStreamSlots,
     ServerDiagnosis,
-    ObservationProcedures,
+    ServiceStatusHandler,
+    ServiceStatsHandler,
     ArchiveServiceHandler,
-    ArchiveProcedures,
-    RestoreRunner,
     WakeRunner,
   ],
-  exports: [
-    DeploymentRunner,
-    ServerImages,
-    ServerImagesProcedures,
-    ServiceObserver,
-    LogStreamSlots,
-    ServerDiagnosis,
-  ],
+  exports: [DeploymentRunner, ImageOperations, ServiceObserver, LogStreamSlots, ServerDiagnosis],
 })
 export class RunnerModule {}

@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import { EraseSubjectDataHandler } from './erase-subject-data.handler.js';
+import { EraseSubjectDataHandler } from './erase-subject-data.js';
 import { PersonalData, SUBJECT_KEY_VAULT } from '../../privacy/personal-data.js';
 import { PrivacyReconciler } from './privacy-reconciler.js';
 import { SubjectKeyVault } from '../../privacy/subject-key-vault.js';
@@ -20,6 +20,6 @@ import { SubjectKeyVault } from '../../privacy/subject-key-vault.js';
     PrivacyReconciler,
     EraseSubjectDataHandler,
   ],
-  exports: [PersonalData, EraseSubjectDataHandler],
+  exports: [PersonalData],
 })
 export class PrivacyModule {}

@@ -1,19 +1,10 @@
-import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
-import { Inject, Injectable } from '@nestjs/common';
-import type { ServerDoc } from '../../../projections/servers.projection.js';
-import type { RequestContext } from '../../kernel/request-context.js';
-import { AppError, conflict } from '../../common/app-error.js';
-import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
-import {
-  GENERIC_FAILURES,
-  seesConnectionDetails,
-} from '../../deployments/reach/connection-failures.js';
-import { ServerImagesChanged, serverImagesStream } from '../../events/uploads.events.js';
-import { EventWriter } from '../../storage/event-writer.js';
-import { ServerSessions } from '../server-sessions.js';
-import type { SshSession } from '../ssh-session.js';
+import type { IQueryHandler } from '@nestjs/cqrs';
+import { conflict } from '../../common/app-error.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { EVERYONE } from '../../kernel/roles.js';
+import { ImageOperations, MAX_IMAGES } from './image-operations.js';
+import { ServerIdInput } from './image-inputs.js';
 
 export interface ServerImage {
   repository: string;
@@ -24,17 +15,10 @@ export interface ServerImage {
   size: string | null;
 }
 
-type Operation = 'pull' | 'remove' | 'prune' | 'load';
-
-/** Lines of a command's output an answer carries (the last ones). */
-const OUTPUT_LINES = 50;
-/** Images a listing returns at most. */
-const MAX_IMAGES = 1000;
-
-const tooLarge = (maxBytes: number) =>
-  new AppError('PAYLOAD_TOO_LARGE', `The image tarball is over its limit of ${maxBytes} bytes`, {
-    maxBytes,
-  });
+export class ServerImages extends ProcedureQuery<
+  ServerIdInput,
+  { serverId: string; images: ServerImage[] }
+> {}
 
 /** One line of `docker image ls --format '{{json .}}'`, or null. */
 function imageOf(line: string): ServerImage | null {
@@ -57,171 +41,28 @@ function imageOf(line: string): ServerImage | null {
   }
 }
 
-/**
- * Images on a registered server, over SSH (pinned host key, sealed key): list, pull, remove,
- * prune, and `docker load` of a tarball streamed from the request to the server's stdin, never
- * stored on the control plane. Every change is recorded as ServerImagesChanged, failed or not.
- */
-@Injectable()
-export class ServerImages {
-  constructor(
-    private readonly lookup: DeploymentLookup,
-    private readonly sessions: ServerSessions,
-    private readonly writer: EventWriter,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+@Procedure.read(ServerImages, {
+  name: 'serverImages',
+  roles: EVERYONE,
+  scopes: ['server:read'],
+  input: ServerIdInput,
+  description: 'The images on a server (`docker image ls` over SSH): repository, tag, ID, digest.',
+})
+export class ServerImagesHandler implements IQueryHandler<ServerImages> {
+  constructor(private readonly operations: ImageOperations) {}
 
-  async list(serverId: string, ctx: RequestContext) {
-    const server = await this.ready(serverId);
-    const { code, stdout, stderr } = await this.run(server, ctx, [
-      'docker',
-      'image',
-      'ls',
-      '--digests',
-      '--format',
-      '{{json .}}',
-    ]);
+  async execute({ input, ctx }: ServerImages) {
+    const { serverId } = input;
+    const { code, stdout, stderr } = await this.operations.run(
+      serverId,
+      ['docker', 'image', 'ls', '--digests', '--format', '{{json .}}'],
+      ctx,
+    );
     if (code !== 0) throw conflict('docker image ls failed on the server', { output: stderr });
     const images = stdout
       .map(imageOf)
       .filter((i): i is ServerImage => i !== null)
       .slice(0, MAX_IMAGES);
     return { serverId, images };
-  }
-
-  pull(serverId: string, reference: string, ctx: RequestContext) {
-    return this.change(serverId, 'pull', reference, ['docker', 'pull', '--', reference], ctx);
-  }
-
-  remove(serverId: string, reference: string, ctx: RequestContext) {
-    return this.change(
-      serverId,
-      'remove',
-      reference,
-      ['docker', 'image', 'rm', '--', reference],
-      ctx,
-    );
-  }
-
-  /** Dangling images, or with `all` every image no container uses. */
-  prune(serverId: string, all: boolean, ctx: RequestContext) {
-    const args = ['docker', 'image', 'prune', '--force', ...(all ? ['--all'] : [])];
-    return this.change(serverId, 'prune', null, args, ctx);
-  }
-
-  /**
-   * Streams `body` (a `docker save` tarball) to `docker load` on the server, counting it against
-   * the cap (413 past it: the remote load is stopped) and summing it on the way.
-   */
-  async load(serverId: string, body: Readable, declaredLength: number | null, ctx: RequestContext) {
-    const maxBytes = this.config.uploads.imageMaxBytes;
-    if (declaredLength !== null && declaredLength > maxBytes) throw tooLarge(maxBytes);
-    const server = await this.ready(serverId);
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > maxBytes) return done(tooLarge(maxBytes));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    body.on('error', (e) => meter.destroy(e));
-    const input = body.pipe(meter);
-    let outcome: { code: number | null; stdout: string[]; stderr: string[] };
-    try {
-      outcome = await this.run(server, ctx, ['docker', 'load'], input);
-    } catch (error) {
-      const failure = error instanceof Error ? error.message : String(error);
-      await this.record(server.id, 'load', null, false, failure, ctx, null, bytes);
-      throw error;
-    }
-    const sha256 = hash.digest('hex');
-    const ok = outcome.code === 0;
-    const failure = ok ? null : `docker load exited with ${outcome.code}`;
-    await this.record(server.id, 'load', null, ok, failure, ctx, sha256, bytes);
-    if (!ok) throw conflict('docker load failed on the server', { output: outcome.stderr });
-    const loaded = outcome.stdout
-      .map((l) => /^Loaded image(?: ID)?: (.+)$/.exec(l.trim())?.[1])
-      .filter((l): l is string => !!l);
-    return { serverId, loaded, sha256, bytes };
-  }
-
-  private async change(
-    serverId: string,
-    operation: Operation,
-    reference: string | null,
-    args: string[],
-    ctx: RequestContext,
-  ) {
-    const server = await this.ready(serverId);
-    const { code, stdout, stderr } = await this.run(server, ctx, args);
-    const ok = code === 0;
-    const failure = ok ? null : `${args.slice(0, 3).join(' ')} exited with ${code}`;
-    await this.record(server.id, operation, reference, ok, failure, ctx, null, null);
-    if (!ok) throw conflict(`${operation} failed on the server`, { output: stderr });
-    return { serverId, operation, reference, output: stdout };
-  }
-
-  private async ready(serverId: string): Promise<ServerDoc> {
-    const server = await this.lookup.server(serverId);
-    if (!server.hostKeyApproved)
-      throw conflict(`Approve the host key of server ${server.name} first`);
-    return server;
-  }
-
-  /** Runs one command on the server; the last lines of its output. */
-  private async run(server: ServerDoc, ctx: RequestContext, args: string[], input?: Readable) {
-    const session = await this.connect(server, ctx);
-    const stdout: string[] = [];
-    const stderr: string[] = [];
-    // Bounded: the first lines of stdout (a listing), the last lines of stderr (the error).
-    const keep = (lines: string[], text: string) => {
-      if (lines === stdout && lines.length >= MAX_IMAGES) return;
-      lines.push(text.slice(0, 2000));
-      if (lines === stderr && lines.length > OUTPUT_LINES) lines.shift();
-    };
-    try {
-      const result = await session.exec(args, {
-        stdinStream: input,
-        onLine: (stream, text) => keep(stream === 'stdout' ? stdout : stderr, text),
-      });
-      return { code: result.code, stdout, stderr };
-    } finally {
-      session.close();
-    }
-  }
-
-  private async record(
-    serverId: string,
-    operation: Operation,
-    reference: string | null,
-    ok: boolean,
-    failure: string | null,
-    ctx: RequestContext,
-    sha256: string | null,
-    bytes: number | null,
-  ): Promise<void> {
-    await this.writer.append(
-      serverImagesStream(serverId),
-      [ServerImagesChanged({ serverId, operation, reference, ok, failure, sha256, bytes })],
-      'any',
-      ctx,
-    );
-  }
-
-  /** One answer for every connection failure, unless the caller is an owner or admin. */
-  private async connect(server: ServerDoc, ctx: RequestContext): Promise<SshSession> {
-    try {
-      return await this.sessions.open(server);
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw conflict(
-        seesConnectionDetails(ctx)
-          ? `Could not connect to the server: ${detail}`
-          : `The image operation ${GENERIC_FAILURES.connect}`,
-      );
-    }
   }
 }

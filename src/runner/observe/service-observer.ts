@@ -19,13 +19,13 @@ import {
 const COMMAND_TIMEOUT_MS = 20_000;
 const MAX_OUTPUT_LINES = 2000;
 
-export interface ServiceStatus {
+export interface ServiceStatusReport {
   serviceId: string;
   project: string;
   containers: ContainerStatus[];
 }
 
-export interface ServiceStats {
+export interface ServiceStatsReport {
   serviceId: string;
   project: string;
   containers: ContainerStats[];
@@ -53,7 +53,7 @@ export class ServiceObserver {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async status(serviceId: string): Promise<ServiceStatus> {
+  async status(serviceId: string): Promise<ServiceStatusReport> {
     return this.withService(serviceId, async (session, project) => {
       const ps = jsonObjects(await this.run(session, psArgs(project)));
       const names = ps.map((c) => String(c.Name ?? '')).filter(Boolean);
@@ -64,7 +64,7 @@ export class ServiceObserver {
     });
   }
 
-  async stats(serviceId: string): Promise<ServiceStats> {
+  async stats(serviceId: string): Promise<ServiceStatsReport> {
     return this.withService(serviceId, async (session, project) => {
       const ps = jsonObjects(await this.run(session, psArgs(project)));
       const names = ps

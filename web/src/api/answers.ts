@@ -1,32 +1,15 @@
 // The answer types of the procedures, taken from their declarations (type-only imports: nothing
 // of the server reaches the bundle). The contract publishes inputs, not answers, so these come
-// from the same methods the registry routes to; the check below fails to compile when a procedure
-// of the contract has no declaration here.
-import type { AuditProcedures } from '../../../src/audit/audit.procedures.js';
-import type { ArchiveProcedures } from '../../../src/runner/lifecycle/archive.procedures.js';
-import type { BackupProcedures } from '../../../src/runner/backup.procedures.js';
-import type { ServerImagesProcedures } from '../../../src/runner/images/server-images.procedures.js';
-import type { ObservationProcedures } from '../../../src/runner/observe/observation.procedures.js';
-import type { NotificationProcedures } from '../../../src/notifications/notifications.procedures.js';
+// from each procedure's message class (contract/procedure-messages.generated.ts, generated from
+// the `@Procedure` declarations); the check below fails to compile when a procedure of the
+// contract has no declaration there.
 import type { ProcedureMessages } from '../../../contract/procedure-messages.generated.js';
 import type { AnswerOf as AnswerOfMessage } from '../../../src/kernel/procedure-message.js';
 import type { ProcedureName } from './contract';
 
-/** The public methods of a procedures class, each as the answer it resolves to. */
-type Answers<T> = {
-  [K in keyof T]: T[K] extends (...args: never[]) => infer R ? Awaited<R> : never;
-};
-
-// One mapped type per class: intersecting the classes themselves would give `never`, as
-// several have private members of the same name.
 type Declarations = {
   [N in keyof ProcedureMessages]: AnswerOfMessage<ProcedureMessages[N]>;
-} & Answers<ArchiveProcedures> &
-  Answers<AuditProcedures> &
-  Answers<BackupProcedures> &
-  Answers<NotificationProcedures> &
-  Answers<ObservationProcedures> &
-  Answers<ServerImagesProcedures>;
+};
 
 /** What procedure `N` answers (after superjson: Dates are Dates again). */
 export type AnswerOf<N extends ProcedureName> = N extends keyof Declarations

@@ -1,15 +1,18 @@
-import { Injectable } from '@nestjs/common';
 import { IsBoolean, IsUUID } from 'class-validator';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { Omittable } from '../../common/omittable.js';
-import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { StreamFacts } from '../../deployments/facts/stream-facts.js';
 import { ServerStreams } from '../../deployments/server-streams.js';
 import { ServiceStreams } from '../../deployments/service-streams.js';
 import { ServiceComposeDownRan } from '../../events/lifecycle.events.js';
 import { serviceDeploymentsStream, serviceStream } from '../../events/deployments.events.js';
 import { serviceDeploymentsDecider } from '../../deployments/service-deployments.decider.js';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { OPERATORS } from '../../kernel/roles.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
+import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 
 export class ArchiveServiceInput {
@@ -28,9 +31,15 @@ export interface ComposeDownOutcome {
   failure: string | null;
 }
 
-/** The compose project a service's deployments run under (as deployment-steps names it). */
-export const composeProject = (name: string, environment: string) =>
-  `${name}-${environment}`.replace(/[^a-z0-9_-]/g, '-');
+export interface ArchivedService {
+  serviceId: string;
+  status: 'archived';
+  /** False when the service was already archived. */
+  changed: boolean;
+  composeDown: ComposeDownOutcome | null;
+}
+
+export class ArchiveService extends ProcedureCommand<ArchiveServiceInput, ArchivedService> {}
 
 /**
  * Archiving is a state: the service and its history stay, new deployments and changes are
@@ -39,19 +48,26 @@ export const composeProject = (name: string, environment: string) =>
  * `composeDown`, the containers are stopped afterwards; that outcome is recorded and answered,
  * and a failure there does not undo the archiving.
  */
-@Injectable()
-export class ArchiveServiceHandler {
+@Procedure.command(ArchiveService, {
+  name: 'archiveService',
+  roles: OPERATORS,
+  scopes: ['service:write'],
+  input: ArchiveServiceInput,
+  description:
+    'Archives a service (a state; its history stays): new deployments and changes are refused. Refused while a deployment is queued or running. composeDown: also runs docker compose down for it on its server over SSH (outcome recorded and answered).',
+})
+export class ArchiveServiceHandler implements ICommandHandler<ArchiveService> {
   constructor(
     private readonly services: ServiceStreams,
-    private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
     private readonly sessions: ServerSessions,
     private readonly writer: EventWriter,
     private readonly runner: DeciderRunner,
     private readonly servers: ServerStreams,
   ) {}
 
-  async execute(input: ArchiveServiceInput, ctx: RequestContext) {
-    const service = await this.lookup.service(input.serviceId);
+  async execute({ input, ctx }: ArchiveService): Promise<ArchivedService> {
+    const service = await this.facts.service(input.serviceId);
     // Decided on the deployments stream, where triggers and starts are: a trigger racing this
     // either lands first (and the close is refused) or finds the queue closed. Closing comes
     // first so that an archived service never has an open queue; archiving again repeats both.
@@ -87,14 +103,14 @@ export class ArchiveServiceHandler {
     }
     return {
       serviceId: service.id,
-      status: 'archived' as const,
+      status: 'archived',
       changed: decision.events.length > 0,
       composeDown: down,
     };
   }
 
   private async composeDown(serverId: string, project: string): Promise<ComposeDownOutcome> {
-    const server = await this.lookup.server(serverId);
+    const server = await this.facts.server(serverId);
     if (!server.hostKeyApproved)
       return { ok: false, exitCode: null, failure: 'host key not approved' };
     try {

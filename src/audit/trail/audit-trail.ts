@@ -1,10 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsIn, IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
 import type { AuditEntryDoc } from '../../../projections/audit-trail.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
 import { PageCursor, PageLimit } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureQuery } from '../../kernel/procedure-message.js';
+import { ADMINS } from '../../kernel/roles.js';
 import type { AuditEntryView } from './audit-entry-view.js';
 import { EntryResolver } from './entry-resolver.js';
 
@@ -62,18 +66,29 @@ export class AuditTrailInput {
   cursor?: string;
 }
 
+export interface AuditTrailPage {
+  entries: AuditEntryView[];
+  nextCursor: string | null;
+}
+
+export class AuditTrail extends ProcedureQuery<AuditTrailInput, AuditTrailPage> {}
+
 /** Newest first over `audit_trail`, with actor labels and token names resolved per page. */
-@Injectable()
-export class AuditTrailHandler {
+@Procedure.read(AuditTrail, {
+  name: 'auditTrail',
+  roles: ADMINS,
+  scopes: ['audit:read'],
+  input: AuditTrailInput,
+  description:
+    'Who did what, when, with which credential, from where: every event and refused call, newest first; filters by actor, action, stream, resource, outcome and time.',
+})
+export class AuditTrailHandler implements IQueryHandler<AuditTrail> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly resolver: EntryResolver,
   ) {}
 
-  async execute(input: AuditTrailInput): Promise<{
-    entries: AuditEntryView[];
-    nextCursor: string | null;
-  }> {
+  async execute({ input }: AuditTrail): Promise<AuditTrailPage> {
     const page = await this.reads.collection<AuditEntryDoc>('audit_trail').find(filterOf(input), {
       sort: { position: -1 },
       limit: input.limit ?? 50,

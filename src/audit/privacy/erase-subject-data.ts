@@ -1,8 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { assertMayActOn, callerOf } from '../../access/authority.js';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { OWNERS } from '../../kernel/roles.js';
 import { conflict, notFound } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
@@ -20,20 +23,30 @@ export class EraseSubjectDataInput {
   userId!: string;
 }
 
+export class EraseSubjectData extends ProcedureCommand<EraseSubjectDataInput, ErasureResult> {}
+
 /**
  * Erasure on request: never of a user ranked above the caller, only for a deactivated user (an active account still needs its email to
  * sign in). The request is recorded first, then the key is deleted; a key left behind by a
  * crash between the two is deleted at the next start (PrivacyReconciler).
  */
-@Injectable()
-export class EraseSubjectDataHandler {
+@Procedure.command(EraseSubjectData, {
+  name: 'eraseSubjectData',
+  roles: OWNERS,
+  scopes: ['privacy:erase'],
+  input: EraseSubjectDataInput,
+  description:
+    "Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies.",
+})
+export class EraseSubjectDataHandler implements ICommandHandler<EraseSubjectData> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly writer: EventWriter,
     private readonly personal: PersonalData,
   ) {}
 
-  async execute(userId: string, ctx: RequestContext): Promise<ErasureResult> {
+  async execute({ input, ctx }: EraseSubjectData): Promise<ErasureResult> {
+    const { userId } = input;
     const user = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!user || user.kind !== 'user') throw notFound('No such user');
     assertMayActOn(callerOf(ctx), user, 'erase the personal data of');

@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
@@ -15,7 +16,9 @@ import {
   RestoreSucceeded,
   restoreStream,
 } from '../../events/restore.events.js';
-import type { RequestContext } from '../../kernel/request-context.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
 import { ServerSessions } from '../server-sessions.js';
@@ -40,6 +43,8 @@ export interface RestoreOutcome {
   exitCode: number | null;
 }
 
+export class RestoreBackup extends ProcedureCommand<RestoreBackupInput, RestoreOutcome> {}
+
 /** At most this many bytes are sent (the artifact is read into memory to be verified and sent). */
 export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -50,8 +55,15 @@ export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
  * input. Every outcome is an event on `restore-<approvalId>`, whose first event claims the
  * approval: one approval, one restore.
  */
-@Injectable()
-export class RestoreRunner {
+@Procedure.command(RestoreBackup, {
+  name: 'restoreBackup',
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+  input: RestoreBackupInput,
+  description:
+    "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded.",
+})
+export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
@@ -59,7 +71,7 @@ export class RestoreRunner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async restore(input: RestoreBackupInput, ctx: RequestContext): Promise<RestoreOutcome> {
+  async execute({ input, ctx }: RestoreBackup): Promise<RestoreOutcome> {
     const backup = await this.lookup.backup(input.backupId);
     const service = await this.lookup.service(backup.serviceId);
     assertServiceActive(service);

@@ -1,22 +1,32 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Inject, Injectable } from '@nestjs/common';
-import type { RequestContext } from '../kernel/request-context.js';
-import type { ServerDoc } from '../../projections/servers.projection.js';
-import { conflict } from '../common/app-error.js';
-import { CLOCK, type Clock } from '../common/clock.js';
-import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { DeploymentLookup } from '../deployments/deployment-lookup.js';
-import { BackupRecorded, serviceBackupsStream } from '../events/deployments.events.js';
-import { EventWriter } from '../storage/event-writer.js';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { IsUUID } from 'class-validator';
+import type { RequestContext } from '../../kernel/request-context.js';
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import { conflict } from '../../common/app-error.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { BackupRecorded, serviceBackupsStream } from '../../events/deployments.events.js';
+import { EventWriter } from '../../storage/event-writer.js';
 import {
   GENERIC_FAILURES,
   seesConnectionDetails,
-} from '../deployments/reach/connection-failures.js';
-import { ServerSessions } from './server-sessions.js';
-import { BackupFailed } from '../events/restore.events.js';
-import type { SshSession } from './ssh-session.js';
+} from '../../deployments/reach/connection-failures.js';
+import { ServerSessions } from '../server-sessions.js';
+import { BackupFailed } from '../../events/restore.events.js';
+import type { SshSession } from '../ssh-session.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+
+export class TriggerBackupInput {
+  @IsUUID()
+  serviceId!: string;
+}
 
 export interface TakenBackup {
   backupId: string;
@@ -26,13 +36,21 @@ export interface TakenBackup {
   takenAt: string;
 }
 
+export class TriggerBackup extends ProcedureCommand<TriggerBackupInput, TakenBackup> {}
+
 /**
  * Runs a service's backup command on its server and streams the output into
  * `<data dir>/backups/<service>/<backup>.bak` (mode 0600), computing SHA-256 and size from the
  * stream itself, then records BackupRecorded.
  */
-@Injectable()
-export class BackupTaker {
+@Procedure.command(TriggerBackup, {
+  name: 'triggerBackup',
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+  input: TriggerBackupInput,
+  description: "Runs the service's backup command over SSH; records location, SHA-256 and size.",
+})
+export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly writer: EventWriter,
@@ -41,8 +59,8 @@ export class BackupTaker {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async take(serviceId: string, ctx: RequestContext): Promise<TakenBackup> {
-    const service = await this.lookup.service(serviceId);
+  async execute({ input, ctx }: TriggerBackup): Promise<TakenBackup> {
+    const service = await this.lookup.service(input.serviceId);
     if (!service.backupCommand) throw conflict('The service defines no backup command');
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
