@@ -1,7 +1,8 @@
 import type { PrincipalDoc } from '../../projections/principals.projection.js';
 import type { PersonalData } from '../privacy/personal-data.js';
+import { readPage } from '../readstore/read-page.js';
 import type { ReadStore } from '../readstore/read-store.port.js';
-import type { PageInput } from './page.input.js';
+import type { PageInput } from '../common/page.input.js';
 
 export interface MemberView {
   id: string;
@@ -25,13 +26,13 @@ export async function principalsPage(
   reads: ReadStore,
   personal: PersonalData,
   kind: 'user' | 'agent',
-  { limit, cursor }: PageInput,
+  request: PageInput,
 ): Promise<MembersPage> {
-  const page = await reads
-    .collection<PrincipalDoc>('principals')
-    .find({ kind }, { sort: { createdAt: 1 }, limit: limit ?? 50, cursor });
-  return {
-    items: page.items.map((p) => ({
+  return readPage(
+    reads.collection<PrincipalDoc>('principals'),
+    { filter: { kind }, sort: { createdAt: 1 }, defaultLimit: 50 },
+    request,
+    (p): MemberView => ({
       id: p.id,
       kind: p.kind,
       name: personal.reveal(p.name) ?? '',
@@ -41,7 +42,6 @@ export async function principalsPage(
       status: p.status,
       createdAt: p.createdAt,
       invalidated: p.invalidatedAt !== null,
-    })),
-    nextCursor: page.nextCursor,
-  };
+    }),
+  );
 }

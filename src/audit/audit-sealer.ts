@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { systemContext, type RequestContext } from '../kernel/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
 import {
@@ -20,6 +20,7 @@ import {
   AUDIT_CHECKPOINTS_STREAM,
   AuditCheckpointSealed,
   checkpointDigest,
+  type CheckpointFields,
 } from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 import { positionAfter } from './chain-places.js';
@@ -46,16 +47,7 @@ export interface SealedCheckpoint {
   chainHash: string;
 }
 
-interface CheckpointData {
-  sequence: number;
-  toPosition: number;
-  toStream?: string;
-  toRevision?: number;
-  chainHash: string;
-  previousCheckpointHash: string;
-}
-
-type LastCheckpoint = CheckpointData & { revision: bigint };
+type LastCheckpoint = CheckpointFields & { revision: bigint };
 
 /** Where the store's global order continues after the last checkpoint. */
 interface Resume {
@@ -109,7 +101,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
       const byCount = sealEveryEvents > 0 && unsealed >= sealEveryEvents;
       const byTime =
         sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000;
-      if (byCount || byTime) await this.seal(systemContext());
+      if (byCount || byTime) await this.seal(systemContext('audit-sealer'));
     } catch (error) {
       logger.error('Sealing failed', errorForLog(error));
     }
@@ -195,8 +187,4 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     this.resume = { sequence: fields.sequence, from };
     return { sequence: fields.sequence, toPosition: place, chainHash: link };
   }
-}
-
-function systemContext(): RequestContext {
-  return { ...anonymousContext('audit-sealer', 'audit-sealer', null), authMethod: 'system' };
 }

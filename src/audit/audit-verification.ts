@@ -7,7 +7,7 @@ import {
 } from '../eventstore/event-store.port.js';
 import { PRIMARY_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { AuditSigningKey } from './audit-signing-key.js';
-import { AUDIT_CHECKPOINTS_STREAM, type CheckpointFields } from '../events/audit.events.js';
+import { AUDIT_CHECKPOINTS_STREAM, type SignedCheckpoint } from '../events/audit.events.js';
 import { AUDIT_CHAIN, AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
 import { TrailVerifier, type TrailReport } from './trail-verifier.js';
 import { positionAfter } from './chain-places.js';
@@ -24,7 +24,7 @@ export type VerificationReport = TrailReport & {
   toPosition: number | null;
 };
 
-type CheckpointEvent = RecordedEvent & { data: CheckpointFields & { signature: string } };
+type CheckpointEvent = RecordedEvent & { data: SignedCheckpoint };
 
 /** Recomputes the chain from the event store and checks it against what was sealed. */
 @Injectable()

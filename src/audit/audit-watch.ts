@@ -19,7 +19,7 @@ import {
   AuditVerificationFailed,
   auditBreakStream,
 } from '../events/audit.events.js';
-import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { systemContext } from '../kernel/request-context.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { AuditVerification, type VerificationReport } from './audit-verification.js';
 
@@ -31,10 +31,6 @@ export interface WatchPass {
   report: VerificationReport;
   /** True when this pass found a break not noticed before (and appended AuditVerificationFailed). */
   noticed: boolean;
-}
-
-function systemContext(): RequestContext {
-  return { ...anonymousContext('audit-watch', 'audit-watch', null), authMethod: 'system' };
 }
 
 /**
@@ -143,7 +139,7 @@ export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown
         auditBreakStream(data.problem, data.firstBadPosition),
         [AuditVerificationFailed(data)],
         'no_stream',
-        systemContext(),
+        systemContext('audit-watch'),
       );
       return true;
     } catch (error) {

@@ -3,7 +3,7 @@ import { verifySignature } from './audit-signing-key.js';
 import {
   AuditCheckpointSealed,
   checkpointDigest,
-  type CheckpointFields,
+  type SignedCheckpoint,
 } from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 
@@ -73,7 +73,7 @@ export class TrailVerifier {
    * Starts after a signed checkpoint instead of at the genesis, so a range can be verified
    * without rehashing everything before it. The checkpoint's signature is checked first.
    */
-  startAfter(checkpoint: CheckpointFields & { signature: string }, at: number): void {
+  startAfter(checkpoint: SignedCheckpoint, at: number): void {
     if (!verifySignature(this.publicKeyPem, checkpointDigest(checkpoint), checkpoint.signature)) {
       return this.fail(
         'bad-signature',
@@ -153,7 +153,7 @@ export class TrailVerifier {
     );
   }
 
-  private checkCheckpoint(c: CheckpointFields & { signature: string }, at: number): void {
+  private checkCheckpoint(c: SignedCheckpoint, at: number): void {
     const digest = checkpointDigest(c);
     if (!verifySignature(this.publicKeyPem, digest, c.signature))
       return this.fail(

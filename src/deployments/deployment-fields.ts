@@ -50,6 +50,31 @@ export const Host = () =>
 /** An SSH port, which may be left out (22). */
 export const SshPortNumber = () => field(Omittable(), IsInt(), Min(1), Max(65535));
 
+export const SshUser = () =>
+  field(Matches(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'sshUser must be a POSIX user name' }));
+
+/** A PEM private key; sealed as soon as it arrives, never returned. */
+export const PrivateKeyPem = () =>
+  field(
+    IsString(),
+    Matches(/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, {
+      message: 'privateKey must be a PEM private key',
+    }),
+    MaxLength(16_384),
+  );
+
+/** A server's labels, `key=value` each, at most 32; optional. */
+export const ServerLabels = () =>
+  field(
+    Omittable(),
+    IsArray(),
+    ArrayMaxSize(32),
+    Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
+      each: true,
+      message: 'labels are key=value',
+    }),
+  );
+
 export const HostKeyFingerprint = () =>
   field(
     Matches(FINGERPRINT, {

@@ -16,7 +16,7 @@ import {
   type DeploymentSnapshot,
   type Requester,
 } from '../events/deployments.events.js';
-import { formatImageReference, parseImageReference } from './image-reference.js';
+import { formatImageReference, parseImageReference, repositoryOf } from './image-reference.js';
 import { serviceDeploymentsDecider } from './service-deployments.decider.js';
 
 export interface LaunchRequest {
@@ -60,6 +60,36 @@ export function validImageRef(value: string, path = 'imageTag'): string {
   return formatImageReference(ref);
 }
 
+/** The service's image only: a tag of another repository is a mistake, not a deployment. */
+export function checkRepository(imageRef: string, repository: string): void {
+  const ref = parseImageReference(imageRef)!;
+  if (repositoryOf(ref) !== repository) {
+    throw badRequest(`imageTag must be an image of ${repository}`, [
+      { path: 'imageTag', message: `repository ${repositoryOf(ref)} is not the service's` },
+    ]);
+  }
+}
+
+/** What a deploy command answers once its deployment is queued (not sent for approval). */
+export interface QueuedDeploymentAnswer {
+  status: 'queued';
+  deploymentId: string;
+  created: boolean;
+}
+
+/** The snapshot a deployment of `service` freezes: the service's settings as they are now. */
+export function serviceSnapshot(service: ServiceDoc, imageRef: string): DeploymentSnapshot {
+  return {
+    serviceName: service.name,
+    environment: service.environment,
+    serverId: service.serverId,
+    imageRef,
+    compose: service.compose,
+    env: service.env,
+    healthCheckUrl: service.healthCheckUrl,
+  };
+}
+
 /**
  * Queues a deployment on its service's FIFO stream with a frozen snapshot. With an idempotency
  * key, the key is claimed on its own stream first, and a repeat of the same request returns
@@ -95,15 +125,7 @@ export class DeploymentLauncher {
         serverId,
       });
     }
-    const snapshot: DeploymentSnapshot = frozen ?? {
-      serviceName: service.name,
-      environment: service.environment,
-      serverId: service.serverId,
-      imageRef,
-      compose: service.compose,
-      env: service.env,
-      healthCheckUrl: service.healthCheckUrl,
-    };
+    const snapshot = frozen ?? serviceSnapshot(service, imageRef);
     this.policy.enforce(snapshot.compose, server);
     return snapshot;
   }

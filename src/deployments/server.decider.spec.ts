@@ -8,17 +8,7 @@ import {
 } from '../events/deployments.events.js';
 import { fleetDecider, fleetHasName } from './fleet.decider.js';
 import { serverDecider } from './server.decider.js';
-
-const server = {
-  serverId: 's1',
-  name: 'web-1',
-  host: '127.0.0.5',
-  sshPort: 22,
-  sshUser: 'deploy',
-  credentialCiphertext: 'c',
-  hostKeyFingerprint: 'SHA256:abc',
-  labels: {},
-};
+import { SERVER as server } from './testing/catalog-fixtures.js';
 
 describe('server decider (one server on the stream of its name)', () => {
   it('registers unique names and approves only the pinned host key, once', () => {

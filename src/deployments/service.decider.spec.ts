@@ -3,19 +3,7 @@ import { decideFrom } from '../storage/decider.js';
 import { catalogDecider, catalogHasService } from './catalog.decider.js';
 import { ServiceRegistered, ServiceUpdated } from '../events/deployments.events.js';
 import { serviceDecider } from './service.decider.js';
-
-const service = {
-  serviceId: 'svc',
-  name: 'api',
-  environment: 'production',
-  serverId: 's1',
-  imageRepository: 'ghcr.io/acme/api',
-  compose: 'services: {}',
-  env: [],
-  approvalRule: 'none' as const,
-  healthCheckUrl: null,
-  backupCommand: null,
-};
+import { SERVICE as service } from './testing/catalog-fixtures.js';
 
 describe('service decider (one service on the stream of its name and environment)', () => {
   it('registers once: the stream of a name and environment holds one service', () => {

@@ -2,21 +2,26 @@ import { createHash } from 'node:crypto';
 import { defineEvent } from '../eventstore/define-event.js';
 import { canonicalJson } from '../common/canonical-json.js';
 
-/**
- * Stream `audit-checkpoints`: the chain as it stood after the `toPosition`-th event of the global
- * order, signed. `toPosition` is that place (1, 2, 3…), equal to the event's position on SQLite.
- * `toStream`/`toRevision` name that event in a way a copy to another store keeps (positions
- * change, streams and revisions do not); checkpoints sealed before they existed lack them.
- */
-export const AuditCheckpointSealed = defineEvent<{
+/** A checkpoint: where the chain stood (see AuditCheckpointSealed) and what it links to. */
+export type CheckpointFields = {
   sequence: number;
   toPosition: number;
   toStream?: string;
   toRevision?: number;
   chainHash: string;
   previousCheckpointHash: string;
-  signature: string;
-}>('AuditCheckpointSealed', 1);
+};
+
+/** A checkpoint with its signature over checkpointDigest. */
+export type SignedCheckpoint = CheckpointFields & { signature: string };
+
+/**
+ * Stream `audit-checkpoints`: the chain as it stood after the `toPosition`-th event of the global
+ * order, signed. `toPosition` is that place (1, 2, 3…), equal to the event's position on SQLite.
+ * `toStream`/`toRevision` name that event in a way a copy to another store keeps (positions
+ * change, streams and revisions do not); checkpoints sealed before they existed lack them.
+ */
+export const AuditCheckpointSealed = defineEvent<SignedCheckpoint>('AuditCheckpointSealed', 1);
 
 export const AUDIT_CHECKPOINTS_STREAM = 'audit-checkpoints';
 
@@ -35,15 +40,6 @@ export const AuditVerificationFailed = defineEvent<{
 
 export const auditBreakStream = (problem: string, position: number) =>
   `audit-verification-failed-${problem}-${position}`;
-
-export interface CheckpointFields {
-  sequence: number;
-  toPosition: number;
-  toStream?: string;
-  toRevision?: number;
-  chainHash: string;
-  previousCheckpointHash: string;
-}
 
 /**
  * What a checkpoint's signature covers, and what the next checkpoint links to. The event it

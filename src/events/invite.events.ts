@@ -10,8 +10,8 @@ export type Inviter = {
   role: HumanRole;
 };
 
-/** `MemberInvited` version 1; version 2 adds `invitedBy`. */
-type MemberInvitedV1 = {
+/** What an invite is: all of `MemberInvited` version 1 (version 2 adds `invitedBy`). */
+export type InviteTerms = {
   inviteId: string;
   email: PersonalValue;
   emailDigest: string;
@@ -27,11 +27,11 @@ type MemberInvitedV1 = {
  * standing is judged again when the invite is accepted; version 1 reads as `invitedBy: null`
  * (its metadata's actor says who sent it).
  */
-export const MemberInvited = defineEvent<MemberInvitedV1 & { invitedBy: Inviter | null }>(
+export const MemberInvited = defineEvent<InviteTerms & { invitedBy: Inviter | null }>(
   'MemberInvited',
   2,
   (data) => ({
-    ...(data as unknown as MemberInvitedV1),
+    ...(data as unknown as InviteTerms),
     invitedBy: null,
   }),
 );

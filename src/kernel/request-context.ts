@@ -68,6 +68,11 @@ export function anonymousContext(
   };
 }
 
+/** The context of work the system does on its own (a scan, a seal, a deployment run). */
+export function systemContext(requestId: string, correlationId = requestId): RequestContext {
+  return { ...anonymousContext(requestId, correlationId, null), authMethod: 'system' };
+}
+
 /** The same request, acting as `principal` (e.g. right after sign-up). */
 export function actingAs(ctx: RequestContext, principal: Principal): RequestContext {
   return { ...ctx, principal };

@@ -6,12 +6,8 @@ import { Omittable } from '../common/omittable.js';
 import { Procedure } from '../kernel/procedure.js';
 import { ProcedureQuery } from '../kernel/procedure-message.js';
 import { ADMINS } from '../kernel/roles.js';
-import {
-  PRIMARY_STORE,
-  READ_STORE,
-  type Filter,
-  type ReadStore,
-} from '../readstore/read-store.port.js';
+import { readPage, whereGiven } from '../readstore/read-page.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { findChannel } from './channel-view.js';
 import { DELIVERIES, type DeliveryDoc } from './delivery/delivery-record.js';
 
@@ -72,17 +68,13 @@ export class NotificationDeliveriesHandler implements IQueryHandler<Notification
   async execute({
     input,
   }: NotificationDeliveries): Promise<{ items: DeliveryView[]; nextCursor: string | null }> {
-    const filter: Filter = {};
-    if (input.channelId) {
-      await findChannel(this.reads, input.channelId);
-      filter.channelId = input.channelId;
-    }
-    if (input.status) filter.status = input.status;
-    const page = await this.primary
-      .collection<DeliveryDoc>(DELIVERIES)
-      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return {
-      items: page.items.map((d): DeliveryView => ({
+    if (input.channelId) await findChannel(this.reads, input.channelId);
+    const filter = whereGiven({ channelId: input.channelId, status: input.status });
+    return readPage(
+      this.primary.collection<DeliveryDoc>(DELIVERIES),
+      { filter, sort: { createdAt: -1 }, defaultLimit: 20 },
+      input,
+      (d): DeliveryView => ({
         deliveryId: d.id,
         channelId: d.channelId,
         subject: d.subject,
@@ -96,8 +88,7 @@ export class NotificationDeliveriesHandler implements IQueryHandler<Notification
         nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
         createdAt: d.createdAt,
         deliveredAt: d.deliveredAt,
-      })),
-      nextCursor: page.nextCursor,
-    };
+      }),
+    );
   }
 }

@@ -11,7 +11,7 @@ import { errorForLog } from '../common/log-text.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 import { TokenExpiryNoticed, tokenExpiryNoticeStream } from '../events/notifications.events.js';
-import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { systemContext } from '../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { EventWriter } from '../storage/event-writer.js';
 
@@ -21,13 +21,6 @@ export const EXPIRY_NOTICE_DAYS = 7;
 export const SCAN_PAGE_SIZE = 200;
 /** ... and pages per scan: at most 1,000 tokens a scan; the next scan goes on from there. */
 export const SCAN_PAGES = 5;
-
-function systemContext(): RequestContext {
-  return {
-    ...anonymousContext('token-expiry-scan', 'token-expiry-scan', null),
-    authMethod: 'system',
-  };
-}
 
 /**
  * Hourly (and once at start): tokens that are live and expire within 7 days are noticed once
@@ -116,7 +109,7 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
           }),
         ],
         'no_stream',
-        systemContext(),
+        systemContext('token-expiry-scan'),
       );
       return true;
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
-import { anonymousContext, type RequestContext } from '../kernel/request-context.js';
+import { systemContext, type RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
@@ -25,10 +25,7 @@ import type { SshSession } from './ssh-session.js';
 const logger = new Logger('Runner');
 
 export function runnerContext(deploymentId: string): RequestContext {
-  return {
-    ...anonymousContext(`runner:${deploymentId}`, `deployment:${deploymentId}`, null),
-    authMethod: 'system',
-  };
+  return systemContext(`runner:${deploymentId}`, `deployment:${deploymentId}`);
 }
 
 /** Why a run stopped early: a cancellation asked for by a user, or the watchdog. */

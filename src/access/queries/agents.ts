@@ -5,7 +5,7 @@ import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { ADMINS } from '../../kernel/roles.js';
 import { PersonalData } from '../../privacy/personal-data.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { PageInput } from '../page.input.js';
+import { PageInput } from '../../common/page.input.js';
 import { principalsPage, type MembersPage } from '../principals-page.js';
 
 export class Agents extends ProcedureQuery<PageInput, MembersPage> {}

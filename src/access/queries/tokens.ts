@@ -7,8 +7,9 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { ADMINS } from '../../kernel/roles.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
-import { PageInput } from '../page.input.js';
+import { readPage, whereGiven } from '../../readstore/read-page.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { PageInput } from '../../common/page.input.js';
 import { StoredCredentialVerifier } from '../stored-credential.verifier.js';
 
 export interface TokenView {
@@ -56,13 +57,13 @@ export class TokensHandler implements IQueryHandler<Tokens> {
   ) {}
 
   async execute({ input }: Tokens): Promise<TokensPage> {
-    const filter: Filter = input.principalId ? { principalId: input.principalId } : {};
-    const page = await this.reads
-      .collection<ApiTokenDoc>('api_tokens')
-      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 50, cursor: input.cursor });
     const now = this.clock.now().getTime();
-    const items = await Promise.all(
-      page.items.map(async (t): Promise<TokenView> => ({
+    const filter = whereGiven({ principalId: input.principalId });
+    return readPage(
+      this.reads.collection<ApiTokenDoc>('api_tokens'),
+      { filter, sort: { createdAt: -1 }, defaultLimit: 50 },
+      input,
+      async (t): Promise<TokenView> => ({
         tokenId: t.id,
         principalId: t.principalId,
         name: t.name,
@@ -82,8 +83,7 @@ export class TokensHandler implements IQueryHandler<Tokens> {
             : t.replacedBy
               ? 'rotated'
               : 'active',
-      })),
+      }),
     );
-    return { items, nextCursor: page.nextCursor };
   }
 }

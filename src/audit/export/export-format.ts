@@ -1,6 +1,6 @@
 import type { EventMetadata } from '../../eventstore/event-metadata.js';
 import type { EventData, RecordedEvent } from '../../eventstore/event-store.port.js';
-import type { CheckpointFields } from '../../events/audit.events.js';
+import type { SignedCheckpoint } from '../../events/audit.events.js';
 import type { AuditEntryView } from '../trail/audit-entry-view.js';
 
 export const EXPORT_FORMAT = 'slipway-audit-export';
@@ -22,7 +22,7 @@ export interface ExportHeader {
    */
   positions?: 'dense' | 'sparse';
   /** The signed checkpoint the chain resumes from when the export does not start at 1. */
-  anchor: (CheckpointFields & { signature: string; position: number }) | null;
+  anchor: (SignedCheckpoint & { position: number }) | null;
 }
 
 /** An event exactly as stored (what the chain hashes) and the readable entry beside it. */

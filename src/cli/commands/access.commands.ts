@@ -3,6 +3,7 @@ import { confirm } from '../confirm.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
 import { table } from '../output.js';
+import { commaList } from '../option-values.js';
 
 interface Minted {
   token: string;
@@ -13,11 +14,6 @@ interface Minted {
   expiresAt: string | null;
 }
 
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 const shownOnce = (m: Minted) =>
   `${m.token}\n\nThis token is shown once. Name ${m.name}, lane ${m.lane}, scopes ${m.scopes.join(' ')}, expires ${m.expiresAt ?? 'never'}.`;
 
@@ -73,7 +69,7 @@ export function registerAccessCommands(program: Command): void {
     .option(
       '--scopes <list>',
       "comma-separated scopes, e.g. deploy:read,deploy:start (required for your own token; an agent's defaults to its preset)",
-      list,
+      commaList,
     )
     .option('--expires-in-days <n>', '1-365 (required for an agent token)')
     .option('--agent <principalId>', 'mint for this agent instead of yourself')

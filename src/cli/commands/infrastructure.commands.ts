@@ -13,8 +13,7 @@ import {
   type ServerCheck,
 } from './server-connection.commands.js';
 import type { Inventory } from './inventory.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import { collect } from '../option-values.js';
 
 type LastCheck = Inventory['servers'][number]['lastCheck'];
 const lastCheckText = (c: LastCheck) =>

@@ -1,18 +1,37 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { resolveServer, resolveService } from './resolve.js';
 import { envFrom } from './services.commands.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import { collect } from '../option-values.js';
 
 function sub(program: Command, name: string): Command {
   const found = program.commands.find((c) => c.name() === name);
   if (!found) throw new Error(`no ${name} command to extend`);
   return found;
+}
+
+/** `<group> show <ref>`: the details procedure's answer for the named thing, as JSON. */
+function showCommand(
+  group: Command,
+  noun: string,
+  procedure: string,
+  inputFor: (client: ApiClient, ref: string) => Promise<Record<string, string>>,
+): void {
+  group.command(`show <${noun}>`).action(
+    action(async (run, ref: string) => {
+      const client = run.client();
+      const details = await client.query<Record<string, unknown>>(
+        procedure,
+        await inputFor(client, ref),
+      );
+      run.out.ok(details, () => JSON.stringify(details, null, 2));
+    }),
+  );
 }
 
 /**
@@ -91,15 +110,9 @@ export function registerLifecycleCommands(program: Command): void {
         run.out.ok(result, () => `Server ${ref} is decommissioned`);
       }),
     );
-  servers.command('show <server>').action(
-    action(async (run, ref: string) => {
-      const client = run.client();
-      const details = await client.query<Record<string, unknown>>('serverDetails', {
-        serverId: await resolveServer(client, ref),
-      });
-      run.out.ok(details, () => JSON.stringify(details, null, 2));
-    }),
-  );
+  showCommand(servers, 'server', 'serverDetails', async (client, ref) => ({
+    serverId: await resolveServer(client, ref),
+  }));
 
   const services = sub(program, 'services');
   services
@@ -163,15 +176,9 @@ export function registerLifecycleCommands(program: Command): void {
         );
       }),
     );
-  services.command('show <service>').action(
-    action(async (run, ref: string) => {
-      const client = run.client();
-      const details = await client.query<Record<string, unknown>>('serviceDetails', {
-        serviceId: await resolveService(client, ref),
-      });
-      run.out.ok(details, () => JSON.stringify(details, null, 2));
-    }),
-  );
+  showCommand(services, 'service', 'serviceDetails', async (client, ref) => ({
+    serviceId: await resolveService(client, ref),
+  }));
 
   sub(program, 'backups')
     .command('restore <backupId>')

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { keyValues, table } from '../output.js';
+import { commaList } from '../option-values.js';
 
 interface Channel {
   channelId: string;
@@ -21,12 +22,6 @@ interface Delivery {
   lastError: string | null;
   createdAt: string;
 }
-
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 function channelLines(c: Channel): [string, string][] {
   return [
@@ -76,7 +71,7 @@ export function registerNotificationCommands(program: Command): void {
           name,
           kind: opts.kind,
           target: opts.target,
-          subscriptions: list(opts.on),
+          subscriptions: commaList(opts.on),
         });
         run.out.ok(created, () =>
           [
@@ -113,7 +108,7 @@ export function registerNotificationCommands(program: Command): void {
             channelId,
             name: opts.name,
             target: opts.target,
-            subscriptions: opts.on === undefined ? undefined : list(opts.on),
+            subscriptions: opts.on === undefined ? undefined : commaList(opts.on),
             enabled: opts.enable ? true : opts.disable ? false : undefined,
           });
           run.out.ok(updated, () => keyValues(channelLines(updated)));

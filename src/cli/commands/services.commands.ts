@@ -7,14 +7,13 @@ import { table } from '../output.js';
 import { registerServiceObservationCommands } from './logs.commands.js';
 import { resolveServer, resolveService } from './resolve.js';
 import type { Inventory } from './inventory.js';
+import { collect } from '../option-values.js';
 
 interface EnvVar {
   name: string;
   value: string;
   secret?: boolean;
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * `NAME=VALUE` pairs; a secret given as `NAME` alone takes its value from the environment

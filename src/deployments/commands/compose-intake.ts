@@ -31,7 +31,7 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { recordEnv } from '../env-vars.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { UPLOAD_ID, Uploads } from '../uploads/uploads.js';
-import type { DeploymentOverride } from './deploy.handlers.js';
+import type { DeploymentOverride } from './deployment-override.js';
 import { TriggerDeploy } from './trigger-deploy.js';
 import { EnvVarInput } from './service-settings.input.js';
 

@@ -8,10 +8,13 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
 import { approvalRequired } from '../approval-rules.js';
 import { Reason } from '../deployment-fields.js';
-import { DeploymentLauncher, requesterOf } from '../deployment-launcher.js';
+import {
+  DeploymentLauncher,
+  requesterOf,
+  type QueuedDeploymentAnswer,
+} from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { StreamFacts } from '../facts/stream-facts.js';
-import type { QueuedDeploymentAnswer } from './deploy.handlers.js';
 
 export class ExecuteRollbackInput {
   @IsUUID()

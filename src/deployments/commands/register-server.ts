@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { ArrayMaxSize, IsArray, IsString, Matches, MaxLength } from 'class-validator';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { badRequest } from '../../common/app-error.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import { Omittable } from '../../common/omittable.js';
-import { Host, HostKeyFingerprint, SlugName, SshPortNumber } from '../deployment-fields.js';
+import {
+  Host,
+  HostKeyFingerprint,
+  PrivateKeyPem,
+  ServerLabels,
+  SlugName,
+  SshPortNumber,
+  SshUser,
+} from '../deployment-fields.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { ServerStreams } from '../server-streams.js';
 
@@ -23,27 +29,17 @@ export class RegisterServerInput {
   @SshPortNumber()
   sshPort?: number;
 
-  @Matches(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'sshUser must be a POSIX user name' })
+  @SshUser()
   sshUser!: string;
 
   /** PEM private key; stored sealed, never returned. */
-  @IsString()
-  @Matches(/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, {
-    message: 'privateKey must be a PEM private key',
-  })
-  @MaxLength(16_384)
+  @PrivateKeyPem()
   privateKey!: string;
 
   @HostKeyFingerprint()
   hostKeyFingerprint!: string;
 
-  @Omittable()
-  @IsArray()
-  @ArrayMaxSize(32)
-  @Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
-    each: true,
-    message: 'labels are key=value',
-  })
+  @ServerLabels()
   labels?: string[];
 }
 

@@ -7,10 +7,9 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
 import { ImageReference, Reason } from '../deployment-fields.js';
-import { validImageRef } from '../deployment-launcher.js';
+import { checkRepository, validImageRef } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { StreamFacts } from '../facts/stream-facts.js';
-import { checkRepository } from './deploy.handlers.js';
 
 export class RequestApprovalInput {
   @IsIn(['deploy', 'rollback', 'restore'])

@@ -9,18 +9,15 @@ import { ApprovalRequests, type PendingApproval } from '../approval-requests.js'
 import { approvalRequired } from '../approval-rules.js';
 import { ImageReference, Reason } from '../deployment-fields.js';
 import {
+  checkRepository,
   DeploymentLauncher,
   requesterOf,
   triggerOf,
   validImageRef,
+  type QueuedDeploymentAnswer,
 } from '../deployment-launcher.js';
 import { StreamFacts } from '../facts/stream-facts.js';
-import {
-  checkRepository,
-  overrideSnapshot,
-  type DeploymentOverride,
-  type QueuedDeploymentAnswer,
-} from './deploy.handlers.js';
+import { overrideSnapshot, type DeploymentOverride } from './deployment-override.js';
 
 export class TriggerDeployInput {
   @IsUUID()

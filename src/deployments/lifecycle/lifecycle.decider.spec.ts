@@ -18,31 +18,11 @@ import { catalogDecider } from '../catalog.decider.js';
 import { fleetDecider } from '../fleet.decider.js';
 import { serverDecider } from '../server.decider.js';
 import { serviceDecider } from '../service.decider.js';
+import { SERVER, SERVICE as service } from '../testing/catalog-fixtures.js';
 
-const server = {
-  serverId: 's1',
-  name: 'web-1',
-  host: '127.0.0.5',
-  sshPort: 22,
-  sshUser: 'deploy',
-  credentialCiphertext: 'c',
-  hostKeyFingerprint: 'SHA256:old',
-  labels: {},
-};
+const server = { ...SERVER, hostKeyFingerprint: 'SHA256:old' };
 const registered = ServerRegistered(server);
 const approved = ServerHostKeyApproved({ serverId: 's1', fingerprint: 'SHA256:old' });
-const service = {
-  serviceId: 'svc',
-  name: 'api',
-  environment: 'production',
-  serverId: 's1',
-  imageRepository: 'ghcr.io/acme/api',
-  compose: 'services: {}',
-  env: [],
-  approvalRule: 'none' as const,
-  healthCheckUrl: null,
-  backupCommand: null,
-};
 
 describe('server lifecycle', () => {
   it('Given an approved server, When its user and labels change, Then ServerUpdated', () => {

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { ArrayMaxSize, IsArray, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsUUID } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -8,7 +8,13 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ServerUpdated } from '../../events/lifecycle.events.js';
-import { HostKeyFingerprint, SshPortNumber } from '../deployment-fields.js';
+import {
+  HostKeyFingerprint,
+  PrivateKeyPem,
+  ServerLabels,
+  SshPortNumber,
+  SshUser,
+} from '../deployment-fields.js';
 import { ServerStreams } from '../server-streams.js';
 
 export class UpdateServerInput {
@@ -16,17 +22,11 @@ export class UpdateServerInput {
   serverId!: string;
 
   /** Replaces the labels; `[]` clears them. */
-  @Omittable()
-  @IsArray()
-  @ArrayMaxSize(32)
-  @Matches(/^[a-z0-9][a-z0-9._-]{0,62}=[^\s=]{0,128}$/, {
-    each: true,
-    message: 'labels are key=value',
-  })
+  @ServerLabels()
   labels?: string[];
 
   @Omittable()
-  @Matches(/^[a-z_][a-z0-9_-]{0,31}$/, { message: 'sshUser must be a POSIX user name' })
+  @SshUser()
   sshUser?: string;
 
   @SshPortNumber()
@@ -34,11 +34,7 @@ export class UpdateServerInput {
 
   /** A new PEM private key; sealed at once, never returned. */
   @Omittable()
-  @IsString()
-  @Matches(/^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, {
-    message: 'privateKey must be a PEM private key',
-  })
-  @MaxLength(16_384)
+  @PrivateKeyPem()
   privateKey?: string;
 
   /**

@@ -9,7 +9,8 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { expiringStatusFilter, statusAt } from '../../readstore/expiring-status.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 
 export class ApprovalQueueInput {
   @Omittable()
@@ -61,19 +62,13 @@ export class ApprovalQueueHandler implements IQueryHandler<ApprovalQueue> {
   ) {}
 
   async execute({ input }: ApprovalQueue): Promise<{ items: QueuedApproval[] }> {
-    const { status } = input;
     const now = this.clock.now().toISOString();
-    const filter: Filter =
-      status === 'expired'
-        ? { status: 'pending', expiresAt: { $lte: now } }
-        : status === 'pending'
-          ? { status: 'pending', expiresAt: { $gt: now } }
-          : status
-            ? { status }
-            : {};
     const page = await this.reads
       .collection<ApprovalDoc>('approvals')
-      .find(filter, { sort: { requestedAt: 1 }, limit: input.limit ?? 50 });
+      .find(expiringStatusFilter(input.status, now), {
+        sort: { requestedAt: 1 },
+        limit: input.limit ?? 50,
+      });
     // People read services by name: each request says which one it is about.
     const services = this.reads.collection<ServiceDoc>('services');
     const names = new Map<string, { name: string; environment: string } | null>();
@@ -87,7 +82,7 @@ export class ApprovalQueueHandler implements IQueryHandler<ApprovalQueue> {
         payload: withoutSnapshot(a.payload),
         serviceName: names.get(a.serviceId)?.name ?? null,
         environment: names.get(a.serviceId)?.environment ?? null,
-        status: a.status === 'pending' && a.expiresAt <= now ? 'expired' : a.status,
+        status: statusAt(a, now),
       })),
     };
   }

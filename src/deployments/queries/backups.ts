@@ -1,31 +1,13 @@
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
-import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
-import { PageCursor, PageLimit } from '../../common/field-rules.js';
-import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import {
-  READ_STORE,
-  type Filter,
-  type Page,
-  type ReadStore,
-} from '../../readstore/read-store.port.js';
+import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
+import { readPage, whereGiven } from '../../readstore/read-page.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
-
-export class BackupsInput {
-  @Omittable()
-  @IsUUID()
-  serviceId?: string;
-
-  @PageLimit(100)
-  limit?: number;
-
-  @PageCursor()
-  cursor?: string;
-}
+import { ServicePageInput } from '../service-page.input.js';
 
 /** A recorded backup as it is read: where it is, its checksum and size, when it was taken. */
 export type BackupView = Pick<
@@ -33,14 +15,14 @@ export type BackupView = Pick<
   'id' | 'serviceId' | 'location' | 'checksum' | 'sizeBytes' | 'takenAt'
 >;
 
-export class Backups extends ProcedureQuery<BackupsInput, Page<BackupView>> {}
+export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> {}
 
 /** Recorded backups, newest first; of one service when it is named (which must exist). */
 @Procedure.read(Backups, {
   name: 'backups',
   roles: EVERYONE,
   scopes: ['service:read'],
-  input: BackupsInput,
+  input: ServicePageInput,
   description: 'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
 })
 export class BackupsHandler implements IQueryHandler<Backups> {
@@ -50,24 +32,20 @@ export class BackupsHandler implements IQueryHandler<Backups> {
   ) {}
 
   async execute({ input }: Backups): Promise<Page<BackupView>> {
-    const filter: Filter = {};
-    if (input.serviceId) {
-      await this.lookup.service(input.serviceId);
-      filter.serviceId = input.serviceId;
-    }
-    const page = await this.reads
-      .collection<BackupDoc>('backups')
-      .find(filter, { sort: { takenAt: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return {
-      items: page.items.map(({ id, serviceId, location, checksum, sizeBytes, takenAt }) => ({
+    if (input.serviceId) await this.lookup.service(input.serviceId);
+    const filter = whereGiven({ serviceId: input.serviceId });
+    return readPage(
+      this.reads.collection<BackupDoc>('backups'),
+      { filter, sort: { takenAt: -1 }, defaultLimit: 20 },
+      input,
+      ({ id, serviceId, location, checksum, sizeBytes, takenAt }) => ({
         id,
         serviceId,
         location,
         checksum,
         sizeBytes,
         takenAt,
-      })),
-      nextCursor: page.nextCursor,
-    };
+      }),
+    );
   }
 }

@@ -7,12 +7,8 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import {
-  READ_STORE,
-  type Filter,
-  type Page,
-  type ReadStore,
-} from '../../readstore/read-store.port.js';
+import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
+import { readPage, whereGiven } from '../../readstore/read-page.js';
 import { deploymentSummary, type DeploymentSummary } from '../deployment-views.js';
 
 export class RecentDeploymentsInput {
@@ -48,12 +44,12 @@ export class RecentDeploymentsHandler implements IQueryHandler<RecentDeployments
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   async execute({ input }: RecentDeployments): Promise<Page<DeploymentSummary>> {
-    const filter: Filter = {};
-    if (input.status) filter.status = input.status;
-    if (input.serviceId) filter.serviceId = input.serviceId;
-    const page = await this.reads
-      .collection<DeploymentDoc>('deployments')
-      .find(filter, { sort: { order: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return { items: page.items.map(deploymentSummary), nextCursor: page.nextCursor };
+    const filter = whereGiven({ status: input.status, serviceId: input.serviceId });
+    return readPage(
+      this.reads.collection<DeploymentDoc>('deployments'),
+      { filter, sort: { order: -1 }, defaultLimit: 20 },
+      input,
+      deploymentSummary,
+    );
   }
 }

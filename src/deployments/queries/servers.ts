@@ -7,12 +7,8 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import {
-  READ_STORE,
-  type Filter,
-  type Page,
-  type ReadStore,
-} from '../../readstore/read-store.port.js';
+import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
+import { readPage, whereGiven } from '../../readstore/read-page.js';
 import { serverView, type ServerView } from '../deployment-views.js';
 
 export class ServersInput {
@@ -42,10 +38,12 @@ export class ServersHandler implements IQueryHandler<Servers> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   async execute({ input }: Servers): Promise<Page<ServerView>> {
-    const filter: Filter = input.status ? { status: input.status } : {};
-    const page = await this.reads
-      .collection<ServerDoc>('servers')
-      .find(filter, { sort: { registeredAt: 1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return { items: page.items.map(serverView), nextCursor: page.nextCursor };
+    const filter = whereGiven({ status: input.status });
+    return readPage(
+      this.reads.collection<ServerDoc>('servers'),
+      { filter, sort: { registeredAt: 1 }, defaultLimit: 20 },
+      input,
+      serverView,
+    );
   }
 }

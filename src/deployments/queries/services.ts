@@ -7,12 +7,8 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import {
-  READ_STORE,
-  type Filter,
-  type Page,
-  type ReadStore,
-} from '../../readstore/read-store.port.js';
+import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
+import { readPage, whereGiven } from '../../readstore/read-page.js';
 import { serviceView, type ServiceView } from '../deployment-views.js';
 
 export class ServicesInput {
@@ -46,12 +42,12 @@ export class ServicesHandler implements IQueryHandler<Services> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   async execute({ input }: Services): Promise<Page<ServiceView>> {
-    const filter: Filter = {};
-    if (input.serverId) filter.serverId = input.serverId;
-    if (input.status) filter.status = input.status;
-    const page = await this.reads
-      .collection<ServiceDoc>('services')
-      .find(filter, { sort: { registeredAt: 1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return { items: page.items.map(serviceView), nextCursor: page.nextCursor };
+    const filter = whereGiven({ serverId: input.serverId, status: input.status });
+    return readPage(
+      this.reads.collection<ServiceDoc>('services'),
+      { filter, sort: { registeredAt: 1 }, defaultLimit: 20 },
+      input,
+      serviceView,
+    );
   }
 }

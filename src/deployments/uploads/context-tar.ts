@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract, type Header } from 'tar-stream';
 import { AppError, badRequest } from '../../common/app-error.js';
+import { UploadMeter } from './upload-meter.js';
 
 /** Bounds on one build context, so checking it costs little whatever is sent. */
 export const CONTEXT_LIMITS = {
@@ -80,16 +80,7 @@ export async function receiveContext(
   file: string,
   maxBytes: number,
 ): Promise<CheckedContext> {
-  const hash = createHash('sha256');
-  let bytes = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) return done(tooLarge(maxBytes));
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
+  const meter = new UploadMeter(maxBytes, () => tooLarge(maxBytes));
   const maxUnpacked = Math.min(
     CONTEXT_LIMITS.maxUnpackedBytes,
     maxBytes * CONTEXT_LIMITS.unpackedFactor,
@@ -148,5 +139,5 @@ export async function receiveContext(
   }
   if (entries === 0)
     throw badRequest('The build context is empty', [{ path: 'body', message: 'no entries' }]);
-  return { sha256: hash.digest('hex'), bytes, entries };
+  return { sha256: meter.sha256(), bytes: meter.bytes, entries };
 }

@@ -16,6 +16,7 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { PasswordChanged, userStream } from '../../events/identity.events.js';
+import { NewPassword, OneTimeSecret } from '../credential-fields.js';
 import { SessionTerminator } from '../session-terminator.js';
 import { addressKey } from '../login/address-key.js';
 import { LoginAttempts } from '../login/login-attempts.js';
@@ -90,14 +91,10 @@ export async function resetLinkIsLive(
 }
 
 export class ResetPasswordInput {
-  @IsString()
-  @MinLength(20)
-  @MaxLength(100)
+  @OneTimeSecret()
   token!: string;
 
-  @IsString()
-  @MinLength(12, { message: 'newPassword must be at least 12 characters' })
-  @MaxLength(256)
+  @NewPassword()
   newPassword!: string;
 }
 

@@ -4,7 +4,7 @@ import { userSubject } from '../../events/privacy.events.js';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, MaxLength } from 'class-validator';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
@@ -16,6 +16,7 @@ import {
 import { memberEmailDecider } from '../member-email.decider.js';
 import { DisplayName } from '../../common/field-rules.js';
 import { normaliseEmail } from './normalise-email.js';
+import { NewPassword } from '../credential-fields.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { teamMembersDecider, type HumanRole, type TeamCommand } from '../team-members.decider.js';
 
@@ -34,9 +35,7 @@ export class SignUpInput {
   @MaxLength(254)
   email!: string;
 
-  @IsString()
-  @MinLength(12, { message: 'password must be at least 12 characters' })
-  @MaxLength(256)
+  @NewPassword()
   password!: string;
 
   @DisplayName()

@@ -6,6 +6,7 @@ import type { PrincipalDoc } from '../../../projections/principals.projection.js
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
 import { AppError, attributed, badRequest } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { OneTimeSecret } from '../credential-fields.js';
 import { addressKey } from '../login/address-key.js';
 import { LoginAttempts } from '../login/login-attempts.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
@@ -24,9 +25,7 @@ const refused = () => new AppError('INVALID_CREDENTIALS', 'The code or the chall
 
 /** Second step of an MFA login: the challenge and exactly one of the two kinds of code. */
 export class LoginVerifyInput {
-  @IsString()
-  @MinLength(20)
-  @MaxLength(100)
+  @OneTimeSecret()
   challenge!: string;
 
   @Omittable()

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { IsString, MaxLength, MinLength } from 'class-validator';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { conflict } from '../../common/app-error.js';
 import { DisplayName } from '../../common/field-rules.js';
@@ -11,6 +10,7 @@ import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
+import { NewPassword, OneTimeSecret } from '../credential-fields.js';
 import { credentialByEmail } from '../credential-lookup.js';
 import { SignUpHandler, type SignedUpUser } from '../commands/sign-up.handler.js';
 import { TeamRoster } from '../team-roster.js';
@@ -23,14 +23,10 @@ import {
 import { parseInviteToken } from './invite-token.js';
 
 export class AcceptInviteInput {
-  @IsString()
-  @MinLength(20)
-  @MaxLength(100)
+  @OneTimeSecret()
   token!: string;
 
-  @IsString()
-  @MinLength(12, { message: 'password must be at least 12 characters' })
-  @MaxLength(256)
+  @NewPassword()
   password!: string;
 
   @DisplayName()

@@ -6,6 +6,7 @@ import {
   InviteRevoked,
   MemberInvited,
   type Inviter,
+  type InviteTerms,
 } from '../../events/invite.events.js';
 import type { Decider, EventLike } from '../../storage/decider.js';
 import type { HumanRole } from '../team-members.decider.js';
@@ -25,16 +26,7 @@ export interface InviteState {
 }
 
 export type InviteCommand =
-  | {
-      kind: 'invite';
-      actor: Caller;
-      inviteId: string;
-      email: PersonalValue;
-      emailDigest: string;
-      role: HumanRole;
-      tokenDigest: string;
-      expiresAt: string;
-    }
+  | ({ kind: 'invite'; actor: Caller } & InviteTerms)
   | { kind: 'revoke'; actor: Caller; inviteId: string }
   | {
       kind: 'accept';

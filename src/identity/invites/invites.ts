@@ -3,13 +3,15 @@ import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsIn } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 import type { InviteDoc } from '../../../projections/invites.projection.js';
-import { PageInput } from '../../access/page.input.js';
+import { PageInput } from '../../common/page.input.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { ADMINS } from '../../kernel/roles.js';
 import { PersonalData } from '../../privacy/personal-data.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { expiringStatusFilter, statusAt } from '../../readstore/expiring-status.js';
+import { readPage } from '../../readstore/read-page.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 
 export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 
@@ -57,31 +59,23 @@ export class InvitesHandler implements IQueryHandler<Invites> {
 
   async execute({ input }: Invites): Promise<InvitesPage> {
     const now = this.clock.now().toISOString();
-    const filter: Filter =
-      input.status === 'expired'
-        ? { status: 'pending', expiresAt: { $lte: now } }
-        : input.status === 'pending'
-          ? { status: 'pending', expiresAt: { $gt: now } }
-          : input.status
-            ? { status: input.status }
-            : {};
-    const page = await this.reads
-      .collection<InviteDoc>('invites')
-      .find(filter, { sort: { createdAt: -1 }, limit: input.limit ?? 20, cursor: input.cursor });
-    return {
-      items: page.items.map((d) => ({
+    const filter = expiringStatusFilter(input.status, now);
+    return readPage(
+      this.reads.collection<InviteDoc>('invites'),
+      { filter, sort: { createdAt: -1 }, defaultLimit: 20 },
+      input,
+      (d): InviteView => ({
         inviteId: d.id,
         email: this.personal.reveal(d.email),
         role: d.role,
-        status: d.status === 'pending' && d.expiresAt <= now ? 'expired' : d.status,
+        status: statusAt(d, now),
         invitedBy: d.invitedBy,
         createdAt: d.createdAt,
         expiresAt: d.expiresAt,
         acceptedUserId: d.acceptedUserId,
         acceptedAt: d.acceptedAt,
         revokedAt: d.revokedAt,
-      })),
-      nextCursor: page.nextCursor,
-    };
+      }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
-import { PageInput } from '../../access/page.input.js';
+import { PageInput } from '../../common/page.input.js';
 import { principalsPage, type MembersPage } from '../../access/principals-page.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';

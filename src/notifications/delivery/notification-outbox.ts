@@ -9,6 +9,7 @@ import type { DeploymentDoc } from '../../../projections/deployments.projection.
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
+import { retryUntilDone } from '../../common/retry-until-done.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import {
   EVENT_STORE,
@@ -91,19 +92,15 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   }
 
   /** A failure (read models lagging past their timeout, a busy store) is retried, not skipped. */
-  private async handle(event: RecordedEvent): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.handleOnce(event);
-        return;
-      } catch (error) {
-        if (this.stopping) throw error;
+  private handle(event: RecordedEvent): Promise<void> {
+    return retryUntilDone(() => this.handleOnce(event), {
+      stopping: () => this.stopping,
+      delayMs: (attempt) => Math.min(1000 * attempt, 5_000),
+      onFailure: (_error, attempt) =>
         logger.warn(
           `Notifications for event ${event.position} failed (attempt ${attempt}); retrying`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * attempt, 5_000)));
-      }
-    }
+        ),
+    });
   }
 
   private async handleOnce(event: RecordedEvent): Promise<void> {

@@ -104,30 +104,16 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
         });
       throw error;
     }
+    // What the outcome event and the answer both name first.
+    const about = { restoreId, backupId: backup.id, serviceId: service.id };
     const fail = async (reason: Failure, detail: string, exitCode: number | null = null) => {
       await this.writer.append(
         stream,
-        [
-          RestoreFailed({
-            restoreId,
-            backupId: backup.id,
-            serviceId: service.id,
-            reason,
-            detail,
-            exitCode,
-          }),
-        ],
+        [RestoreFailed({ ...about, reason, detail, exitCode })],
         'any',
         ctx,
       );
-      return {
-        restoreId,
-        backupId: backup.id,
-        serviceId: service.id,
-        status: 'failed' as const,
-        reason,
-        exitCode,
-      };
+      return { ...about, status: 'failed' as const, reason, exitCode };
     };
 
     const artifact = await this.readArtifact(backup, service);
@@ -162,21 +148,12 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
     }
     await this.writer.append(
       stream,
-      [
-        RestoreSucceeded({
-          restoreId,
-          backupId: backup.id,
-          serviceId: service.id,
-          sizeBytes: artifact.length,
-        }),
-      ],
+      [RestoreSucceeded({ ...about, sizeBytes: artifact.length })],
       'any',
       ctx,
     );
     return {
-      restoreId,
-      backupId: backup.id,
-      serviceId: service.id,
+      ...about,
       status: 'succeeded',
       reason: null,
       exitCode: 0,

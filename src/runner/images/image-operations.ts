@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { AppError, conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { UploadMeter } from '../../deployments/uploads/upload-meter.js';
 import {
   GENERIC_FAILURES,
   seesConnectionDetails,
@@ -70,16 +70,7 @@ export class ImageOperations {
     const maxBytes = this.config.uploads.imageMaxBytes;
     if (declaredLength !== null && declaredLength > maxBytes) throw tooLarge(maxBytes);
     const server = await this.ready(serverId);
-    const hash = createHash('sha256');
-    let bytes = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > maxBytes) return done(tooLarge(maxBytes));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+    const meter = new UploadMeter(maxBytes, () => tooLarge(maxBytes));
     body.on('error', (e) => meter.destroy(e));
     const input = body.pipe(meter);
     let outcome: CommandOutput;
@@ -87,10 +78,11 @@ export class ImageOperations {
       outcome = await this.exec(server, ctx, ['docker', 'load'], input);
     } catch (error) {
       const failure = error instanceof Error ? error.message : String(error);
-      await this.record(server.id, 'load', null, false, failure, ctx, null, bytes);
+      await this.record(server.id, 'load', null, false, failure, ctx, null, meter.bytes);
       throw error;
     }
-    const sha256 = hash.digest('hex');
+    const sha256 = meter.sha256();
+    const bytes = meter.bytes;
     const ok = outcome.code === 0;
     const failure = ok ? null : `docker load exited with ${outcome.code}`;
     await this.record(server.id, 'load', null, ok, failure, ctx, sha256, bytes);

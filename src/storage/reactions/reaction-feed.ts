@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import { errorForLog } from '../../common/log-text.js';
+import { retryUntilDone } from '../../common/retry-until-done.js';
 import { toCommittedEvent } from '../../eventstore/committed-event.js';
 import {
   EVENT_STORE,
@@ -72,20 +73,16 @@ export class ReactionFeed implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   /** Publishes one event until its reactions succeed (or the feed stops), then checkpoints. */
-  private async deliver(recorded: RecordedEvent): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.deliverOnce(recorded);
-        return;
-      } catch (error) {
-        if (this.stopping) throw error;
+  private deliver(recorded: RecordedEvent): Promise<void> {
+    return retryUntilDone(() => this.deliverOnce(recorded), {
+      stopping: () => this.stopping,
+      delayMs: (attempt) => Math.min(250 * 2 ** attempt, 10_000),
+      onFailure: (error, attempt) =>
         logger.warn(
           `Reactions to event ${recorded.position} (${recorded.type}) failed (attempt ${attempt}); ` +
             `retrying: ${errorForLog(error).split('\n')[0]}`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** attempt, 10_000)));
-      }
-    }
+        ),
+    });
   }
 
   private async deliverOnce(recorded: RecordedEvent): Promise<void> {
