@@ -26,7 +26,7 @@ export interface PendingApproval {
   created: boolean;
 }
 
-type Action = 'deploy' | 'rollback' | 'restore';
+export type Action = 'deploy' | 'rollback' | 'restore';
 
 /**
  * Opens an approval request whose payload is frozen: what is approved is what runs. The same

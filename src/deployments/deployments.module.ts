@@ -24,6 +24,7 @@ import { DeploymentLogFeed } from './log-stream/deployment-log-feed.js';
 import { DeploymentLogFollower } from './log-stream/deployment-log-follower.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { StreamFacts } from './facts/stream-facts.js';
+import { DeploymentRequests } from './deployment-requests.js';
 import { SetServerComposePolicyHandler } from './compose-policy/set-server-compose-policy.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
 import { BackupRestorePlanHandler } from './planning/backup-restore-plan.js';
@@ -53,6 +54,7 @@ import { ServicesHandler } from './queries/services.js';
 @Module({
   providers: [
     StreamFacts,
+    DeploymentRequests,
     UpdateServerHandler,
     DecommissionServerHandler,
     ServicesHandler,

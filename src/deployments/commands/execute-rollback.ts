@@ -5,15 +5,11 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
-import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
-import { approvalRequired } from '../approval-rules.js';
+import type { PendingApproval } from '../approval-requests.js';
 import { Reason } from '../deployment-fields.js';
-import {
-  DeploymentLauncher,
-  requesterOf,
-  type QueuedDeploymentAnswer,
-} from '../deployment-launcher.js';
+import { requesterOf, type QueuedDeploymentAnswer } from '../deployment-launcher.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
+import { DeploymentRequests } from '../deployment-requests.js';
 import { StreamFacts } from '../facts/stream-facts.js';
 
 export class ExecuteRollbackInput {
@@ -46,8 +42,7 @@ export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> 
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly facts: StreamFacts,
-    private readonly launcher: DeploymentLauncher,
-    private readonly approvals: ApprovalRequests,
+    private readonly requests: DeploymentRequests,
   ) {}
 
   async execute({
@@ -64,18 +59,7 @@ export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> 
       throw conflict(
         `Only a succeeded deployment can be rolled back to (this one ${target.status})`,
       );
-    if (approvalRequired(service.approvalRule, ctx.principal!)) {
-      await this.launcher.launchable(service, target.imageRef, target.snapshot);
-      const reason = input.reason ?? `Roll ${service.name} back to ${target.imageRef}`;
-      return this.approvals.open(
-        'rollback',
-        service.id,
-        { serviceId: service.id, targetDeploymentId: target.id },
-        reason.slice(0, 280),
-        ctx,
-      );
-    }
-    const launched = await this.launcher.launch(
+    return this.requests.request(
       {
         service,
         imageRef: target.imageRef,
@@ -85,8 +69,12 @@ export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> 
         rollbackOf: target.id,
         idempotencyKey: ctx.idempotencyKey,
       },
+      {
+        action: 'rollback',
+        payload: { serviceId: service.id, targetDeploymentId: target.id },
+        reason: input.reason ?? `Roll ${service.name} back to ${target.imageRef}`,
+      },
       ctx,
     );
-    return { status: 'queued' as const, ...launched };
   }
 }

@@ -5,17 +5,16 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
-import { ApprovalRequests, type PendingApproval } from '../approval-requests.js';
-import { approvalRequired } from '../approval-rules.js';
+import type { PendingApproval } from '../approval-requests.js';
 import { ImageReference, Reason } from '../deployment-fields.js';
 import {
   checkRepository,
-  DeploymentLauncher,
   requesterOf,
   triggerOf,
   validImageRef,
   type QueuedDeploymentAnswer,
 } from '../deployment-launcher.js';
+import { DeploymentRequests } from '../deployment-requests.js';
 import { StreamFacts } from '../facts/stream-facts.js';
 import { overrideSnapshot, type DeploymentOverride } from './deployment-override.js';
 
@@ -66,8 +65,7 @@ export class TriggerDeploy extends ProcedureCommand<
 export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
   constructor(
     private readonly facts: StreamFacts,
-    private readonly launcher: DeploymentLauncher,
-    private readonly approvals: ApprovalRequests,
+    private readonly requests: DeploymentRequests,
   ) {}
 
   async execute({
@@ -79,25 +77,12 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
     const imageRef = validImageRef(input.imageTag);
     checkRepository(imageRef, service.imageRepository);
     const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
-    if (approvalRequired(service.approvalRule, ctx.principal!)) {
-      await this.launcher.launchable(service, imageRef, snapshot);
-      const reason =
-        input.reason ??
-        `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`;
-      const intake = override && {
-        digest: override.digest,
-        files: override.files.map((f) => f.path),
-        contextUploadId: override.context?.uploadId ?? null,
-      };
-      return this.approvals.open(
-        'deploy',
-        service.id,
-        { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
-        reason.slice(0, 280),
-        ctx,
-      );
-    }
-    const launched = await this.launcher.launch(
+    const intake = override && {
+      digest: override.digest,
+      files: override.files.map((f) => f.path),
+      contextUploadId: override.context?.uploadId ?? null,
+    };
+    return this.requests.request(
       {
         service,
         imageRef,
@@ -107,8 +92,14 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
         snapshot,
         overrideDigest: override?.digest,
       },
+      {
+        action: 'deploy',
+        payload: { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
+        reason:
+          input.reason ??
+          `Deploy ${imageRef} to ${service.name} (${service.environment})${override ? ' from a compose intake' : ''}`,
+      },
       ctx,
     );
-    return { status: 'queued' as const, ...launched };
   }
 }
