@@ -45,6 +45,7 @@ export function renderProcedureMessages(root: string, names: readonly string[]):
   const missing = names.filter((n) => !declared.some((d) => d.name === n));
   const twice = declared.filter((d, i) => declared.findIndex((x) => x.name === d.name) !== i);
   if (twice.length) throw new Error(`declared twice: ${twice.map((d) => d.name).join(', ')}`);
+  if (missing.length) throw new Error(`no @Procedure declaration found for ${missing.join(', ')}`);
   const out = [
     '// Generated from the @Procedure declarations by `npm run contract:generate`: do not edit.',
     '// `npm run contract:check` (part of `npm test`) fails when this file and the code differ.',
@@ -59,9 +60,5 @@ export function renderProcedureMessages(root: string, names: readonly string[]):
   out.push('export interface ProcedureMessages {');
   for (const d of declared) out.push(`  ${d.name}: ${d.message};`);
   out.push('}', '');
-  if (missing.length) {
-    out.push('/** Procedures still declared on methods (see web/src/api/answers.ts). */');
-    out.push(`export type MethodDeclared = ${missing.map((n) => `'${n}'`).join(' | ')};`, '');
-  }
   return out.join('\n');
 }
