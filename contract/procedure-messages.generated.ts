@@ -66,6 +66,7 @@ import type { TestNotificationChannel } from '../src/notifications/test-notifica
 import type { UpdateNotificationChannel } from '../src/notifications/update-notification-channel.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
+import type { SyncServerEdge } from '../src/runner/edge/sync-server-edge.js';
 import type { PruneServerImages } from '../src/runner/images/prune-server-images.js';
 import type { PullServerImage } from '../src/runner/images/pull-server-image.js';
 import type { RemoveServerImage } from '../src/runner/images/remove-server-image.js';
@@ -142,6 +143,7 @@ export interface ProcedureMessages {
   serviceStatus: ServiceStatus;
   setServerComposePolicy: SetServerComposePolicy;
   startMfaEnrollment: StartMfaEnrollment;
+  syncServerEdge: SyncServerEdge;
   testNotificationChannel: TestNotificationChannel;
   tokens: Tokens;
   triggerBackup: TriggerBackup;

@@ -213,6 +213,11 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('images'));
       return asOwner({ serverId, all: true });
     },
+    // The stand-in docker has no proxy running: the sync starts one.
+    syncServerEdge: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('edge'));
+      return asOwner({ serverId });
+    },
     setServerComposePolicy: async () => {
       const { serverId } = await service();
       return asOwner({ serverId, allow: ['privileged', 'hostNetwork'] });

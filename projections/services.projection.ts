@@ -4,6 +4,7 @@ import {
   ServiceUpdated,
   type ApprovalRule,
   type RecordedEnvVar,
+  type ServiceRoute,
 } from '../src/events/deployments.events.js';
 import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
@@ -12,8 +13,8 @@ import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
- * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, currentImage, currentDeploymentId,
- * registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
+ * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, routes, currentImage,
+ * currentDeploymentId, registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
  * last succeeded deployment.
  */
 export interface ServiceDoc extends Doc {
@@ -34,6 +35,8 @@ export interface ServiceDoc extends Doc {
   /** Absent before version 2: active. */
   status?: 'active' | 'archived';
   archivedAt?: string | null;
+  /** What the server's edge proxy routes to the service; absent before routes existed: none. */
+  routes?: ServiceRoute[];
 }
 
 export const servicesProjection: Projection = {
@@ -65,6 +68,7 @@ export const servicesProjection: Projection = {
         healthCheckUrl: data.healthCheckUrl ?? null,
         backupCommand: data.backupCommand ?? null,
         restoreCommand: data.restoreCommand ?? null,
+        routes: data.routes ?? [],
         currentImage: null,
         currentDeploymentId: null,
         registeredAt: recordedAt,

@@ -9,7 +9,9 @@
 #   - docker-registry serving on 127.0.0.1 (a loopback registry needs no TLS: dockerd treats
 #     127.0.0.0/8 as insecure by default);
 #   - small images built FROM scratch with busybox-static (e2e/fixtures/docker-images), pushed
-#     to that registry as <registry>/acme/api:1.0.0, :1.1.0, :exits and :slow.
+#     to that registry as <registry>/acme/api:1.0.0, :1.1.0, :exits and :slow;
+#   - the edge proxy's image, Debian's caddy in a scratch image, pushed as
+#     <registry>/slipway/caddy:2 (only where /usr/bin/caddy is installed).
 #
 #   docker-engine.sh install            install what is missing (root), or print the command
 #   docker-engine.sh start [--owner ID] start engine and registry if not running, build and push
@@ -28,7 +30,7 @@ SOCK="$RUN/docker.sock"
 CONFIG="$DIR/config"
 PLUGIN="$CONFIG/cli-plugins/docker-compose"
 ENV_FILE="$DIR/env"
-PACKAGES=(docker.io docker-registry busybox-static)
+PACKAGES=(docker.io docker-registry busybox-static caddy)
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Debian's client (20.10, like the engine), never another docker earlier on PATH.
 DOCKER=/usr/bin/docker
@@ -193,6 +195,33 @@ build_images() {
   rm -rf "$ctx"
 }
 
+# The edge proxy's image: /usr/bin/caddy (dynamically linked: the libraries and loader ldd
+# names go in at the same paths), busybox for sh, cat and wget, empty /data, /config, /tmp and
+# /etc/slipway-edge (the config's bind mount).
+build_caddy_image() {
+  local registry=$1 ctx lib image="$1/slipway/caddy:2"
+  [ -x /usr/bin/caddy ] || return 0
+  ctx=$(mktemp -d)
+  mkdir -p "$ctx/bin" "$ctx/usr/bin" "$ctx/data" "$ctx/config" "$ctx/tmp" "$ctx/run" \
+    "$ctx/etc/slipway-edge"
+  chmod 1777 "$ctx/tmp"
+  cp /bin/busybox "$ctx/bin/busybox"
+  for applet in sh cat ls wget echo sleep true false; do
+    ln -s busybox "$ctx/bin/$applet"
+  done
+  cp /usr/bin/caddy "$ctx/usr/bin/caddy"
+  # Nothing to copy for a static build: ldd then names no path.
+  for lib in $(ldd /usr/bin/caddy 2>/dev/null | grep -o '/[^ ]*' || true); do
+    mkdir -p "$ctx$(dirname "$lib")"
+    cp -L "$lib" "$ctx$lib"
+  done
+  DOCKER_BUILDKIT=0 "$DOCKER" build -q -f "$ROOT/e2e/fixtures/docker-images/caddy.Dockerfile" \
+    -t "$image" "$ctx" >/dev/null
+  "$DOCKER" push -q "$image" >/dev/null
+  "$DOCKER" image rm "$image" >/dev/null
+  rm -rf "$ctx"
+}
+
 cmd_start() {
   local owner=${1:-} started=0
   mkdir -p "$DIR"
@@ -209,6 +238,7 @@ cmd_start() {
   local registry="127.0.0.1:$(registry_port)"
   export DOCKER_HOST="unix://$SOCK" DOCKER_CONFIG="$CONFIG"
   build_images "$registry"
+  build_caddy_image "$registry"
   # Only who started the engine may stop it with --owner; started by hand, nobody's run does.
   if [ "$started" = 1 ]; then
     if [ -n "$owner" ]; then echo "$owner" >"$RUN/owner"; else rm -f "$RUN/owner"; fi

@@ -54,6 +54,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   pullServerImage: { serverId: NOBODY, reference: 'ghcr.io/acme/api:1' },
   removeServerImage: { serverId: NOBODY, reference: 'ghcr.io/acme/api:1' },
   pruneServerImages: { serverId: NOBODY },
+  syncServerEdge: { serverId: NOBODY },
   serviceStatus: { serviceId: NOBODY },
   serviceStats: { serviceId: NOBODY },
   setServerComposePolicy: { serverId: NOBODY, allow: ['privileged'] },

@@ -71,6 +71,9 @@ case " $* " in
       while :; do echo "web-1  | 2024-01-01T00:00:01.000000000Z still running"; sleep 0.2; done ;;
     esac ;;
   *" exec "*) printf 'PGDMP\\000\\001binary dump of app\\n'; printf 'COPY rows 1..1000\\n' ;;
+  *" network inspect "*) ;;
+  *" inspect "*) echo "Error: No such object" >&2; exit 1 ;;
+  *" run "*) echo "5f1c2a7e9b3d" ;;
   *" image ls "*) ;;
   *" image rm "*) echo "Untagged: $4" ;;
   *" image prune "*) echo "Total reclaimed space: 0B" ;;

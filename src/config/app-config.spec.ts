@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       dataDir: './data',
+      edge: { image: 'caddy:2', publish: ['80:80', '443:443'], watchSeconds: 60 },
       logLevel: 'log',
       projectionWaitTimeoutMs: 10_000,
       projectionPollMs: 500,
@@ -260,5 +261,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SLIPWAY_MONGODB_URL: 'mysql://root:hunter2@db' })).not.toThrow(
       /hunter2/,
     );
+  });
+
+  it('refuses an edge publish that is not onto the proxy’s 80 or 443', () => {
+    expect(() => loadConfig({ SLIPWAY_EDGE_PUBLISH: '8080:8080' })).toThrow(
+      /SLIPWAY_EDGE_PUBLISH is comma-separated/,
+    );
+    expect(loadConfig({ SLIPWAY_EDGE_PUBLISH: '127.0.0.1:8080:80' }).edge.publish).toEqual([
+      '127.0.0.1:8080:80',
+    ]);
   });
 });

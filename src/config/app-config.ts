@@ -67,6 +67,14 @@ export interface AppConfig {
     pollMs: number;
     remoteDir: string;
   };
+  edge: {
+    /** SLIPWAY_EDGE_IMAGE. */
+    image: string;
+    /** SLIPWAY_EDGE_PUBLISH, one `docker run -p` mapping each. */
+    publish: string[];
+    /** SLIPWAY_EDGE_WATCH_SECONDS; 0: no periodic check. */
+    watchSeconds: number;
+  };
   uploads: {
     /** SLIPWAY_UPLOAD_MAX_BYTES: a build context's gzip tar. */
     contextMaxBytes: number;
@@ -173,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       stepTimeoutSeconds: vars.SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS,
       pollMs: vars.SLIPWAY_RUNNER_POLL_MS,
       remoteDir: vars.SLIPWAY_RUNNER_REMOTE_DIR,
+    },
+    edge: {
+      image: vars.SLIPWAY_EDGE_IMAGE,
+      publish: vars.SLIPWAY_EDGE_PUBLISH.split(','),
+      watchSeconds: vars.SLIPWAY_EDGE_WATCH_SECONDS,
     },
     uploads: {
       contextMaxBytes: vars.SLIPWAY_UPLOAD_MAX_BYTES,

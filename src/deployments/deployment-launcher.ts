@@ -87,6 +87,7 @@ export function serviceSnapshot(service: ServiceDoc, imageRef: string): Deployme
     compose: service.compose,
     env: service.env,
     healthCheckUrl: service.healthCheckUrl,
+    ...(service.routes?.length ? { routes: service.routes } : {}),
   };
 }
 

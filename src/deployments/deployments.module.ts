@@ -1,3 +1,4 @@
+import { DomainClaims } from './routes/domain-claims.js';
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
 import { ComposeIntakeHandler } from './commands/compose-intake.js';
@@ -81,6 +82,7 @@ import { ServicesHandler } from './queries/services.js';
     ScanServerHostKeyHandler,
     CheckServerHandler,
     ServiceSettingsChecks,
+    DomainClaims,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,
@@ -118,6 +120,7 @@ import { ServicesHandler } from './queries/services.js';
     DeploymentLookup,
     StreamFacts,
     DeploymentStateMachine,
+    DomainClaims,
   ],
 })
 export class DeploymentsModule {}

@@ -36,6 +36,8 @@ export interface DeploymentSnapshot {
   files?: DeploymentFile[];
   /** An uploaded build context, unpacked in the deployment's directory before the build. */
   context?: DeploymentContext | null;
+  /** The service's routes when it was triggered: the compose services joined to the edge. */
+  routes?: ServiceRoute[];
 }
 
 /** A file of a compose intake, its path relative to the deployment's directory. */
@@ -108,7 +110,23 @@ export type ServiceSettings = {
   backupCommand: string | null;
   /** Runs with the backup artifact on its standard input (restoreBackup); absent in older events. */
   restoreCommand?: string | null;
+  /** What the server's edge proxy routes to the service; absent in older events (none). */
+  routes?: ServiceRoute[];
 };
+
+/**
+ * A domain (and optional path prefix) that the edge proxy of the service's server sends to one
+ * compose service's container port. A domain belongs to one service across the fleet.
+ */
+export interface ServiceRoute {
+  domain: string;
+  /** `/api`: only paths under it; null: the whole domain. */
+  pathPrefix: string | null;
+  /** The compose service that answers. */
+  service: string;
+  /** The container port it listens on (never published on the host). */
+  port: number;
+}
 
 // Stream `service-<sha256(environment/name)>`: one service, on the stream of its unique name and
 // environment (stores written before this kept every service on the stream `catalog`, still read).

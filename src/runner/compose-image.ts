@@ -1,5 +1,7 @@
 import { readComposeDocument } from '../deployments/compose.js';
 import { parseImageReference, repositoryOf } from '../deployments/image-reference.js';
+import type { ServiceRoute } from '../events/deployments.events.js';
+import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
 
 /**
  * The compose file a deployment runs: the frozen compose read as the policy judged it (anchors
@@ -7,12 +9,17 @@ import { parseImageReference, repositoryOf } from '../deployments/image-referenc
  * deployment's image reference, written as JSON. JSON is YAML that every parser reads alike: no
  * anchors, merge keys, tags or implicit types are left for the server's Compose to read another
  * way than the policy did. Parsed within the same limits as at registration (a compose frozen
- * before they existed may be refused here, and the deployment fails with that reason).
+ * before they existed may be refused here, and the deployment fails with that reason). The
+ * compose services the snapshot routes join the edge network (joinEdgeNetwork).
  */
-export function composeForDeployment(compose: string, imageRef: string): string {
+export function composeForDeployment(
+  compose: string,
+  imageRef: string,
+  edge: { project: string; routes: readonly ServiceRoute[] } = { project: '', routes: [] },
+): string {
   const parsed = readComposeDocument(compose);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
-  const doc = parsed.value as { services: Record<string, { image?: string }> };
+  const doc = parsed.value as ComposeDocument;
   const target = parseImageReference(imageRef);
   if (!target) throw new Error(`invalid image reference ${imageRef}`);
   const repository = repositoryOf(target);
@@ -20,5 +27,6 @@ export function composeForDeployment(compose: string, imageRef: string): string 
     const ref = service.image ? parseImageReference(service.image) : null;
     if (ref && repositoryOf(ref) === repository) service.image = imageRef;
   }
+  joinEdgeNetwork(doc, edge.project, edge.routes);
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -18,6 +18,7 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { contextTarball } from '../deployments/uploads/uploads.js';
 import { deploymentSteps, digestFrom } from './deployment-steps.js';
+import { EdgeProxy } from './edge/edge-proxy.js';
 import { LogWriter } from './log-writer.js';
 import { ServerSessions } from './server-sessions.js';
 import type { SshSession } from './ssh-session.js';
@@ -49,6 +50,7 @@ export class DeploymentExecutor {
     private readonly gate: AddressGate,
     private readonly sessions: ServerSessions,
     private readonly policy: ComposePolicyGuard,
+    private readonly edge: EdgeProxy,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -121,6 +123,10 @@ export class DeploymentExecutor {
         if (problem) throw new Error(problem);
         if (step === 'record-digest') digest = digestFrom(stdout, deployment.imageRef);
       }
+      if (deployment.snapshot.routes?.length) {
+        step = 'edge-sync';
+        await this.syncEdge(deployment, log, ctx);
+      }
       await log.flush();
       await this.machine.apply(
         {
@@ -144,6 +150,22 @@ export class DeploymentExecutor {
     } finally {
       session?.close();
     }
+  }
+
+  /** Brings the server's edge proxy up to the service's routes (started on a first deploy). */
+  private async syncEdge(deployment: DeploymentDoc, log: LogWriter, ctx: RequestContext) {
+    const { id } = deployment;
+    await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step: 'edge-sync' }, ctx);
+    const outcome = await this.edge.sync(deployment.serverId, 'deployment', ctx);
+    log.write(
+      'edge-sync',
+      'stdout',
+      `edge proxy: ${outcome.routes} routes, ${outcome.actions.length ? outcome.actions.join(', ') : 'unchanged'}`,
+    );
+    await this.machine.apply(
+      { kind: 'stepFinished', deploymentId: id, step: 'edge-sync', ok: true, detail: null },
+      ctx,
+    );
   }
 
   private async cancelled(id: string, control: RunControl): Promise<boolean> {

@@ -3,6 +3,7 @@ import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
+import { EDGE_NETWORK } from './edge/edge-network.js';
 
 export interface RemoteStep {
   name: string;
@@ -43,6 +44,9 @@ function contextSteps(
     { name: 'unpack-context', args: ['sh', '-c', UNPACK_CONTEXT, 'slipway', dir, context.sha256] },
   ];
 }
+
+/** Creates the Docker network `$1` unless it exists. */
+const ENSURE_NETWORK = 'docker network inspect "$1" >/dev/null 2>&1 || docker network create "$1"';
 
 /** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
 export function envFile(deployment: DeploymentDoc, box: SecretBox): string {
@@ -124,7 +128,10 @@ export function deploymentSteps(
     {
       name: 'write-compose',
       args: ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
-      stdin: composeForDeployment(deployment.snapshot.compose, deployment.imageRef),
+      stdin: composeForDeployment(deployment.snapshot.compose, deployment.imageRef, {
+        project,
+        routes: deployment.snapshot.routes ?? [],
+      }),
     },
     ...(deployment.snapshot.files ?? []).map((file) => ({
       name: 'write-file',
@@ -139,6 +146,10 @@ export function deploymentSteps(
     // With a context, the services that build are built on the server, not pulled.
     { name: 'pull', args: [...compose, 'pull', ...(building ? ['--ignore-buildable'] : [])] },
     ...(building ? [{ name: 'build', args: [...compose, 'build'] }] : []),
+    // Routed compose services join the edge network, which the edge proxy shares.
+    ...(deployment.snapshot.routes?.length
+      ? [{ name: 'edge-network', args: ['sh', '-c', ENSURE_NETWORK, 'slipway', EDGE_NETWORK] }]
+      : []),
     { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
     {
       name: 'health',

@@ -16,6 +16,8 @@ import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-obs
 import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { WakeRunner } from './wake-runner.reaction.js';
+import { EdgeProxy } from './edge/edge-proxy.js';
+import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
 @Module({
   imports: [DeploymentsModule],
@@ -37,7 +39,16 @@ import { WakeRunner } from './wake-runner.reaction.js';
     ServiceStatsHandler,
     ArchiveServiceHandler,
     WakeRunner,
+    EdgeProxy,
+    SyncServerEdgeHandler,
   ],
-  exports: [DeploymentRunner, ImageOperations, ServiceObserver, LogStreamSlots, ServerDiagnosis],
+  exports: [
+    EdgeProxy,
+    DeploymentRunner,
+    ImageOperations,
+    ServiceObserver,
+    LogStreamSlots,
+    ServerDiagnosis,
+  ],
 })
 export class RunnerModule {}

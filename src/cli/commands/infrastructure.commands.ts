@@ -1,3 +1,4 @@
+import { registerEdgeCommands } from './edge.commands.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
@@ -163,4 +164,5 @@ export function registerInfrastructureCommands(program: Command): void {
     );
 
   registerServerConnectionCommands(servers);
+  registerEdgeCommands(servers);
 }

@@ -8,6 +8,7 @@ import { registerServiceObservationCommands } from './logs.commands.js';
 import { resolveServer, resolveService } from './resolve.js';
 import type { Inventory } from './inventory.js';
 import { collect } from '../option-values.js';
+import { routeFrom } from './edge.commands.js';
 
 interface EnvVar {
   name: string;
@@ -44,6 +45,8 @@ interface SettingsOptions {
   backupCommand?: string;
   env: string[];
   secret: string[];
+  route: string[];
+  clearRoutes?: boolean;
   yes?: boolean;
 }
 
@@ -60,6 +63,13 @@ function withSettings(command: Command): Command {
       collect,
       [],
     )
+    .option(
+      '--route <DOMAIN[/PATH]=SERVICE:PORT>',
+      'route a domain (and path) through the server’s edge proxy to a compose service’s container port (repeatable; replaces the list)',
+      collect,
+      [],
+    )
+    .option('--clear-routes', 'remove every route')
     .option('--yes', 'do not ask for confirmation');
 }
 
@@ -70,6 +80,7 @@ function settings(opts: SettingsOptions) {
     healthCheckUrl: opts.healthCheckUrl,
     backupCommand: opts.backupCommand,
     env: envFrom(opts.env, opts.secret),
+    routes: opts.clearRoutes ? [] : opts.route.length ? opts.route.map(routeFrom) : undefined,
   };
 }
 

@@ -12,6 +12,8 @@ import { ComposeText, EnvironmentName, ImageRepository, SlugName } from '../depl
 import { ServiceSettingsInput } from './service-settings.input.js';
 import { ServiceSettingsChecks } from './service-settings.checks.js';
 import { assertServerInService } from '../lifecycle/lifecycle-rules.js';
+import { DomainClaims } from '../routes/domain-claims.js';
+import { domainsOf } from '../routes/route-rules.js';
 
 export class RegisterServiceInput extends ServiceSettingsInput {
   @SlugName()
@@ -68,6 +70,7 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
     private readonly servers: ServerStreams,
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
+    private readonly domains: DomainClaims,
   ) {}
 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
@@ -89,18 +92,23 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
       healthCheckUrl: input.healthCheckUrl ?? null,
       backupCommand: input.backupCommand ?? null,
       restoreCommand: input.restoreCommand ?? null,
+      routes: this.settings.routes(input.routes ?? [], input.compose),
     };
     // A taken name is refused before the server records an attachment it would take back.
     await this.services.assertFree(input.name, input.environment);
+    const domains = domainsOf(event.routes);
+    await this.domains.claim(serviceId, domains, ctx);
     await this.servers.change({ kind: 'attachService', serverId: input.serverId, serviceId }, ctx);
     try {
       await this.services.register(event, ctx);
     } catch (error) {
-      if (refusedUnstored(error))
+      if (refusedUnstored(error)) {
         await this.servers.change(
           { kind: 'detachService', serverId: input.serverId, serviceId },
           ctx,
         );
+        await this.domains.release(serviceId, domains, ctx);
+      }
       throw error;
     }
     return { serviceId, name: input.name, environment: input.environment };

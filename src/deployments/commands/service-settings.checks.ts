@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { badRequest } from '../../common/app-error.js';
-import type { RecordedEnvVar } from '../../events/deployments.events.js';
+import type { RecordedEnvVar, ServiceRoute } from '../../events/deployments.events.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
@@ -9,6 +9,8 @@ import { validateCompose } from '../compose.js';
 import { recordEnv } from '../env-vars.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { healthUrlShapeProblem } from '../reach/health-check-url.js';
+import type { RouteInput } from '../routes/route.input.js';
+import { recordRoutes, routeIssues } from '../routes/route-rules.js';
 import type { EnvVarInput } from './service-settings.input.js';
 
 /**
@@ -31,6 +33,19 @@ export class ServiceSettingsChecks {
   /** What the compose definition asks for, the server allows. */
   allowedOn(server: ServerDoc, compose: string): void {
     this.policy.enforce(compose, server);
+  }
+
+  /**
+   * The routes as recorded, once they fit the compose definition they will run with (the
+   * routed compose services exist and do not publish the routed ports on the host).
+   */
+  routes(routes: RouteInput[] | ServiceRoute[], compose: string): ServiceRoute[] {
+    const recorded = recordRoutes(routes);
+    const result = validateCompose(compose);
+    if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
+    const issues = routeIssues(recorded, result.summary);
+    if (issues.length) throw badRequest('The routes do not fit the compose definition', issues);
+    return recorded;
   }
 
   /** Only http(s), to a host the server address policy allows (checked again when probed). */

@@ -7,6 +7,7 @@ import {
   ShellCommand,
   type APPROVAL_RULES,
 } from '../deployment-fields.js';
+import { RouteInput, RouteList } from '../routes/route.input.js';
 
 type ApprovalRuleName = (typeof APPROVAL_RULES)[number];
 
@@ -50,4 +51,12 @@ export class ServiceSettingsInput {
   @Omittable()
   @ShellCommand()
   restoreCommand?: string;
+
+  /**
+   * What the server's edge proxy routes to the service: the whole list (`[]` removes them all).
+   * Each domain belongs to one service across the fleet.
+   */
+  @Omittable()
+  @RouteList()
+  routes?: RouteInput[];
 }

@@ -1,6 +1,7 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
+import type { ServiceRoute } from '../../events/deployments.events.js';
 import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -10,6 +11,8 @@ import { StreamFacts } from '../facts/stream-facts.js';
 import { assertServerInService, assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { ServerStreams } from '../server-streams.js';
 import { ServiceStreams } from '../service-streams.js';
+import { DomainClaims } from '../routes/domain-claims.js';
+import { domainsOf } from '../routes/route-rules.js';
 import { refusedUnstored } from './register-service.js';
 import { ServiceSettingsChecks } from './service-settings.checks.js';
 import { EnvVarInput, ServiceSettingsInput } from './service-settings.input.js';
@@ -69,6 +72,7 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     private readonly servers: ServerStreams,
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
+    private readonly domains: DomainClaims,
   ) {}
 
   async execute({ input, ctx }: UpdateService): Promise<{ serviceId: string; updated: string[] }> {
@@ -81,7 +85,7 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     if (input.compose !== undefined || input.serverId !== undefined)
       this.settings.allowedOn(server, input.compose ?? service.compose);
     await this.settings.healthUrl(input.healthCheckUrl);
-    const { serviceId, env, setEnv, removeEnv, ...rest } = input;
+    const { serviceId, env, setEnv, removeEnv, routes, ...rest } = input;
     if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {
       throw badRequest('Give env (the whole list) or setEnv/removeEnv (a change), not both', [
         { path: 'env', message: 'not with setEnv or removeEnv' },
@@ -91,6 +95,10 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
       Object.entries(rest).filter(([, v]) => v !== undefined),
     );
     if (env !== undefined) changes.env = this.settings.env(env);
+    // New routes, or the routes kept with a new compose: they must fit the compose that runs.
+    const before = service.routes ?? [];
+    if (routes !== undefined || (input.compose !== undefined && before.length))
+      changes.routes = this.settings.routes(routes ?? before, input.compose ?? service.compose);
     // Secrets are sealed as on registration; the decider applies the patch to the variables its
     // stream recorded and records the whole resulting list, so concurrent patches both land.
     const envPatch =
@@ -98,15 +106,24 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
         ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
         : undefined;
     const moving = input.serverId !== undefined && input.serverId !== service.serverId;
+    // Domains the new routes add are claimed first, those they drop released last.
+    const after = domainsOf((changes.routes as ServiceRoute[] | undefined) ?? before);
+    const added = after.filter((d) => !domainsOf(before).includes(d));
+    const dropped = domainsOf(before).filter((d) => !after.includes(d));
+    await this.domains.claim(serviceId, added, ctx);
     if (moving)
       await this.servers.change({ kind: 'attachService', serverId: server.id, serviceId }, ctx);
     try {
       await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
     } catch (error) {
-      if (moving && refusedUnstored(error))
-        await this.servers.change({ kind: 'detachService', serverId: server.id, serviceId }, ctx);
+      if (refusedUnstored(error)) {
+        if (moving)
+          await this.servers.change({ kind: 'detachService', serverId: server.id, serviceId }, ctx);
+        await this.domains.release(serviceId, added, ctx);
+      }
       throw error;
     }
+    await this.domains.release(serviceId, dropped, ctx);
     if (moving)
       await this.servers.change(
         { kind: 'detachService', serverId: service.serverId, serviceId },

@@ -4,6 +4,8 @@ import { Omittable } from '../../common/omittable.js';
 import { StreamFacts } from '../../deployments/facts/stream-facts.js';
 import { ServerStreams } from '../../deployments/server-streams.js';
 import { ServiceStreams } from '../../deployments/service-streams.js';
+import { DomainClaims } from '../../deployments/routes/domain-claims.js';
+import { domainsOf } from '../../deployments/routes/route-rules.js';
 import { ServiceComposeDownRan } from '../../events/lifecycle.events.js';
 import { serviceDeploymentsStream, serviceStream } from '../../events/deployments.events.js';
 import { serviceDeploymentsDecider } from '../../deployments/service-deployments.decider.js';
@@ -64,6 +66,7 @@ export class ArchiveServiceHandler implements ICommandHandler<ArchiveService> {
     private readonly writer: EventWriter,
     private readonly runner: DeciderRunner,
     private readonly servers: ServerStreams,
+    private readonly domains: DomainClaims,
   ) {}
 
   async execute({ input, ctx }: ArchiveService): Promise<ArchivedService> {
@@ -83,6 +86,8 @@ export class ArchiveServiceHandler implements ICommandHandler<ArchiveService> {
       { kind: 'archive', event: { serviceId: service.id, composeDown } },
       ctx,
     );
+    // Its domains are free for another service; its server's edge stops routing them.
+    await this.domains.release(service.id, domainsOf(service.routes), ctx);
     // The server may be decommissioned once this service no longer holds it.
     await this.servers.change(
       { kind: 'detachService', serverId: service.serverId, serviceId: service.id },

@@ -20,6 +20,18 @@ export interface EnvVarInput {
   secret?: boolean;
 }
 
+/** Shared input shape `RouteInput`. */
+export interface RouteInput {
+  /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
+  domain: string;
+  /** at most 200 characters; pattern `^(?:\/[A-Za-z0-9._~-]+)+$` */
+  pathPrefix?: string;
+  /** pattern `^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$` */
+  service: string;
+  /** integer; 1-65535 */
+  port: number;
+}
+
 /** Each procedure’s input, as the server validates it (`undefined`: none). */
 export interface ProcedureInputs {
   /** Team MFA policy (value, when, by whom) and whether the caller is enrolled and satisfies it. */
@@ -365,6 +377,8 @@ export interface ProcedureInputs {
     backupCommand?: string;
     /** 1-1024 characters */
     restoreCommand?: string;
+    /** at most 20 items */
+    routes?: RouteInput[];
   };
   /** Rejects a request filed neither by you nor by an agent you created or minted its token. */
   rejectRequest: {
@@ -499,6 +513,11 @@ export interface ProcedureInputs {
     /** 1-256 characters */
     password: string;
   };
+  /** Brings a server’s edge proxy (Caddy) to the configuration its services’ routes derive: starts, restarts or upgrades it when needed, loads a changed configuration, joins routed containers; idempotent, recorded. */
+  syncServerEdge: {
+    /** uuid */
+    serverId: string;
+  };
   /** Queues a test message on a channel: `{channelId}` → `{testId}`; its delivery shows in `notificationDeliveries`. */
   testNotificationChannel: {
     /** uuid */
@@ -581,6 +600,8 @@ export interface ProcedureInputs {
     backupCommand?: string;
     /** 1-1024 characters */
     restoreCommand?: string;
+    /** at most 20 items */
+    routes?: RouteInput[];
   };
   /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
   verifyAuditTrail: {
@@ -660,6 +681,7 @@ export const PROCEDURES = {
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
+  syncServerEdge: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   testNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
   triggerBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },

@@ -1,0 +1,242 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { data } from './support/deployments.js';
+import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
+import { rmSync } from 'node:fs';
+import { cli, cliHome } from './support/cli.js';
+import { call, cookieAuth, createToken, signUp } from './support/identity.js';
+import { freePort } from './support/ports.js';
+import {
+  ALLOW_LOOPBACK,
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+  waitForDeployment,
+} from './support/sshd.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+interface Details {
+  status: string;
+  failureReason: string | null;
+  steps: { step: string; ok: boolean | null }[];
+}
+interface Sync {
+  serverId: string;
+  routes: number;
+  actions: string[];
+  configSha256: string;
+}
+
+const PROJECT = 'shop-production';
+const EDGE = 'slipway-edge';
+
+/**
+ * The edge proxy on a real Docker engine over a real sshd: Caddy (Debian's binary in a scratch
+ * image, scripts/docker-engine.sh) run and configured by Slipway, routing a domain to a compose
+ * service that publishes no port on the host.
+ */
+describe('the edge proxy routes domains to compose services', () => {
+  let engine: DockerEngine;
+  let sshd: TestSshd;
+  let t: TestApp;
+  let owner: Record<string, string>;
+  let serverId: string;
+  let serviceId: string;
+  let edgePort: number;
+  let image: (tag: string) => string;
+  let home: string;
+  let cliEnv: Record<string, string>;
+
+  /** What the proxy answers for `host` and `path`: status and body, or why not. */
+  const viaEdge = (host: string, path: string) =>
+    new Promise<string>((resolve) => {
+      const req = request(
+        { host: '127.0.0.1', port: edgePort, path, headers: { Host: host }, timeout: 5000 },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve(`${res.statusCode} ${body.trim()}`));
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', (error) => resolve(`unreachable: ${error.message}`));
+      req.end();
+    });
+  const deploy = async (tag: string) => {
+    const { deploymentId } = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
+    );
+    return waitForDeployment<Details>(t, owner, deploymentId, ['succeeded', 'failed'], 60_000, 50);
+  };
+  const sync = async () =>
+    data<Sync>(await call(t.url, 'POST', 'syncServerEdge', owner, { serverId }));
+  const compose = (tag: string, extra = '') =>
+    `services:\n  web:\n    image: ${image(tag)}\n${extra}  worker:\n    image: ${image(tag)}\n`;
+
+  beforeAll(async () => {
+    engine = dockerEngine();
+    image = (tag) => `${engine.registry}/acme/api:${tag}`;
+    engine.removeProject(PROJECT);
+    engine.docker(['rm', '-f', EDGE]);
+    sshd = await startSshd({ engine });
+    edgePort = await freePort();
+    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
+    Object.assign(t.config.edge, {
+      image: `${engine.registry}/slipway/caddy:2`,
+      publish: [`127.0.0.1:${edgePort}:80`],
+      watchSeconds: 0,
+    });
+    await startRunnerFor(t, sshd);
+    const account = await signUp(t.url, 'owner@example.com');
+    owner = cookieAuth(account.cookie);
+    home = cliHome();
+    const scopes = ['server:read', 'server:write', 'service:write'];
+    cliEnv = {
+      SLIPWAY_URL: t.url,
+      SLIPWAY_TOKEN: (await createToken(t.url, account.cookie, scopes, 1)).token,
+    };
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
+    serviceId = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'shop',
+        environment: 'production',
+        serverId,
+        imageRepository: `${engine.registry}/acme/api`,
+        compose: compose('1.0.0'),
+        routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
+      }),
+    ).serviceId;
+  }, 5 * 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+    engine?.docker(['rm', '-f', EDGE]);
+    engine?.removeProject(PROJECT);
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('starts the proxy with the first deployment and routes the domain to the new version', async () => {
+    const done = await deploy('1.0.0');
+    expect([done.status, done.failureReason]).toEqual(['succeeded', null]);
+    expect(done.steps.map((s) => s.step)).toEqual(
+      expect.arrayContaining(['edge-network', 'up', 'health', 'edge-sync']),
+    );
+    expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.0.0');
+    expect(await viaEdge('other.example.test', '/version')).toBe('404 No route');
+    // The routed service publishes nothing on the host; the worker is not on the edge network.
+    const networks = (service: string) =>
+      engine
+        .docker([
+          'inspect',
+          '-f',
+          '{{range $k, $v := .NetworkSettings.Networks}}{{$k}} {{end}}',
+          `${PROJECT}-${service}-1`,
+        ])
+        .trim()
+        .split(' ')
+        .sort();
+    expect(networks('web')).toEqual([`${PROJECT}_default`, EDGE]);
+    expect(networks('worker')).toEqual([`${PROJECT}_default`]);
+  }, 120_000);
+
+  it('follows a new deployment: the proxy dials the service, not a container', async () => {
+    const done = await deploy('1.1.0');
+    expect(done.status).toBe('succeeded');
+    expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
+  }, 120_000);
+
+  it('syncs idempotently, and is recorded each time it is asked', async () => {
+    const first = await sync();
+    const second = await sync();
+    expect(first).toEqual({ serverId, routes: 1, actions: [], configSha256: expect.any(String) });
+    expect(second).toEqual(first);
+  });
+
+  it('notices a proxy removed by hand and brings it back with the same routes', async () => {
+    engine.docker(['rm', '-f', EDGE]);
+    expect(await viaEdge('shop.example.test', '/version')).toMatch(/^unreachable/);
+    const synced = await sync();
+    expect(synced.actions).toEqual(['started']);
+    expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
+  }, 60_000);
+
+  it('loads changed routes without restarting the proxy (the CLI)', async () => {
+    const started = engine.docker(['inspect', '-f', '{{.State.StartedAt}}', EDGE]).trim();
+    const update = await cli(
+      home,
+      [
+        'services',
+        'update',
+        'shop@production',
+        '--yes',
+        '--route',
+        'shop.example.test=web:80',
+        '--route',
+        'api.example.test/version=worker:80',
+      ],
+      cliEnv,
+    );
+    expect([update.code, update.stderr]).toEqual([0, '']);
+    const synced = await cli(home, ['servers', 'edge', 'sync', serverId], cliEnv);
+    expect([synced.code, synced.stderr]).toEqual([0, '']);
+    expect(synced.stdout.trim()).toBe(
+      `Edge proxy of ${serverId}: 2 routes, reloaded, connected ${PROJECT}/worker`,
+    );
+    expect(await viaEdge('api.example.test', '/version')).toBe('200 1.1.0');
+    expect(await viaEdge('api.example.test', '/health')).toBe('404 No route');
+    expect(engine.docker(['inspect', '-f', '{{.State.StartedAt}}', EDGE]).trim()).toBe(started);
+    const again = await cli(home, ['servers', 'edge', 'sync', serverId, '--json'], cliEnv);
+    expect(again.json).toMatchObject({ ok: true, data: { routes: 2, actions: [] } });
+  }, 60_000);
+
+  it('refuses routes that cannot work or that another service holds', async () => {
+    const update = (routes: unknown[], more: Record<string, unknown> = {}) =>
+      call(t.url, 'POST', 'updateService', owner, { serviceId, routes, ...more });
+    const published = await update([{ domain: 'x.example.test', service: 'web', port: 80 }], {
+      compose: compose('1.1.0', '    ports: ["127.0.0.1:18099:80"]\n'),
+    });
+    expect(published.status).toBe(400);
+    expect(JSON.stringify(published.body)).toContain('publishes port 80 on the host');
+    const missing = await update([{ domain: 'x.example.test', service: 'db', port: 5432 }]);
+    expect(missing.status).toBe(400);
+    const badDomain = await update([{ domain: 'Not A Domain', service: 'web', port: 80 }]);
+    expect(badDomain.status).toBe(400);
+    const other = await call(t.url, 'POST', 'registerService', owner, {
+      name: 'copycat',
+      environment: 'production',
+      serverId,
+      imageRepository: `${engine.registry}/acme/api`,
+      compose: compose('1.0.0'),
+      routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
+    });
+    expect(other.status).toBe(409);
+    expect(JSON.stringify(other.body)).toContain('shop.example.test is routed to another service');
+    // Nothing of the refused registration remains: its name is free.
+    const retry = await call(t.url, 'POST', 'registerService', owner, {
+      name: 'copycat',
+      environment: 'production',
+      serverId,
+      imageRepository: `${engine.registry}/acme/api`,
+      compose: compose('1.0.0'),
+    });
+    expect(retry.status).toBe(200);
+  });
+
+  it('frees an archived service’s domains and stops routing them', async () => {
+    const archived = await call(t.url, 'POST', 'archiveService', owner, { serviceId });
+    expect(archived.status).toBe(200);
+    const synced = await sync();
+    expect([synced.routes, synced.actions]).toEqual([0, ['reloaded']]);
+    expect(await viaEdge('shop.example.test', '/version')).toBe('404 No route');
+    const taken = await call(t.url, 'POST', 'registerService', owner, {
+      name: 'heir',
+      environment: 'production',
+      serverId,
+      imageRepository: `${engine.registry}/acme/api`,
+      compose: compose('1.0.0'),
+      routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
+    });
+    expect(taken.status).toBe(200);
+  });
+});

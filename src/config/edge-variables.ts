@@ -1,0 +1,38 @@
+import { Transform } from 'class-transformer';
+import { IsInt, Matches, Max, Min } from 'class-validator';
+import { StorageVariables } from './storage-variables.js';
+import { toInt } from './variable-transforms.js';
+
+/** `[address:]host-port:container-port`, as `docker run -p` takes it. */
+const PUBLISH = /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?\d{1,5}:(?:80|443)$/;
+
+/**
+ * The settings of the edge proxy Slipway runs on each server that has routes; property names are
+ * the variable names. StreamVariables extends this class.
+ */
+export class EdgeVariables extends StorageVariables {
+  /** The Caddy 2 image the edge proxy runs (pulled by the server's Docker engine). */
+  @Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, {
+    message: 'SLIPWAY_EDGE_IMAGE must be an image reference',
+  })
+  SLIPWAY_EDGE_IMAGE = 'caddy:2';
+
+  /**
+   * Where the proxy listens on each server, comma-separated `docker run -p` mappings onto the
+   * container's 80 (HTTP) and 443 (HTTPS).
+   */
+  @Matches(new RegExp(`^${PUBLISH.source.slice(1, -1)}(?:,${PUBLISH.source.slice(1, -1)})*$`), {
+    message: 'SLIPWAY_EDGE_PUBLISH is comma-separated [address:]port:80 or [address:]port:443',
+  })
+  SLIPWAY_EDGE_PUBLISH = '80:80,443:443';
+
+  /**
+   * How often each server's edge proxy is checked (running, configuration as the events derive
+   * it) and synced when it is not, in seconds; 0: only on changes and by hand.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  SLIPWAY_EDGE_WATCH_SECONDS = 60;
+}

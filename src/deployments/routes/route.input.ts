@@ -1,0 +1,56 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { field } from '../../common/field-rules.js';
+import { Omittable } from '../../common/omittable.js';
+
+/** Lower-case DNS labels, at least two, the last with a letter (no IP addresses, no wildcards). */
+const DOMAIN =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** Path segments of unreserved characters, no trailing slash: `/api`, `/v1/hooks`. */
+const PATH_PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
+/** A compose service name, as the compose validation accepts it. */
+const COMPOSE_SERVICE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
+
+/** At most this many routes per service. */
+export const MAX_ROUTES = 20;
+
+/** One route of a service: `domain` (and `pathPrefix`) → compose `service` on container `port`. */
+export class RouteInput {
+  @Matches(DOMAIN, {
+    message: 'domain is a lower-case DNS name such as app.example.com (no IP address, no *)',
+  })
+  domain!: string;
+
+  @Omittable()
+  @MaxLength(200)
+  @Matches(PATH_PREFIX, {
+    message: 'pathPrefix is /-separated segments of letters, digits, . _ ~ - (no trailing /)',
+  })
+  pathPrefix?: string;
+
+  @Matches(COMPOSE_SERVICE, { message: 'service names a compose service' })
+  service!: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  port!: number;
+}
+
+/** A service's whole list of routes (it replaces the list before it; `[]` removes them all). */
+export const RouteList = () =>
+  field(
+    IsArray(),
+    ArrayMaxSize(MAX_ROUTES),
+    ValidateNested({ each: true }),
+    Type(() => RouteInput),
+  );

@@ -1,0 +1,169 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { conflict } from '../../common/app-error.js';
+import { errorForLog } from '../../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import {
+  GENERIC_FAILURES,
+  seesConnectionDetails,
+} from '../../deployments/reach/connection-failures.js';
+import {
+  ServerEdgeSynced,
+  serverEdgeStream,
+  type EdgeSyncReason,
+} from '../../events/edge.events.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { composeProject } from '../compose-project.js';
+import { ServerSessions } from '../server-sessions.js';
+import { caddyConfig, type EdgeSite } from './caddy-config.js';
+import { EDGE_NETWORK, edgeAlias } from './edge-network.js';
+import { EDGE_SYNC_SCRIPT } from './edge-sync-script.js';
+
+/** The edge proxy's container on every server. */
+export const EDGE_CONTAINER = 'slipway-edge';
+
+/** What a sync did: the configuration it brought the proxy to, and the changes that took. */
+export interface EdgeSyncOutcome {
+  serverId: string;
+  configSha256: string;
+  routes: number;
+  /** `started`, `restarted`, `upgraded`, `reloaded`, `network-created`, `connected <p>/<s>`. */
+  actions: string[];
+}
+
+/** A server's routed services, as the read model knows them (active ones only). */
+async function routedServices(reads: ReadStore, serverId: string): Promise<ServiceDoc[]> {
+  const services: ServiceDoc[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await reads
+      .collection<ServiceDoc>('services')
+      .find({ serverId }, { limit: 1000, cursor });
+    services.push(...page.items.filter((s) => s.status !== 'archived' && s.routes?.length));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return services;
+}
+
+/**
+ * The edge proxy of each server, run and configured by Slipway over the server's SSH connection:
+ * Caddy in the container `slipway-edge` on the Docker network `slipway-edge`, its admin API on a
+ * socket inside that container, its whole configuration derived from the services' routes. A
+ * sync is idempotent: it starts, restarts or upgrades the container when it must, loads the
+ * configuration when it changed, and joins routed containers to the edge network. Each sync
+ * that changed something or failed is recorded as ServerEdgeSynced.
+ */
+@Injectable()
+export class EdgeProxy {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly sessions: ServerSessions,
+    private readonly writer: EventWriter,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The sites a server's proxy serves and the triples that join their containers. */
+  async desired(serverId: string) {
+    const sites: EdgeSite[] = [];
+    const joins: string[] = [];
+    for (const service of await routedServices(this.reads, serverId)) {
+      const project = composeProject(service.name, service.environment);
+      for (const route of service.routes ?? []) {
+        const alias = edgeAlias(project, route.service);
+        sites.push({
+          domain: route.domain,
+          pathPrefix: route.pathPrefix,
+          upstream: `${alias}:${route.port}`,
+        });
+      }
+      for (const composeService of new Set((service.routes ?? []).map((r) => r.service)))
+        joins.push(project, composeService, edgeAlias(project, composeService));
+    }
+    return { config: caddyConfig(sites), joins };
+  }
+
+  async sync(
+    serverId: string,
+    reason: EdgeSyncReason,
+    ctx: RequestContext,
+  ): Promise<EdgeSyncOutcome> {
+    const server = await this.lookup.server(serverId);
+    if (!server.hostKeyApproved)
+      throw conflict(`Approve the host key of server ${server.name} first`);
+    const { config, joins } = await this.desired(serverId);
+    const outcome = { serverId, configSha256: config.sha256, routes: config.routes };
+    let result: { code: number | null; actions: string[]; errors: string[] };
+    try {
+      result = await this.run(server, config.json, joins, ctx);
+    } catch (error) {
+      await this.record({ ...outcome, actions: [] }, reason, ctx, errorForLog(error));
+      throw error;
+    }
+    const ok = result.code === 0;
+    const failure = ok ? null : result.errors.join('\n').slice(-2000) || `exit ${result.code}`;
+    if (!ok || result.actions.length || reason !== 'watch')
+      await this.record({ ...outcome, actions: result.actions }, reason, ctx, failure);
+    if (!ok) throw conflict('The edge proxy could not be synced', { output: result.errors });
+    return { ...outcome, actions: result.actions };
+  }
+
+  private async run(server: ServerDoc, json: string, joins: string[], ctx: RequestContext) {
+    const { edge, runner } = this.config;
+    let session;
+    try {
+      session = await this.sessions.open(server);
+    } catch (error) {
+      throw conflict(
+        seesConnectionDetails(ctx)
+          ? `Could not connect to the server: ${errorForLog(error)}`
+          : `The edge sync ${GENERIC_FAILURES.connect}`,
+      );
+    }
+    const actions: string[] = [];
+    const errors: string[] = [];
+    try {
+      const args = [
+        'sh',
+        '-c',
+        EDGE_SYNC_SCRIPT,
+        'slipway-edge-sync',
+        EDGE_NETWORK,
+        EDGE_CONTAINER,
+        edge.image,
+        `${runner.remoteDir}/edge`,
+        edge.publish.join(','),
+        ...joins,
+      ];
+      const { code } = await session.exec(args, {
+        stdin: json,
+        onLine: (stream, text) => {
+          const action = stream === 'stdout' ? /^action: (.+)$/.exec(text)?.[1] : undefined;
+          if (action) actions.push(action);
+          else if (stream === 'stderr' && errors.length < 50) errors.push(text.slice(0, 500));
+        },
+      });
+      return { code, actions, errors };
+    } finally {
+      session.close();
+    }
+  }
+
+  private async record(
+    outcome: EdgeSyncOutcome,
+    reason: EdgeSyncReason,
+    ctx: RequestContext,
+    failure: string | null,
+  ): Promise<void> {
+    await this.writer.append(
+      serverEdgeStream(outcome.serverId),
+      [ServerEdgeSynced({ ...outcome, reason, ok: failure === null, failure })],
+      'any',
+      ctx,
+    );
+  }
+}
