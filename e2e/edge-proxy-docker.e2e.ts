@@ -17,7 +17,9 @@ import {
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 interface Details {
+  id: string;
   status: string;
+  failedStep: string | null;
   failureReason: string | null;
   steps: { step: string; ok: boolean | null }[];
 }
@@ -52,7 +54,16 @@ describe('the edge proxy routes domains to compose services', () => {
   const viaEdge = (host: string, path: string) =>
     new Promise<string>((resolve) => {
       const req = request(
-        { host: '127.0.0.1', port: edgePort, path, headers: { Host: host }, timeout: 5000 },
+        {
+          host: '127.0.0.1',
+          port: edgePort,
+          path,
+          headers: { Host: host },
+          timeout: 5000,
+          // A connection per request: a kept-alive one closed by a config reload while idle is
+          // the client's to retry, not a failed request.
+          agent: false,
+        },
         (res) => {
           let body = '';
           res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -63,11 +74,70 @@ describe('the edge proxy routes domains to compose services', () => {
       req.on('error', (error) => resolve(`unreachable: ${error.message}`));
       req.end();
     });
+  /**
+   * Requests through the proxy one after another (a new connection each) until stopped: what
+   * each answered, and every failure.
+   */
+  const traffic = (hosts: string[]) => {
+    const answers = new Map<string, number>();
+    const failures: string[] = [];
+    let running = true;
+    const loop = (async () => {
+      for (let i = 0; running; i++) {
+        const answer = await viaEdge(hosts[i % hosts.length], '/version');
+        if (/^200 /.test(answer)) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+        else failures.push(`${new Date().toISOString()} ${hosts[i % hosts.length]}: ${answer}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    return {
+      stop: async () => {
+        running = false;
+        await loop;
+        return { answers: Object.fromEntries(answers), failures };
+      },
+    };
+  };
+  /** The running containers of a compose service of the stack, with their images. */
+  const running = (service: string) =>
+    engine
+      .docker([
+        'ps',
+        '--filter',
+        `label=com.docker.compose.project=${PROJECT}`,
+        '--filter',
+        `label=com.docker.compose.service=${service}`,
+        '--format',
+        '{{.Names}} {{.Image}}',
+      ])
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+  /** A deployment's log, for a failure message. */
+  const logsOf = async (deploymentId: string) =>
+    data<{ lines: { step: string; text: string }[] }>(
+      await call(t.url, 'GET', 'deploymentLogs', owner, { deploymentId, limit: 1000 }),
+    )
+      .lines.map((l) => `${l.step}: ${l.text}`)
+      .join('\n');
   const deploy = async (tag: string) => {
     const { deploymentId } = data<{ deploymentId: string }>(
       await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
     );
-    return waitForDeployment<Details>(t, owner, deploymentId, ['succeeded', 'failed'], 60_000, 50);
+    try {
+      return await waitForDeployment<Details>(
+        t,
+        owner,
+        deploymentId,
+        ['succeeded', 'failed'],
+        60_000,
+        50,
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${await logsOf(deploymentId)}`, {
+        cause: error,
+      });
+    }
   };
   const sync = async () =>
     data<Sync>(await call(t.url, 'POST', 'syncServerEdge', owner, { serverId }));
@@ -86,6 +156,7 @@ describe('the edge proxy routes domains to compose services', () => {
       image: `${engine.registry}/slipway/caddy:2`,
       publish: [`127.0.0.1:${edgePort}:80`],
       watchSeconds: 0,
+      drainSeconds: 1,
     });
     await startRunnerFor(t, sshd);
     const account = await signUp(t.url, 'owner@example.com');
@@ -119,9 +190,22 @@ describe('the edge proxy routes domains to compose services', () => {
   it('starts the proxy with the first deployment and routes the domain to the new version', async () => {
     const done = await deploy('1.0.0');
     expect([done.status, done.failureReason]).toEqual(['succeeded', null]);
-    expect(done.steps.map((s) => s.step)).toEqual(
-      expect.arrayContaining(['edge-network', 'up', 'health', 'edge-sync']),
-    );
+    expect(done.steps.map((s) => s.step)).toEqual([
+      'connect',
+      'write-compose',
+      'write-env',
+      'pull',
+      'edge-sync',
+      'start-new',
+      'health-new',
+      'probe-new',
+      'switch',
+      'drain',
+      'retire',
+      'up',
+      'health',
+      'record-digest',
+    ]);
     expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.0.0');
     expect(await viaEdge('other.example.test', '/version')).toBe('404 No route');
     // The routed service publishes nothing on the host; the worker is not on the edge network.
@@ -140,9 +224,13 @@ describe('the edge proxy routes domains to compose services', () => {
     expect(networks('worker')).toEqual([`${PROJECT}_default`]);
   }, 120_000);
 
-  it('follows a new deployment: the proxy dials the service, not a container', async () => {
+  it('switches the proxy to the new version’s container once it is healthy', async () => {
     const done = await deploy('1.1.0');
-    expect(done.status).toBe('succeeded');
+    expect([
+      done.status,
+      done.failureReason,
+      done.status === 'failed' ? await logsOf(done.id) : '',
+    ]).toEqual(['succeeded', null, '']);
     expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
   }, 120_000);
 
@@ -189,6 +277,55 @@ describe('the edge proxy routes domains to compose services', () => {
     const again = await cli(home, ['servers', 'edge', 'sync', serverId, '--json'], cliEnv);
     expect(again.json).toMatchObject({ ok: true, data: { routes: 2, actions: [] } });
   }, 60_000);
+
+  it('answers every request through a run of deploys of a two-container stack; the volume stays', async () => {
+    const volume = `    volumes: ["data:/data"]\n`;
+    const res = await call(t.url, 'POST', 'updateService', owner, {
+      serviceId,
+      compose: `${compose('1.0.0', volume)}volumes:\n  data: {}\n`,
+    });
+    expect(res.status).toBe(200);
+    expect((await deploy('1.0.0')).status).toBe('succeeded');
+    const [web] = running('web');
+    engine.docker(['exec', web.split(' ')[0], 'sh', '-c', 'echo kept > /data/mark']);
+    const load = traffic(['shop.example.test', 'api.example.test']);
+    const outcomes: string[] = [];
+    for (const tag of ['1.1.0', 'slow', '1.0.0', '1.1.0'])
+      outcomes.push((await deploy(tag)).status);
+    const { answers, failures } = await load.stop();
+    expect(outcomes).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(failures).toEqual([]);
+    expect(Object.keys(answers).sort()).toEqual(['200 1.0.0', '200 1.1.0', '200 slow']);
+    expect(Object.values(answers).reduce((a, b) => a + b, 0)).toBeGreaterThan(100);
+    // One container each, the last version, the volume's file still there.
+    expect(running('web')).toEqual([expect.stringMatching(/acme\/api:1\.1\.0$/)]);
+    expect(running('worker')).toEqual([expect.stringMatching(/acme\/api:1\.1\.0$/)]);
+    const current = running('web')[0].split(' ')[0];
+    expect(engine.docker(['exec', current, 'cat', '/data/mark']).trim()).toBe('kept');
+  }, 240_000);
+
+  it('keeps the old version serving every request when the new one fails its health check', async () => {
+    const before = running('web');
+    const load = traffic(['shop.example.test']);
+    const failed = await deploy('exits');
+    const { answers, failures } = await load.stop();
+    expect([failed.status, failed.failedStep]).toEqual(['failed', 'health-new']);
+    expect(failures).toEqual([]);
+    expect(Object.keys(answers)).toEqual(['200 1.1.0']);
+    expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
+    // The new containers are gone; the old ones were never touched.
+    expect(running('web')).toEqual(before);
+    const all = engine.docker([
+      'ps',
+      '--all',
+      '--filter',
+      `label=com.docker.compose.project=${PROJECT}`,
+      '--format',
+      '{{.Image}}',
+    ]);
+    expect(all).not.toContain('acme/api:exits');
+    expect(await logsOf(failed.id)).toContain('remove-new: removed the new containers of web');
+  }, 120_000);
 
   it('refuses routes that cannot work or that another service holds', async () => {
     const update = (routes: unknown[], more: Record<string, unknown> = {}) =>

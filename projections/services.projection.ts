@@ -6,6 +6,7 @@ import {
   type RecordedEnvVar,
   type ServiceRoute,
 } from '../src/events/deployments.events.js';
+import { EdgeUpstreamsSwitched } from '../src/events/edge.events.js';
 import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
@@ -37,6 +38,11 @@ export interface ServiceDoc extends Doc {
   archivedAt?: string | null;
   /** What the server's edge proxy routes to the service; absent before routes existed: none. */
   routes?: ServiceRoute[];
+  /**
+   * Per routed compose service, the containers its last gapless deployment switched the edge
+   * proxy to; absent: the proxy dials the compose service by its edge alias.
+   */
+  upstreams?: Record<string, string[]>;
 }
 
 export const servicesProjection: Projection = {
@@ -87,6 +93,20 @@ export const servicesProjection: Projection = {
       collection: 'services',
       documentId: (e) => e.data.serviceId,
       evolve: (c, e) => (c ? { ...c, ...e.data.changes, updatedAt: e.recordedAt } : null),
+    }),
+    on<EventDataOf<typeof EdgeUpstreamsSwitched>, ServiceDoc>(EdgeUpstreamsSwitched, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, e) =>
+        c
+          ? {
+              ...c,
+              upstreams: {
+                ...c.upstreams,
+                ...Object.fromEntries(e.data.upstreams.map((u) => [u.service, u.containers])),
+              },
+            }
+          : null,
     }),
     on<EventDataOf<typeof DeploymentSucceeded>, ServiceDoc>(DeploymentSucceeded, {
       collection: 'services',

@@ -196,7 +196,7 @@ build_images() {
 }
 
 # The edge proxy's image: /usr/bin/caddy (dynamically linked: the libraries and loader ldd
-# names go in at the same paths), busybox for sh, cat and wget, empty /data, /config, /tmp and
+# names go in at the same paths), busybox for sh and cat (no wget: a static busybox resolving names beside the copied glibc crashes), empty /data, /config, /tmp and
 # /etc/slipway-edge (the config's bind mount).
 build_caddy_image() {
   local registry=$1 ctx lib image="$1/slipway/caddy:2"
@@ -206,7 +206,7 @@ build_caddy_image() {
     "$ctx/etc/slipway-edge"
   chmod 1777 "$ctx/tmp"
   cp /bin/busybox "$ctx/bin/busybox"
-  for applet in sh cat ls wget echo sleep true false; do
+  for applet in sh cat ls echo sleep true false; do
     ln -s busybox "$ctx/bin/$applet"
   done
   cp /usr/bin/caddy "$ctx/usr/bin/caddy"

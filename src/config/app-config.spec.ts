@@ -7,7 +7,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       dataDir: './data',
-      edge: { image: 'caddy:2', publish: ['80:80', '443:443'], watchSeconds: 60 },
+      edge: { image: 'caddy:2', publish: ['80:80', '443:443'], watchSeconds: 60, drainSeconds: 10 },
       logLevel: 'log',
       projectionWaitTimeoutMs: 10_000,
       projectionPollMs: 500,

@@ -74,6 +74,8 @@ export interface AppConfig {
     publish: string[];
     /** SLIPWAY_EDGE_WATCH_SECONDS; 0: no periodic check. */
     watchSeconds: number;
+    /** SLIPWAY_EDGE_DRAIN_SECONDS: between the switch and retiring the old containers. */
+    drainSeconds: number;
   };
   uploads: {
     /** SLIPWAY_UPLOAD_MAX_BYTES: a build context's gzip tar. */
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       image: vars.SLIPWAY_EDGE_IMAGE,
       publish: vars.SLIPWAY_EDGE_PUBLISH.split(','),
       watchSeconds: vars.SLIPWAY_EDGE_WATCH_SECONDS,
+      drainSeconds: vars.SLIPWAY_EDGE_DRAIN_SECONDS,
     },
     uploads: {
       contextMaxBytes: vars.SLIPWAY_UPLOAD_MAX_BYTES,

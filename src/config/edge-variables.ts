@@ -35,4 +35,14 @@ export class EdgeVariables extends StorageVariables {
   @Min(0)
   @Max(86_400)
   SLIPWAY_EDGE_WATCH_SECONDS = 60;
+
+  /**
+   * How long a gapless deployment waits between switching the proxy to the new containers and
+   * stopping the old ones, in seconds: requests in flight to the old ones finish.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  SLIPWAY_EDGE_DRAIN_SECONDS = 10;
 }

@@ -29,3 +29,22 @@ export type EdgeSyncReason = 'manual' | 'routes' | 'deployment' | 'watch';
 export const domainStream = (domain: string) =>
   `domain-${createHash('sha256').update(domain.toLowerCase()).digest('hex')}`;
 export const serverEdgeStream = (serverId: string) => `server-edge-${serverId}`;
+
+/** The containers that answer for one routed compose service. */
+export interface EdgeUpstream {
+  service: string;
+  /** Container names on the edge network. */
+  containers: string[];
+}
+
+// Stream `service-edge-<serviceId>`: the containers the edge proxy sends each routed compose
+// service's traffic to, switched by a gapless deployment once its new containers were healthy
+// and answered. Until a service has one, the proxy dials the compose service's edge alias.
+export const EdgeUpstreamsSwitched = defineEvent<{
+  serviceId: string;
+  serverId: string;
+  deploymentId: string;
+  upstreams: EdgeUpstream[];
+}>('EdgeUpstreamsSwitched', 1);
+
+export const serviceEdgeStream = (serviceId: string) => `service-edge-${serviceId}`;

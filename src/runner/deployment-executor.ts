@@ -17,8 +17,8 @@ import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { contextTarball } from '../deployments/uploads/uploads.js';
-import { deploymentSteps, digestFrom } from './deployment-steps.js';
-import { EdgeProxy } from './edge/edge-proxy.js';
+import { deploymentSteps, digestFrom, type RemoteStep } from './deployment-steps.js';
+import { EdgeCutover } from './edge/edge-cutover.js';
 import { LogWriter } from './log-writer.js';
 import { ServerSessions } from './server-sessions.js';
 import type { SshSession } from './ssh-session.js';
@@ -50,7 +50,7 @@ export class DeploymentExecutor {
     private readonly gate: AddressGate,
     private readonly sessions: ServerSessions,
     private readonly policy: ComposePolicyGuard,
-    private readonly edge: EdgeProxy,
+    private readonly cutover: EdgeCutover,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -62,6 +62,8 @@ export class DeploymentExecutor {
     const id = deployment.id;
     let step = 'compose-policy';
     let session: SshSession | null = null;
+    /** What to run should a step fail before the switch (newest last). */
+    const undo: string[][] = [];
     try {
       const server = await this.lookup.server(deployment.serverId);
       // The policy may have narrowed since the deployment was queued: it decides at run time.
@@ -88,44 +90,45 @@ export class DeploymentExecutor {
       const context = deployment.snapshot.context;
       const localContext = context ? contextTarball(this.config.dataDir, context.uploadId) : null;
       const steps = deploymentSteps(deployment, this.config.runner, this.box, probe, localContext);
-      for (const remote of steps) {
+      const outputs = new Map<string, string[]>();
+      for (const next of steps) {
         if (await this.cancelled(id, control))
-          return await this.finishCancelled(id, control, log, ctx);
-        step = remote.name;
+          return await this.finishCancelled(id, control, log, ctx, session, undo);
+        step = next.name;
         await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
-        const stdout: string[] = [];
-        const watchdog = this.watchdog(control);
-        const result = await session.exec(remote.args, {
-          stdin: remote.stdin,
-          signal: control.abort.signal,
-          onLine: (stream, text) => {
-            watchdog.progress();
-            if (stream === 'stdout') stdout.push(text);
-            log.write(step, stream, text);
-          },
-        });
-        if (remote.upload && result.code === 0) {
-          const { localPath, remotePath } = remote.upload;
-          const sent = await session.upload(localPath, remotePath, control.abort.signal);
-          log.write(step, 'stdout', `copied ${sent} bytes to ${remotePath} over SFTP`);
+        if ('local' in next) {
+          const lines = await this.cutover.run(
+            next,
+            deployment,
+            outputs,
+            ctx,
+            control.abort.signal,
+          );
+          for (const line of lines) log.write(step, 'stdout', line);
+          // Past the switch the new version serves: a later failure leaves it serving.
+          if (next.local === 'switch') undo.length = 0;
+          await this.machine.apply(
+            { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
+            ctx,
+          );
+          continue;
         }
-        watchdog.stop();
+        if (next.undo) undo.push(next.undo);
+        const stdout = await this.runRemote(session, next, step, log, control);
         if (control.watchdogReason) throw new Error(control.watchdogReason);
-        if (control.abort.signal.aborted) return await this.finishCancelled(id, control, log, ctx);
+        if (control.abort.signal.aborted)
+          return await this.finishCancelled(id, control, log, ctx, session, undo);
         const problem =
-          result.code !== 0
-            ? `${step} exited with ${result.code ?? `signal ${result.signal}`}`
-            : (remote.check?.(stdout) ?? null);
+          stdout.code !== 0
+            ? `${step} exited with ${stdout.code ?? `signal ${stdout.signal}`}`
+            : (next.check?.(stdout.lines) ?? null);
         await this.machine.apply(
           { kind: 'stepFinished', deploymentId: id, step, ok: problem === null, detail: problem },
           ctx,
         );
         if (problem) throw new Error(problem);
-        if (step === 'record-digest') digest = digestFrom(stdout, deployment.imageRef);
-      }
-      if (deployment.snapshot.routes?.length) {
-        step = 'edge-sync';
-        await this.syncEdge(deployment, log, ctx);
+        outputs.set(step, stdout.lines);
+        if (step === 'record-digest') digest = digestFrom(stdout.lines, deployment.imageRef);
       }
       await log.flush();
       await this.machine.apply(
@@ -142,6 +145,7 @@ export class DeploymentExecutor {
       const reason = error instanceof Error ? error.message : String(error);
       // The log is for everyone who reads deployments; the detailed reason only for admins.
       log.write(step, 'stderr', `slipway: ${GENERIC_FAILURES[step] ?? reason}`);
+      await this.undo(session, undo, log);
       await log.flush();
       logger.warn(`Deployment ${id} failed at ${step}: ${logText(reason)}`);
       await this.machine
@@ -152,20 +156,50 @@ export class DeploymentExecutor {
     }
   }
 
-  /** Brings the server's edge proxy up to the service's routes (started on a first deploy). */
-  private async syncEdge(deployment: DeploymentDoc, log: LogWriter, ctx: RequestContext) {
-    const { id } = deployment;
-    await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step: 'edge-sync' }, ctx);
-    const outcome = await this.edge.sync(deployment.serverId, 'deployment', ctx);
-    log.write(
-      'edge-sync',
-      'stdout',
-      `edge proxy: ${outcome.routes} routes, ${outcome.actions.length ? outcome.actions.join(', ') : 'unchanged'}`,
-    );
-    await this.machine.apply(
-      { kind: 'stepFinished', deploymentId: id, step: 'edge-sync', ok: true, detail: null },
-      ctx,
-    );
+  /** Runs one remote step under the watchdog, its output in the log; its stdout lines. */
+  private async runRemote(
+    session: SshSession,
+    remote: RemoteStep,
+    step: string,
+    log: LogWriter,
+    control: RunControl,
+  ): Promise<{ code: number | null; signal: string | null; lines: string[] }> {
+    const lines: string[] = [];
+    const watchdog = this.watchdog(control);
+    try {
+      const result = await session.exec(remote.args, {
+        stdin: remote.stdin,
+        signal: control.abort.signal,
+        onLine: (stream, text) => {
+          watchdog.progress();
+          if (stream === 'stdout') lines.push(text);
+          log.write(step, stream, text);
+        },
+      });
+      if (remote.upload && result.code === 0) {
+        const { localPath, remotePath } = remote.upload;
+        const sent = await session.upload(localPath, remotePath, control.abort.signal);
+        log.write(step, 'stdout', `copied ${sent} bytes to ${remotePath} over SFTP`);
+      }
+      return { ...result, lines };
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  /**
+   * Takes back what the steps before the edge proxy's switch started (the new containers), so
+   * that the old version alone goes on serving. Its output goes to the log as `remove-new`.
+   */
+  private async undo(session: SshSession | null, undo: string[][], log: LogWriter) {
+    if (!session) return;
+    for (const args of undo.reverse()) {
+      const result = await session
+        .exec(args, { onLine: (stream, text) => log.write('remove-new', stream, text) })
+        .catch((error: unknown) => ({ code: null, signal: String(error) }));
+      if (result.code !== 0) log.write('remove-new', 'stderr', 'slipway: could not remove them');
+    }
+    undo.length = 0;
   }
 
   private async cancelled(id: string, control: RunControl): Promise<boolean> {
@@ -180,8 +214,11 @@ export class DeploymentExecutor {
     control: RunControl,
     log: LogWriter,
     ctx: RequestContext,
+    session: SshSession | null,
+    undo: string[][],
   ): Promise<void> {
     log.write('cancel', 'stdout', 'slipway: cancelled; remaining steps skipped');
+    await this.undo(session, undo, log);
     await log.flush();
     await this.machine.apply(
       { kind: 'confirmCancelled', deploymentId: id, reason: control.cancelReason ?? 'cancelled' },

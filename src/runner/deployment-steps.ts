@@ -3,17 +3,10 @@ import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
-import { EDGE_NETWORK } from './edge/edge-network.js';
+import type { DeploymentStep, RemoteStep } from './deployment-step.js';
+import { gaplessSteps } from './edge/gapless-steps.js';
 
-export interface RemoteStep {
-  name: string;
-  args: string[];
-  stdin?: string;
-  /** Decides from the step's stdout whether it succeeded, beyond its exit code. */
-  check?: (stdout: string[]) => string | null;
-  /** After `args` ran: copies a local file to the server over SFTP (mode 0600). */
-  upload?: { localPath: string; remotePath: string };
-}
+export type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 
 /**
  * Checks the copied context against the SHA-256 recorded at upload, then unpacks it in the
@@ -44,9 +37,6 @@ function contextSteps(
     { name: 'unpack-context', args: ['sh', '-c', UNPACK_CONTEXT, 'slipway', dir, context.sha256] },
   ];
 }
-
-/** Creates the Docker network `$1` unless it exists. */
-const ENSURE_NETWORK = 'docker network inspect "$1" >/dev/null 2>&1 || docker network create "$1"';
 
 /** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
 export function envFile(deployment: DeploymentDoc, box: SecretBox): string {
@@ -106,7 +96,7 @@ export function deploymentSteps(
   probe: PinnedProbe | null = null,
   /** The uploaded build context's tarball on the control plane, when the deployment has one. */
   localContext: string | null = null,
-): RemoteStep[] {
+): DeploymentStep[] {
   const building = !!deployment.snapshot.context;
   const { remoteDir } = runner;
   const project = composeProject(deployment.serviceName, deployment.environment);
@@ -123,7 +113,10 @@ export function deploymentSteps(
     '--env-file',
     `${dir}/.env`,
   ];
-  const steps: RemoteStep[] = [
+  const edge = deployment.snapshot.routes?.length
+    ? gaplessSteps(deployment, dir, project, runner)
+    : { before: [], after: [] };
+  const steps: DeploymentStep[] = [
     ...contextSteps(deployment, dir, localContext),
     {
       name: 'write-compose',
@@ -146,10 +139,9 @@ export function deploymentSteps(
     // With a context, the services that build are built on the server, not pulled.
     { name: 'pull', args: [...compose, 'pull', ...(building ? ['--ignore-buildable'] : [])] },
     ...(building ? [{ name: 'build', args: [...compose, 'build'] }] : []),
-    // Routed compose services join the edge network, which the edge proxy shares.
-    ...(deployment.snapshot.routes?.length
-      ? [{ name: 'edge-network', args: ['sh', '-c', ENSURE_NETWORK, 'slipway', EDGE_NETWORK] }]
-      : []),
+    // Routed compose services that can go beside their running version do so first.
+    ...edge.before,
+    ...edge.after,
     { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
     {
       name: 'health',

@@ -17,6 +17,7 @@ import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { WakeRunner } from './wake-runner.reaction.js';
 import { EdgeProxy } from './edge/edge-proxy.js';
+import { EdgeCutover } from './edge/edge-cutover.js';
 import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
 @Module({
@@ -40,6 +41,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     ArchiveServiceHandler,
     WakeRunner,
     EdgeProxy,
+    EdgeCutover,
     SyncServerEdgeHandler,
   ],
   exports: [

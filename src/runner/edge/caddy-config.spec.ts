@@ -11,10 +11,10 @@ const routesOf = (json: string) =>
 
 describe('the edge proxy configuration', () => {
   const sites = [
-    { domain: 'b.example.com', pathPrefix: null, upstream: 'slipway-b:80' },
-    { domain: 'a.example.com', pathPrefix: null, upstream: 'slipway-a:80' },
-    { domain: 'a.example.com', pathPrefix: '/api/v1', upstream: 'slipway-v1:8080' },
-    { domain: 'a.example.com', pathPrefix: '/api', upstream: 'slipway-api:8080' },
+    { domain: 'b.example.com', pathPrefix: null, upstreams: ['slipway-b:80'] },
+    { domain: 'a.example.com', pathPrefix: null, upstreams: ['slipway-a:80'] },
+    { domain: 'a.example.com', pathPrefix: '/api/v1', upstreams: ['slipway-v1:8080'] },
+    { domain: 'a.example.com', pathPrefix: '/api', upstreams: ['slipway-api:8080'] },
   ];
 
   it('routes each domain, the longest path prefix first, and answers 404 for the rest', () => {

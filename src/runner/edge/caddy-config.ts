@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 /** Where the edge proxy's admin API listens: a socket inside its container, never a port. */
 export const EDGE_ADMIN = 'unix//run/caddy-admin.sock';
 
-/** One routed domain (and path prefix) and the `alias:port` on the edge network it goes to. */
+/** One routed domain (and path prefix) and the `name:port`s on the edge network it goes to. */
 export interface EdgeSite {
   domain: string;
   pathPrefix: string | null;
-  upstream: string;
+  upstreams: string[];
 }
 
 /** The edge proxy's whole configuration, and its SHA-256 (what a sync compares). */
@@ -28,7 +28,7 @@ function route(site: EdgeSite) {
   if (site.pathPrefix) match.path = [site.pathPrefix, `${site.pathPrefix}/*`];
   return {
     match: [match],
-    handle: [{ handler: 'reverse_proxy', upstreams: [{ dial: site.upstream }] }],
+    handle: [{ handler: 'reverse_proxy', upstreams: site.upstreams.map((dial) => ({ dial })) }],
     terminal: true,
   };
 }

@@ -13,6 +13,7 @@ import {
   ServerEdgeSynced,
   serverEdgeStream,
   type EdgeSyncReason,
+  type EdgeUpstream,
 } from '../../events/edge.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
@@ -20,11 +21,9 @@ import { EventWriter } from '../../storage/event-writer.js';
 import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 import { caddyConfig, type EdgeSite } from './caddy-config.js';
+import { EDGE_CONTAINER } from './edge-container.js';
 import { EDGE_NETWORK, edgeAlias } from './edge-network.js';
 import { EDGE_SYNC_SCRIPT } from './edge-sync-script.js';
-
-/** The edge proxy's container on every server. */
-export const EDGE_CONTAINER = 'slipway-edge';
 
 /** What a sync did: the configuration it brought the proxy to, and the changes that took. */
 export interface EdgeSyncOutcome {
@@ -33,6 +32,12 @@ export interface EdgeSyncOutcome {
   routes: number;
   /** `started`, `restarted`, `upgraded`, `reloaded`, `network-created`, `connected <p>/<s>`. */
   actions: string[];
+}
+
+/** The upstreams a deployment switches a service to before the read model shows them. */
+export interface UpstreamSwitch {
+  serviceId: string;
+  upstreams: EdgeUpstream[];
 }
 
 /** A server's routed services, as the read model knows them (active ones only). */
@@ -67,18 +72,27 @@ export class EdgeProxy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The sites a server's proxy serves and the triples that join their containers. */
-  async desired(serverId: string) {
+  /**
+   * The sites a server's proxy serves and the triples that join their containers: each routed
+   * compose service goes to the containers its last gapless deployment switched to, else to its
+   * edge alias.
+   */
+  async desired(serverId: string, switching?: UpstreamSwitch) {
     const sites: EdgeSite[] = [];
     const joins: string[] = [];
     for (const service of await routedServices(this.reads, serverId)) {
       const project = composeProject(service.name, service.environment);
+      const upstreams = { ...service.upstreams };
+      if (switching?.serviceId === service.id)
+        for (const u of switching.upstreams) upstreams[u.service] = u.containers;
       for (const route of service.routes ?? []) {
-        const alias = edgeAlias(project, route.service);
+        const names = upstreams[route.service]?.length
+          ? upstreams[route.service]
+          : [edgeAlias(project, route.service)];
         sites.push({
           domain: route.domain,
           pathPrefix: route.pathPrefix,
-          upstream: `${alias}:${route.port}`,
+          upstreams: names.map((name) => `${name}:${route.port}`),
         });
       }
       for (const composeService of new Set((service.routes ?? []).map((r) => r.service)))
@@ -91,11 +105,12 @@ export class EdgeProxy {
     serverId: string,
     reason: EdgeSyncReason,
     ctx: RequestContext,
+    switching?: UpstreamSwitch,
   ): Promise<EdgeSyncOutcome> {
     const server = await this.lookup.server(serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
-    const { config, joins } = await this.desired(serverId);
+    const { config, joins } = await this.desired(serverId, switching);
     const outcome = { serverId, configSha256: config.sha256, routes: config.routes };
     let result: { code: number | null; actions: string[]; errors: string[] };
     try {

@@ -1,0 +1,89 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import {
+  EdgeUpstreamsSwitched,
+  serviceEdgeStream,
+  type EdgeUpstream,
+} from '../../events/edge.events.js';
+import type { RequestContext } from '../../kernel/request-context.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import type { LocalStep } from '../deployment-step.js';
+import { EdgeProxy, type EdgeSyncOutcome } from './edge-proxy.js';
+import { gaplessServices, newContainers } from './gapless-steps.js';
+
+const describe = (outcome: EdgeSyncOutcome) =>
+  `edge proxy: ${outcome.routes} routes, ${outcome.actions.length ? outcome.actions.join(', ') : 'unchanged'}`;
+
+/**
+ * The control plane's steps of a routed deployment: syncing the server's edge proxy before the
+ * new version starts, switching its upstreams to the new containers in one reload (recorded as
+ * EdgeUpstreamsSwitched, the event the proxy's configuration derives from), and the drain
+ * before the old ones are retired. Each answers the lines it adds to the deployment's log.
+ */
+@Injectable()
+export class EdgeCutover {
+  constructor(
+    private readonly edge: EdgeProxy,
+    private readonly writer: EventWriter,
+    private readonly lookup: DeploymentLookup,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async run(
+    step: LocalStep,
+    deployment: DeploymentDoc,
+    outputs: ReadonlyMap<string, string[]>,
+    ctx: RequestContext,
+    signal: AbortSignal,
+  ): Promise<string[]> {
+    if (step.local === 'drain') return this.drain(signal);
+    if (step.local === 'switch')
+      return this.switchTo(deployment, newContainers(outputs.get('start-new') ?? []), ctx);
+    // Routed services this deployment recreates in place go back to being dialled by alias.
+    const gapless = gaplessServices(deployment);
+    const service = await this.lookup.service(deployment.serviceId);
+    const pinned = Object.keys(service.upstreams ?? {}).filter(
+      (s) => !gapless.includes(s) && service.upstreams?.[s]?.length,
+    );
+    if (pinned.length)
+      return this.switchTo(
+        deployment,
+        pinned.map((s) => ({ service: s, containers: [] })),
+        ctx,
+      );
+    return [describe(await this.edge.sync(deployment.serverId, 'deployment', ctx))];
+  }
+
+  private async switchTo(
+    deployment: DeploymentDoc,
+    upstreams: EdgeUpstream[],
+    ctx: RequestContext,
+  ): Promise<string[]> {
+    const { serviceId, serverId } = deployment;
+    const outcome = await this.edge.sync(serverId, 'deployment', ctx, { serviceId, upstreams });
+    // Recorded once the proxy took it: the configuration derives from it from now on.
+    await this.writer.append(
+      serviceEdgeStream(serviceId),
+      [EdgeUpstreamsSwitched({ serviceId, serverId, deploymentId: deployment.id, upstreams })],
+      'any',
+      ctx,
+    );
+    return [
+      ...upstreams.map(
+        (u) => `${u.service} → ${u.containers.length ? u.containers.join(', ') : 'its edge alias'}`,
+      ),
+      describe(outcome),
+    ];
+  }
+
+  private async drain(signal: AbortSignal): Promise<string[]> {
+    const seconds = this.config.edge.drainSeconds;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, seconds * 1000);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+    return [`waited ${seconds} s for requests in flight to the old containers`];
+  }
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from '@jest/globals';
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { gaplessServices, gaplessSteps, newContainers } from './gapless-steps.js';
+
+const deployment = (compose: string, healthCheckUrl: string | null = null) =>
+  ({
+    snapshot: {
+      compose,
+      healthCheckUrl,
+      routes: [
+        { domain: 'a.example.com', pathPrefix: null, service: 'web', port: 8080 },
+        { domain: 'b.example.com', pathPrefix: null, service: 'admin', port: 80 },
+      ],
+    },
+  }) as unknown as DeploymentDoc;
+
+const stack = `services:
+  web: {image: "a/web:1"}
+  admin: {image: "a/admin:1", ports: ["9000:80"]}
+  db: {image: "postgres:16"}
+`;
+
+describe('gapless steps', () => {
+  it('go beside the running version only for routed services without host ports', () => {
+    expect(gaplessServices(deployment(stack))).toEqual(['web']);
+  });
+
+  it('sync the proxy, start, check, probe, switch, drain, then retire', () => {
+    const { before, after } = gaplessSteps(deployment(stack), '/srv/p/d1', 'p', {
+      stepTimeoutSeconds: 30,
+    });
+    expect(before.map((s) => s.name)).toEqual([
+      'edge-sync',
+      'start-new',
+      'health-new',
+      'probe-new',
+      'switch',
+      'drain',
+    ]);
+    expect(after.map((s) => s.name)).toEqual(['retire']);
+    const start = before[1] as { args: string[]; undo?: string[] };
+    expect(start.args.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'web']);
+    expect(start.undo?.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'web']);
+    const probe = before[3] as { args: string[] };
+    // Any answer below 500 on `/` without a health check URL; the pairs of service and port.
+    expect(probe.args.slice(3)).toEqual([
+      'slipway',
+      '30',
+      '/srv/p/d1',
+      'slipway-edge',
+      '/',
+      '0',
+      'web',
+      '8080',
+    ]);
+  });
+
+  it('probe the health check URL’s path strictly when the service has one', () => {
+    const { before } = gaplessSteps(
+      deployment(stack, 'https://a.example.com/healthz?deep=1'),
+      '/srv/p/d1',
+      'p',
+      { stepTimeoutSeconds: 30 },
+    );
+    expect((before[3] as { args: string[] }).args.slice(7, 9)).toEqual(['/healthz?deep=1', '1']);
+  });
+
+  it('only sync the proxy when nothing can go beside its running version', () => {
+    const { before, after } = gaplessSteps(
+      deployment('services:\n  admin: {image: "a/admin:1", ports: ["9000:80"]}\n'),
+      '/d',
+      'p',
+      { stepTimeoutSeconds: 30 },
+    );
+    expect([before.map((s) => s.name), after]).toEqual([['edge-sync'], []]);
+  });
+
+  it('read the new containers start-new printed, per service', () => {
+    expect(
+      newContainers([
+        ' Container p-web-2  Started',
+        'new web p-web-2',
+        'new web p-web-3',
+        'new api p-api-2',
+      ]),
+    ).toEqual([
+      { service: 'web', containers: ['p-web-2', 'p-web-3'] },
+      { service: 'api', containers: ['p-api-2'] },
+    ]);
+  });
+});

@@ -1,0 +1,106 @@
+import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { deployStrategies } from '../../deployments/strategy/deploy-strategy.js';
+import { readComposeDocument } from '../../deployments/compose.js';
+import type { LocalStep, RemoteStep } from '../deployment-step.js';
+import { EDGE_NETWORK } from './edge-network.js';
+import {
+  PROBE_NEW,
+  REMOVE_NEW,
+  RETIRE_OLD,
+  START_NEW,
+  WAIT_NEW_HEALTHY,
+} from './gapless-scripts.js';
+
+/** How long a retired container has to stop after SIGTERM (the drain has already passed). */
+const RETIRE_GRACE_SECONDS = 10;
+
+/** The compose services of a deployment that go beside their running version. */
+export function gaplessServices(deployment: DeploymentDoc): string[] {
+  const routes = deployment.snapshot.routes ?? [];
+  if (!routes.length) return [];
+  const parsed = readComposeDocument(deployment.snapshot.compose);
+  if (!parsed.ok) return [];
+  return deployStrategies(parsed.value, routes)
+    .filter((s) => s.strategy === 'gapless')
+    .map((s) => s.service);
+}
+
+/** The path and strictness of the probe of new containers: the health check URL's, else `/`. */
+function probeOf(deployment: DeploymentDoc): { path: string; strict: boolean } {
+  const url = deployment.snapshot.healthCheckUrl;
+  if (!url) return { path: '/', strict: false };
+  const { pathname, search } = new URL(url);
+  return { path: `${pathname}${search}`, strict: true };
+}
+
+/**
+ * A gapless deployment's steps for its routed compose services, in order: the edge proxy synced
+ * (running, on its network), new containers started beside the old ones, their health checks,
+ * each asked over HTTP from inside the proxy, the proxy switched to them in one reload, the old
+ * ones drained and retired. Until the switch, a failure removes the new containers (`undo`) and
+ * the old ones go on serving; after it, the new version serves.
+ */
+export function gaplessSteps(
+  deployment: DeploymentDoc,
+  dir: string,
+  project: string,
+  timeouts: { stepTimeoutSeconds: number },
+): { before: (RemoteStep | LocalStep)[]; after: RemoteStep[] } {
+  const services = gaplessServices(deployment);
+  const edgeSync: LocalStep = { name: 'edge-sync', local: 'edge-sync' };
+  if (!services.length) return { before: [edgeSync], after: [] };
+  const routes = (deployment.snapshot.routes ?? []).filter((r) => services.includes(r.service));
+  const ports = [...new Set(routes.map((r) => `${r.service} ${r.port}`))].flatMap((p) =>
+    p.split(' '),
+  );
+  const probe = probeOf(deployment);
+  const undo = ['sh', '-c', REMOVE_NEW, 'slipway', dir, project, ...services];
+  const limit = String(timeouts.stepTimeoutSeconds);
+  return {
+    before: [
+      edgeSync,
+      {
+        name: 'start-new',
+        args: ['sh', '-c', START_NEW, 'slipway', dir, project, ...services],
+        undo,
+      },
+      {
+        name: 'health-new',
+        args: ['sh', '-c', WAIT_NEW_HEALTHY, 'slipway', limit, dir, ...services],
+      },
+      {
+        name: 'probe-new',
+        args: [
+          'sh',
+          '-c',
+          PROBE_NEW,
+          'slipway',
+          limit,
+          dir,
+          EDGE_NETWORK,
+          probe.path,
+          probe.strict ? '1' : '0',
+          ...ports,
+        ],
+      },
+      { name: 'switch', local: 'switch' },
+      { name: 'drain', local: 'drain' },
+    ],
+    after: [
+      {
+        name: 'retire',
+        args: ['sh', '-c', RETIRE_OLD, 'slipway', String(RETIRE_GRACE_SECONDS), dir, ...services],
+      },
+    ],
+  };
+}
+
+/** `new <service> <container>` lines of start-new: the upstreams to switch to. */
+export function newContainers(stdout: string[]): { service: string; containers: string[] }[] {
+  const byService = new Map<string, string[]>();
+  for (const line of stdout) {
+    const match = /^new (\S+) (\S+)$/.exec(line.trim());
+    if (match) byService.set(match[1], [...(byService.get(match[1]) ?? []), match[2]]);
+  }
+  return [...byService].map(([service, containers]) => ({ service, containers }));
+}
