@@ -187,6 +187,28 @@ describe('the edge proxy routes domains to compose services', () => {
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
+  it('plans name the strategy of each compose service and warn of an unresolved domain', async () => {
+    const plan = data<{
+      preflightChecks: { check: string; status: string; detail: string }[];
+      steps: string[];
+    }>(await call(t.url, 'GET', 'deploymentPlan', owner, { serviceId, imageTag: image('1.0.0') }));
+    const check = (name: string) => plan.preflightChecks.find((c) => c.check === name);
+    expect(check('deploy-strategy')).toEqual({
+      check: 'deploy-strategy',
+      status: 'ok',
+      detail:
+        'web: gapless (no downtime; a failed new version is removed, the old one keeps serving); worker: recreate, no route: nothing to switch (down while it restarts; a failed new version leaves it down)',
+    });
+    expect(check('domains-resolve')).toEqual({
+      check: 'domains-resolve',
+      status: 'warn',
+      detail: 'shop.example.test does not resolve',
+    });
+    expect(plan.steps).toContain(
+      'start web beside the running version; wait for health checks and an HTTP answer on the edge network',
+    );
+  });
+
   it('starts the proxy with the first deployment and routes the domain to the new version', async () => {
     const done = await deploy('1.0.0');
     expect([done.status, done.failureReason]).toEqual(['succeeded', null]);

@@ -11,7 +11,8 @@ import { ImageReference } from '../deployment-fields.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { formatImageReference, parseImageReference } from '../image-reference.js';
 import { ok, plan, shellArg, type Plan } from './plan.js';
-import { DEPLOY_STEPS, Planner } from './planner.js';
+import { Planner } from './planner.js';
+import { deploySteps, domainCheck, strategyCheck } from './strategy-checks.js';
 import {
   approvalCheck,
   composeChecks,
@@ -59,13 +60,15 @@ export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
       ...imageChecks(imageRef, service),
       ...composeChecks(service.compose, service.imageRepository),
       ...this.planner.policyChecks(service.compose, server),
+      strategyCheck(service.compose, service.routes ?? []),
+      ...(await domainCheck(service.routes ?? [], server)),
       ...envChecks(service.env, this.box),
       queueCheck(await this.planner.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
     ];
     return plan(
       checks,
-      DEPLOY_STEPS,
+      deploySteps(service.compose, service.routes ?? []),
       needsApproval,
       `slipway deploy ${service.id} ${shellArg(imageRef)} --yes`,
     );

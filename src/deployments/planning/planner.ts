@@ -7,15 +7,10 @@ import { reportFor } from '../reach/connection-report.js';
 import { ServerReach } from '../reach/server-reach.js';
 import type { PreflightCheck } from './plan.js';
 import { composePolicyCheck, reachabilityCheck } from './preflight-checks.js';
+import { deploySteps } from './strategy-checks.js';
 
-/** What a deployment does on its server, after what is particular to the plan. */
-export const DEPLOY_STEPS = [
-  'write the frozen compose file to a directory of its own on the server',
-  'docker compose pull',
-  'docker compose up -d --remove-orphans',
-  'health check: container state, and the HTTP probe when the service defines one',
-  'record the running image digest',
-];
+/** What a deployment of a service without routes does on its server. */
+export const DEPLOY_STEPS = deploySteps('', []);
 
 /**
  * What the plans share. The planning lane previews from the read models only; nothing is

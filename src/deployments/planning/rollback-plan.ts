@@ -10,7 +10,8 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { approvalRequired } from '../approval-rules.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { fail, ok, plan, RETENTION_DAYS, warn, type Plan } from './plan.js';
-import { DEPLOY_STEPS, Planner } from './planner.js';
+import { Planner } from './planner.js';
+import { deploySteps, strategyCheck } from './strategy-checks.js';
 import { approvalCheck, queueCheck, serverChecks } from './preflight-checks.js';
 
 export class RollbackPlanInput {
@@ -76,12 +77,16 @@ export class RollbackPlanHandler implements IQueryHandler<RollbackPlan> {
         : ok('already-current', `replaces ${service.currentImage ?? 'nothing'}`),
       // The frozen compose is held to what the server allows now, as the rollback itself is.
       ...this.planner.policyChecks(target.snapshot.compose, server),
+      strategyCheck(target.snapshot.compose, target.snapshot.routes ?? []),
       queueCheck(await this.planner.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
     );
     return plan(
       checks,
-      ['replay the target deployment’s frozen snapshot', ...DEPLOY_STEPS.slice(1)],
+      [
+        'replay the target deployment’s frozen snapshot',
+        ...deploySteps(target.snapshot.compose, target.snapshot.routes ?? []).slice(1),
+      ],
       needsApproval,
       `slipway rollback ${service.id} ${target.id} --yes`,
     );

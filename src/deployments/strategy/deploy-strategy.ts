@@ -41,7 +41,8 @@ export function deployStrategies(
   document: unknown,
   routes: readonly ServiceRoute[] | undefined,
 ): ServiceStrategy[] {
-  const services = (document as { services?: Record<string, ComposeService> }).services ?? {};
+  const services =
+    (document as { services?: Record<string, ComposeService> } | null)?.services ?? {};
   const routed = new Set((routes ?? []).map((r) => r.service));
   return Object.entries(services).map(([name, service]) => {
     const why = recreateReason(name, service ?? {}, routed.has(name));
