@@ -29,6 +29,7 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   password_resets: { file: 'projections/password-resets.projection.ts', type: 'PasswordResetDoc' },
   servers: { file: 'projections/servers.projection.ts', type: 'ServerDoc' },
   services: { file: 'projections/services.projection.ts', type: 'ServiceDoc' },
+  server_edges: { file: 'projections/server-edges.projection.ts', type: 'ServerEdgeDoc' },
   deployments: { file: 'projections/deployments.projection.ts', type: 'DeploymentDoc' },
   approvals: { file: 'projections/approvals.projection.ts', type: 'ApprovalDoc' },
   backups: { file: 'projections/backups.projection.ts', type: 'BackupDoc' },

@@ -15,6 +15,7 @@ import {
   waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { EdgeWatch } from '../src/runner/edge/edge-watch.js';
 
 interface Details {
   id: string;
@@ -113,6 +114,14 @@ describe('the edge proxy routes domains to compose services', () => {
       .trim()
       .split('\n')
       .filter(Boolean);
+  /** Polls `check` every 100 ms for at most 20 s. */
+  const until = async (check: () => Promise<boolean>) => {
+    const deadline = Date.now() + 20_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('never happened');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   /** A deployment's log, for a failure message. */
   const logsOf = async (deploymentId: string) =>
     data<{ lines: { step: string; text: string }[] }>(
@@ -266,9 +275,19 @@ describe('the edge proxy routes domains to compose services', () => {
   it('notices a proxy removed by hand and brings it back with the same routes', async () => {
     engine.docker(['rm', '-f', EDGE]);
     expect(await viaEdge('shop.example.test', '/version')).toMatch(/^unreachable/);
-    const synced = await sync();
-    expect(synced.actions).toEqual(['started']);
+    // The periodic watch (SLIPWAY_EDGE_WATCH_SECONDS; off in this suite, so one pass by hand).
+    await t.app.get(EdgeWatch).tick();
     expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
+    const details = data<{ edge: { reason: string; actions: string[]; ok: boolean } }>(
+      await call(t.url, 'GET', 'serverDetails', owner, { serverId }),
+    );
+    expect(details.edge).toMatchObject({ reason: 'watch', actions: ['started'], ok: true });
+    // A pass that finds it all in place records nothing.
+    await t.app.get(EdgeWatch).tick();
+    const after = data<{ edge: { syncedAt: string } }>(
+      await call(t.url, 'GET', 'serverDetails', owner, { serverId }),
+    );
+    expect(after.edge.syncedAt).toBe((details.edge as unknown as { syncedAt: string }).syncedAt);
   }, 60_000);
 
   it('loads changed routes without restarting the proxy (the CLI)', async () => {
@@ -288,11 +307,21 @@ describe('the edge proxy routes domains to compose services', () => {
       cliEnv,
     );
     expect([update.code, update.stderr]).toEqual([0, '']);
+    // The route change reaches the proxy by itself (the reaction to the service's update).
+    await until(async () => (await viaEdge('api.example.test', '/version')) === '200 1.1.0');
+    type Edge = { edge: { routes: number; ok: boolean; reason: string; actions: string[] } };
+    const edge = async () =>
+      data<Edge>(await call(t.url, 'GET', 'serverDetails', owner, { serverId })).edge;
+    await until(async () => (await edge()).reason === 'routes');
+    expect(await edge()).toMatchObject({
+      routes: 2,
+      ok: true,
+      reason: 'routes',
+      actions: ['reloaded', `connected ${PROJECT}/worker`],
+    });
     const synced = await cli(home, ['servers', 'edge', 'sync', serverId], cliEnv);
     expect([synced.code, synced.stderr]).toEqual([0, '']);
-    expect(synced.stdout.trim()).toBe(
-      `Edge proxy of ${serverId}: 2 routes, reloaded, connected ${PROJECT}/worker`,
-    );
+    expect(synced.stdout.trim()).toBe(`Edge proxy of ${serverId}: 2 routes, already in sync`);
     expect(await viaEdge('api.example.test', '/version')).toBe('200 1.1.0');
     expect(await viaEdge('api.example.test', '/health')).toBe('404 No route');
     expect(engine.docker(['inspect', '-f', '{{.State.StartedAt}}', EDGE]).trim()).toBe(started);
@@ -385,9 +414,9 @@ describe('the edge proxy routes domains to compose services', () => {
   it('frees an archived service’s domains and stops routing them', async () => {
     const archived = await call(t.url, 'POST', 'archiveService', owner, { serviceId });
     expect(archived.status).toBe(200);
+    await until(async () => (await viaEdge('shop.example.test', '/version')) === '404 No route');
     const synced = await sync();
-    expect([synced.routes, synced.actions]).toEqual([0, ['reloaded']]);
-    expect(await viaEdge('shop.example.test', '/version')).toBe('404 No route');
+    expect([synced.routes, synced.actions]).toEqual([0, []]);
     const taken = await call(t.url, 'POST', 'registerService', owner, {
       name: 'heir',
       environment: 'production',

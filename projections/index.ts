@@ -7,6 +7,7 @@ import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { notificationChannelsProjection } from './notification-channels.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
+import { serverEdgesProjection } from './server-edges.projection.js';
 import { servicesProjection } from './services.projection.js';
 import { invitesProjection } from './invites.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
@@ -28,6 +29,7 @@ export const applicationProjections: Projection[] = [
   invitesProjection,
   serversProjection,
   servicesProjection,
+  serverEdgesProjection,
   deploymentsProjection,
   approvalsProjection,
   backupsProjection,

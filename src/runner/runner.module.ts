@@ -18,6 +18,8 @@ import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { WakeRunner } from './wake-runner.reaction.js';
 import { EdgeProxy } from './edge/edge-proxy.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
+import { EdgeWatch } from './edge/edge-watch.js';
+import { SyncEdgeOnRoutes } from './edge/sync-edge-on-routes.reaction.js';
 import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
 @Module({
@@ -42,6 +44,8 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     WakeRunner,
     EdgeProxy,
     EdgeCutover,
+    EdgeWatch,
+    SyncEdgeOnRoutes,
     SyncServerEdgeHandler,
   ],
   exports: [

@@ -1,5 +1,6 @@
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
+import type { ServerEdgeDoc } from '../../../projections/server-edges.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
@@ -16,7 +17,10 @@ export interface ServerDetailsAnswer extends ServerView {
   /** Its services, oldest first, archived ones too. */
   services: (Pick<ServiceDoc, 'id' | 'name' | 'environment' | 'currentImage'> & {
     status: 'active' | 'archived';
+    routes: NonNullable<ServiceDoc['routes']>;
   })[];
+  /** Its edge proxy as last synced (a change or a failure), null before the first sync. */
+  edge: Omit<ServerEdgeDoc, 'id'> | null;
 }
 
 export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAnswer> {}
@@ -28,7 +32,7 @@ export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAn
   scopes: ['server:read'],
   input: ServerIdInput,
   description:
-    'One server: connection settings (never its key), status, last check and its services.',
+    'One server: connection settings (never its key), status, last check, its services and their routes, and its edge proxy’s last sync.',
 })
 export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
   constructor(private readonly lookup: DeploymentLookup) {}
@@ -38,14 +42,17 @@ export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
     const services = await this.lookup.reads
       .collection<ServiceDoc>('services')
       .find({ serverId: server.id }, { sort: { registeredAt: 1 }, limit: 1000 });
+    const edge = await this.lookup.reads.collection<ServerEdgeDoc>('server_edges').get(server.id);
     return {
       ...serverView(server),
+      edge: edge ? (({ id: _id, ...rest }) => rest)(edge) : null,
       services: services.items.map((s) => ({
         id: s.id,
         name: s.name,
         environment: s.environment,
         status: s.status ?? 'active',
         currentImage: s.currentImage,
+        routes: s.routes ?? [],
       })),
     };
   }

@@ -101,7 +101,29 @@ export class EdgeProxy {
     return { config: caddyConfig(sites), joins };
   }
 
-  async sync(
+  /** One sync at a time per server in this process: each sees the configuration the last left. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  sync(
+    serverId: string,
+    reason: EdgeSyncReason,
+    ctx: RequestContext,
+    switching?: UpstreamSwitch,
+  ): Promise<EdgeSyncOutcome> {
+    const before = this.queues.get(serverId) ?? Promise.resolve();
+    const next = before
+      .catch(() => undefined)
+      .then(() => this.syncNow(serverId, reason, ctx, switching));
+    this.queues.set(serverId, next);
+    void next
+      .finally(() => {
+        if (this.queues.get(serverId) === next) this.queues.delete(serverId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  private async syncNow(
     serverId: string,
     reason: EdgeSyncReason,
     ctx: RequestContext,

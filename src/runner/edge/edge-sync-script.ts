@@ -9,7 +9,8 @@
 export const EDGE_SYNC_SCRIPT = `set -u
 net=$1 name=$2 image=$3 dir=$4 publish=$5; shift 5
 umask 022
-mkdir -p "$dir" && cat > "$dir/caddy.json.next" || exit
+next="$dir/caddy.json.next.$$"
+mkdir -p "$dir" && cat > "$next" || exit
 docker network inspect "$net" >/dev/null 2>&1 || {
   docker network create "$net" >/dev/null || exit; echo "action: network-created"; }
 admin() { docker exec "$name" caddy reload --config /etc/slipway-edge/caddy.json --address unix//run/caddy-admin.sock "$@"; }
@@ -27,14 +28,14 @@ ready() {
 }
 state=$(docker inspect -f '{{.State.Running}} {{.Config.Image}}' "$name" 2>/dev/null) || state=missing
 if [ "$state" = "true $image" ]; then
-  if ! cmp -s "$dir/caddy.json.next" "$dir/caddy.json" 2>/dev/null; then
-    docker exec "$name" caddy validate --config /etc/slipway-edge/caddy.json.next >/dev/null 2>&1 || {
-      docker exec "$name" caddy validate --config /etc/slipway-edge/caddy.json.next 2>&1 | tail -5 >&2; exit 1; }
-    mv "$dir/caddy.json.next" "$dir/caddy.json" && admin >/dev/null 2>&1 || { admin; exit 1; }
+  if ! cmp -s "$next" "$dir/caddy.json" 2>/dev/null; then
+    docker exec "$name" caddy validate --config "/etc/slipway-edge/\${next##*/}" >/dev/null 2>&1 || {
+      docker exec "$name" caddy validate --config "/etc/slipway-edge/\${next##*/}" 2>&1 | tail -5 >&2; rm -f "$next"; exit 1; }
+    mv "$next" "$dir/caddy.json" && admin >/dev/null 2>&1 || { admin; exit 1; }
     echo "action: reloaded"
   fi
 else
-  mv "$dir/caddy.json.next" "$dir/caddy.json" || exit
+  mv "$next" "$dir/caddy.json" || exit
   case $state in
     missing) start || exit; echo "action: started" ;;
     "false $image") docker start "$name" >/dev/null || exit; echo "action: restarted" ;;
@@ -42,7 +43,7 @@ else
   esac
   ready || exit
 fi
-rm -f "$dir/caddy.json.next"
+rm -f "$next"
 while [ $# -ge 3 ]; do
   project=$1 service=$2 alias=$3; shift 3
   for c in $(docker ps -q --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$service"); do

@@ -458,7 +458,7 @@ export interface ProcedureInputs {
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
-  /** One server: connection settings (never its key), status, last check and its services. */
+  /** One server: connection settings (never its key), status, last check, its services and their routes, and its edge proxy’s last sync. */
   serverDetails: {
     /** uuid */
     serverId: string;

@@ -1,0 +1,106 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { ServerEdgeDoc } from '../../../projections/server-edges.projection.js';
+import type { ServerDoc } from '../../../projections/servers.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { errorForLog } from '../../common/log-text.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { systemContext } from '../../kernel/request-context.js';
+import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { EdgeProxy } from './edge-proxy.js';
+
+const logger = new Logger('Edge');
+
+/** The ids of every document of a collection that matches, page by page. */
+async function idsOf<T extends { id: string }>(
+  reads: ReadStore,
+  collection: string,
+  filter: Filter,
+  pick: (doc: T) => string,
+): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await reads.collection<T>(collection).find(filter, { limit: 1000, cursor });
+    ids.push(...page.items.map(pick));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return ids;
+}
+
+/**
+ * Every SLIPWAY_EDGE_WATCH_SECONDS (with the runner on): each server whose services have routes,
+ * or whose proxy last routed something, is synced, so a proxy removed, stopped or changed by
+ * hand is noticed and rebuilt from the events. A sync that finds everything in place changes
+ * and records nothing.
+ */
+@Injectable()
+export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly edge: EdgeProxy,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.edge.watchSeconds;
+    if (this.config.runner.mode === 'off' || seconds === 0) return;
+    this.timer = setInterval(() => void this.tick(), seconds * 1000);
+    this.timer.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One pass (not two at once). */
+  tick(): Promise<void> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  /** The servers to look at: with routed services, or whose proxy routed something. */
+  async servers(): Promise<string[]> {
+    const routed = await idsOf<ServiceDoc>(this.reads, 'services', {}, (s) =>
+      s.status !== 'archived' && s.routes?.length ? s.serverId : '',
+    );
+    const edges = await idsOf<ServerEdgeDoc>(
+      this.reads,
+      'server_edges',
+      { routes: { $gt: 0 } },
+      (e) => e.id,
+    );
+    const candidates = [...new Set([...routed, ...edges])].filter(Boolean);
+    const servers = await Promise.all(
+      candidates.map((id) => this.reads.collection<ServerDoc>('servers').get(id)),
+    );
+    return servers
+      .filter((s): s is ServerDoc => !!s && s.hostKeyApproved && s.status !== 'decommissioned')
+      .map((s) => s.id);
+  }
+
+  private async pass(): Promise<void> {
+    try {
+      for (const serverId of await this.servers()) {
+        await this.edge
+          .sync(serverId, 'watch', systemContext('edge-watch'))
+          .catch((error: unknown) =>
+            logger.warn(
+              `The edge proxy of server ${serverId} could not be synced: ${errorForLog(error)}`,
+            ),
+          );
+      }
+    } catch (error) {
+      logger.error('The edge watch failed', errorForLog(error));
+    }
+  }
+}
