@@ -62,6 +62,7 @@ case " $* " in
     echo " api Pulled" ;;
   *" up "*) echo " Network app_default  Created"; echo " Container app-api-1  Started" ;;
   *" down "*) echo " Container app-api-1  Removed"; echo " Network app_default  Removed" ;;
+  *" ps -q --filter "*) ;;
   *" ps "*)
     if [ "$mode" = unhealthy ]; then echo '{"Name":"app-api-1","State":"exited","Health":"","ExitCode":1}';
     else echo '{"Name":"app-api-1","State":"running","Health":"healthy"}'; fi ;;

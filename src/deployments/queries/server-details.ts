@@ -20,8 +20,31 @@ export interface ServerDetailsAnswer extends ServerView {
     routes: NonNullable<ServiceDoc['routes']>;
   })[];
   /** Its edge proxy as last synced (a change or a failure), null before the first sync. */
-  edge: Omit<ServerEdgeDoc, 'id'> | null;
+  edge: ServerEdgeState | null;
 }
+
+/** What `server_edges` holds of a server's proxy. */
+export interface ServerEdgeState {
+  routes: number;
+  configSha256: string;
+  actions: string[];
+  reason: ServerEdgeDoc['reason'];
+  ok: boolean;
+  failure: string | null;
+  syncedAt: string;
+  lastOkAt: string | null;
+}
+
+const edgeState = (doc: ServerEdgeDoc): ServerEdgeState => ({
+  routes: doc.routes,
+  configSha256: doc.configSha256,
+  actions: doc.actions,
+  reason: doc.reason,
+  ok: doc.ok,
+  failure: doc.failure,
+  syncedAt: doc.syncedAt,
+  lastOkAt: doc.lastOkAt,
+});
 
 export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAnswer> {}
 
@@ -45,7 +68,7 @@ export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
     const edge = await this.lookup.reads.collection<ServerEdgeDoc>('server_edges').get(server.id);
     return {
       ...serverView(server),
-      edge: edge ? (({ id: _id, ...rest }) => rest)(edge) : null,
+      edge: edge ? edgeState(edge) : null,
       services: services.items.map((s) => ({
         id: s.id,
         name: s.name,

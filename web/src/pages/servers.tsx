@@ -8,6 +8,7 @@ import { Field, FormError, SubmitButton } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
+import { ServerEdge } from './server-edge';
 
 type Server = AnswerOf<'infrastructureInventory'>['servers'][number];
 type Check = AnswerOf<'checkServer'>;
@@ -283,6 +284,7 @@ function ServerCard({ server }: { server: Server }) {
         </div>
       </dl>
       {!server.hostKeyApproved && can('approveServerHostKey') && <ApproveHostKey server={server} />}
+      {server.hostKeyApproved && <ServerEdge serverId={server.id} />}
       {can('checkServer') && (
         <div className="button-row">
           <button
