@@ -10,6 +10,7 @@ import {
   type TestSshd,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
+import { EdgeWatch } from '../src/runner/edge/edge-watch.js';
 
 const OWNER = 'owner@example.com';
 const VIEWER = 'viewer@example.com';
@@ -23,14 +24,17 @@ describe('the dashboard: a server’s edge proxy', () => {
   let t: TestApp;
   let sshd: TestSshd;
   let browser: Browser;
+  let owner: Record<string, string>;
+  let serverId: string;
+  let sshdStopped = false;
 
   beforeAll(async () => {
     ensureWebBundle();
     sshd = await startSshd();
     t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
-    const owner = cookieAuth((await signUp(t.url, OWNER, 'Olivia Owner')).cookie);
+    owner = cookieAuth((await signUp(t.url, OWNER, 'Olivia Owner')).cookie);
     await memberWithRole(t.url, owner, VIEWER, 'viewer');
-    const serverId = await registerLoopbackServer(t.url, owner, sshd);
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
     data(
       await call(t.url, 'POST', 'registerService', owner, {
         name: 'shop',
@@ -46,7 +50,7 @@ describe('the dashboard: a server’s edge proxy', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
-    await sshd?.stop();
+    if (!sshdStopped) await sshd?.stop();
   });
 
   const open = async (email: string) => {
@@ -76,5 +80,22 @@ describe('the dashboard: a server’s edge proxy', () => {
     await edge.getByText('shop.example.com/store').waitFor();
     await expect(edge.getByRole('button').count()).resolves.toBe(0);
     await context.close();
+  });
+
+  it('records a server the watch cannot reach once, not at every pass', async () => {
+    await sshd.stop();
+    sshdStopped = true;
+    const watch = t.app.get(EdgeWatch);
+    const edge = async () =>
+      data<{ edge: { ok: boolean; reason: string; failure: string; syncedAt: string } }>(
+        await call(t.url, 'GET', 'serverDetails', owner, { serverId }),
+      ).edge;
+    await watch.tick();
+    const first = await edge();
+    expect(first).toMatchObject({ ok: false, reason: 'watch' });
+    expect(first.failure).toMatch(/connect/);
+    await watch.tick();
+    await watch.tick();
+    expect((await edge()).syncedAt).toBe(first.syncedAt);
   });
 });

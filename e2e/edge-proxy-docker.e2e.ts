@@ -32,6 +32,7 @@ interface Sync {
 }
 
 const PROJECT = 'shop-production';
+const SHOP_ROUTE = [{ domain: 'shop.example.test', service: 'web', port: 80 }];
 const EDGE = 'slipway-edge';
 
 /**
@@ -148,6 +149,16 @@ describe('the edge proxy routes domains to compose services', () => {
       });
     }
   };
+  /** Registers another service of the same stack on the server, with these routes. */
+  const register = (name: string, routes?: unknown[]) =>
+    call(t.url, 'POST', 'registerService', owner, {
+      name,
+      environment: 'production',
+      serverId,
+      imageRepository: `${engine.registry}/acme/api`,
+      compose: compose('1.0.0'),
+      ...(routes ? { routes } : {}),
+    });
   const sync = async () =>
     data<Sync>(await call(t.url, 'POST', 'syncServerEdge', owner, { serverId }));
   const compose = (tag: string, extra = '') =>
@@ -184,7 +195,7 @@ describe('the edge proxy routes domains to compose services', () => {
         serverId,
         imageRepository: `${engine.registry}/acme/api`,
         compose: compose('1.0.0'),
-        routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
+        routes: SHOP_ROUTE,
       }),
     ).serviceId;
   }, 5 * 60_000);
@@ -390,24 +401,11 @@ describe('the edge proxy routes domains to compose services', () => {
     expect(missing.status).toBe(400);
     const badDomain = await update([{ domain: 'Not A Domain', service: 'web', port: 80 }]);
     expect(badDomain.status).toBe(400);
-    const other = await call(t.url, 'POST', 'registerService', owner, {
-      name: 'copycat',
-      environment: 'production',
-      serverId,
-      imageRepository: `${engine.registry}/acme/api`,
-      compose: compose('1.0.0'),
-      routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
-    });
+    const other = await register('copycat', SHOP_ROUTE);
     expect(other.status).toBe(409);
     expect(JSON.stringify(other.body)).toContain('shop.example.test is routed to another service');
     // Nothing of the refused registration remains: its name is free.
-    const retry = await call(t.url, 'POST', 'registerService', owner, {
-      name: 'copycat',
-      environment: 'production',
-      serverId,
-      imageRepository: `${engine.registry}/acme/api`,
-      compose: compose('1.0.0'),
-    });
+    const retry = await register('copycat');
     expect(retry.status).toBe(200);
   });
 
@@ -417,14 +415,7 @@ describe('the edge proxy routes domains to compose services', () => {
     await until(async () => (await viaEdge('shop.example.test', '/version')) === '404 No route');
     const synced = await sync();
     expect([synced.routes, synced.actions]).toEqual([0, []]);
-    const taken = await call(t.url, 'POST', 'registerService', owner, {
-      name: 'heir',
-      environment: 'production',
-      serverId,
-      imageRepository: `${engine.registry}/acme/api`,
-      compose: compose('1.0.0'),
-      routes: [{ domain: 'shop.example.test', service: 'web', port: 80 }],
-    });
+    const taken = await register('heir', SHOP_ROUTE);
     expect(taken.status).toBe(200);
   });
 });

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { ServerEdgeDoc } from '../../../projections/server-edges.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { conflict } from '../../common/app-error.js';
-import { errorForLog } from '../../common/log-text.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import {
@@ -138,12 +138,14 @@ export class EdgeProxy {
     try {
       result = await this.run(server, config.json, joins, ctx);
     } catch (error) {
-      await this.record({ ...outcome, actions: [] }, reason, ctx, errorForLog(error));
+      const failure = error instanceof Error ? error.message : String(error);
+      if (await this.worthRecording(serverId, reason, [], failure))
+        await this.record({ ...outcome, actions: [] }, reason, ctx, failure);
       throw error;
     }
     const ok = result.code === 0;
     const failure = ok ? null : result.errors.join('\n').slice(-2000) || `exit ${result.code}`;
-    if (!ok || result.actions.length || reason !== 'watch')
+    if (await this.worthRecording(serverId, reason, result.actions, failure))
       await this.record({ ...outcome, actions: result.actions }, reason, ctx, failure);
     if (!ok) throw conflict('The edge proxy could not be synced', { output: result.errors });
     return { ...outcome, actions: result.actions };
@@ -157,7 +159,7 @@ export class EdgeProxy {
     } catch (error) {
       throw conflict(
         seesConnectionDetails(ctx)
-          ? `Could not connect to the server: ${errorForLog(error)}`
+          ? `Could not connect to the server: ${error instanceof Error ? error.message : String(error)}`
           : `The edge sync ${GENERIC_FAILURES.connect}`,
       );
     }
@@ -188,6 +190,23 @@ export class EdgeProxy {
     } finally {
       session.close();
     }
+  }
+
+  /**
+   * Every sync asked for is recorded; the watch's only when it changed something, or failed
+   * otherwise than the last recorded sync did (a server that stays unreachable is recorded once,
+   * not once a minute).
+   */
+  private async worthRecording(
+    serverId: string,
+    reason: EdgeSyncReason,
+    actions: string[],
+    failure: string | null,
+  ): Promise<boolean> {
+    if (reason !== 'watch' || actions.length) return true;
+    if (failure === null) return false;
+    const last = await this.reads.collection<ServerEdgeDoc>('server_edges').get(serverId);
+    return !last || last.ok || last.failure !== failure;
   }
 
   private async record(
