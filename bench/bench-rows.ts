@@ -4,6 +4,7 @@ import type { BenchRow } from './bench-table.js';
 import type { CommandLaneResult } from './command-lane.bench.js';
 import type { ComposeParseRow } from './compose-parse.bench.js';
 import { FIRST_PAGE_JS_GOAL_BYTES, type DashboardResult } from './dashboard.bench.js';
+import type { EdgeDeploysResult } from './edge-deploys.bench.js';
 import type { HealthBenchResult } from './health.bench.js';
 import type { LoadResult } from './http-load.js';
 import type { LogStreamResult } from './log-stream.bench.js';
@@ -26,6 +27,9 @@ export const GOALS = {
   loadedRssMb: 160,
   rebuildEventsPerSecond: 50_000,
   logLineP99Ms: 50,
+  edgeFailedRequests: 0,
+  edgeRequests: 10_000,
+  edgeCutoverMs: 1000,
 };
 
 const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -259,4 +263,30 @@ export function logStreamRows(results: LogStreamResult[]): BenchRow[] {
     result: `${f(r.lines)} lines: p50 ${ms(r.p50Ms)}, p99 ${ms(r.p99Ms)}, max ${ms(r.maxMs, 1)}`,
     comparedWith: `goal p99 < ${GOALS.logLineP99Ms} ms: ${met(r.p99Ms < GOALS.logLineP99Ms)}, ${x(r.p99Ms, GOALS.logLineP99Ms)}`,
   }));
+}
+
+export function edgeDeploysRows(r: EdgeDeploysResult): BenchRow[] {
+  const goals = GOALS;
+  return [
+    {
+      measurement: `requests through the edge proxy during ${r.deploys} gapless deploys of a two-container stack, ${r.connections} clients (\`bench/edge-deploys.bench.ts\`)`,
+      result: `${f(r.failed)} failed of ${f(r.requests)} (${r.succeeded}/${r.deploys} deploys succeeded)`,
+      comparedWith: `goal ${goals.edgeFailedRequests} failed of at least ${f(goals.edgeRequests)}: ${met(r.failed <= goals.edgeFailedRequests && r.requests >= goals.edgeRequests)}`,
+    },
+    {
+      measurement: 'cutover: new containers healthy → first answer of the new version',
+      result: `median ${ms(r.cutoverMedianMs, 0)}, max ${ms(r.cutoverMaxMs, 0)}`,
+      comparedWith: `goal under ${ms(goals.edgeCutoverMs, 0)}: ${met(r.cutoverMedianMs < goals.edgeCutoverMs)}`,
+    },
+    {
+      measurement: 'p99 through the proxy during deploys',
+      result: ms(r.duringP99Ms, 1),
+      comparedWith: `at rest: ${ms(r.restP99Ms, 1)} (${x(r.duringP99Ms, r.restP99Ms)})`,
+    },
+    {
+      measurement: 'a request through the proxy at rest (median, p99)',
+      result: `${ms(r.restMedianMs, 1)}, ${ms(r.restP99Ms, 1)}`,
+      comparedWith: `straight to the container: ${ms(r.directMedianMs, 1)}, ${ms(r.directP99Ms, 1)} (${x(r.restMedianMs, r.directMedianMs)})`,
+    },
+  ];
 }

@@ -5,6 +5,7 @@ import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
 import { benchDashboard } from './dashboard.bench.js';
+import { benchEdgeDeploys, printEdgeDeploys } from './edge-deploys.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLogStream, printLogStream } from './log-stream.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
@@ -16,6 +17,7 @@ import {
   commandLaneRows,
   composeParseRows,
   dashboardRows,
+  edgeDeploysRows,
   healthRows,
   logStreamRows,
   loginRows,
@@ -30,7 +32,9 @@ const TABLE_FILE = fileURLToPath(new URL('../../docs/contributors.md', import.me
  * Reproducible, bounded benchmarks on loopback. Figures are ratios against a baseline
  * measured in the same run, so they compare across machines; absolute numbers are context.
  * BENCH_SECONDS (default 5) sets the length of each HTTP measurement; BENCH_DEPLOYMENTS
- * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs.
+ * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs;
+ * BENCH_EDGE_DEPLOYS (default 20) the gapless deploys through the edge proxy (on the tests'
+ * Docker engine, which it starts).
  * At the end the Benchmarks table of docs/contributors.md is rewritten with this run's figures,
  * unless BENCH_TABLE=off (a run on a busy machine).
  */
@@ -42,6 +46,7 @@ async function main(): Promise<void> {
     BENCH_AUDIT_EVENTS: Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000),
     BENCH_LOG_LINES: Number(process.env.BENCH_LOG_LINES ?? 10_000),
     BENCH_LOG_CROSS_LINES: Number(process.env.BENCH_LOG_CROSS_LINES ?? 1_000),
+    BENCH_EDGE_DEPLOYS: Number(process.env.BENCH_EDGE_DEPLOYS ?? 20),
   };
   const seconds = settings.BENCH_SECONDS;
   const rows: BenchRow[] = [];
@@ -135,6 +140,10 @@ async function main(): Promise<void> {
   console.log(
     `  offline verification of that file             ${fmt(audit.offlineSeconds, 1)} s = ${perSecond(audit.offlineSeconds)} events/s (${audit.offlineOk ? 'clean' : 'FAILED'})`,
   );
+
+  const edge = await benchEdgeDeploys(settings.BENCH_EDGE_DEPLOYS);
+  printEdgeDeploys(edge);
+  rows.push(...edgeDeploysRows(edge));
 
   const logStream = await benchLogStream(settings.BENCH_LOG_LINES, settings.BENCH_LOG_CROSS_LINES);
   printLogStream(logStream, 250);

@@ -1,16 +1,6 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { freePort } from './ports.js';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { startLoopbackSshd, type LoopbackSshd } from '../fixtures/loopback-sshd.js';
 import { DeploymentRunner } from '../../src/runner/deployment-runner.js';
 import type { DockerEngine } from './docker-engine.js';
 import { data } from './deployments.js';
@@ -19,25 +9,12 @@ import type { TestApp } from './test-app.js';
 
 export type DockerMode = 'success' | 'pull-fail' | 'unhealthy' | 'slow';
 
-export interface TestSshd {
-  host: string;
-  port: number;
-  user: string;
-  /** PEM key the server accepts. */
-  clientKey: string;
-  /** `SHA256:...` of the server's generated host key. */
-  fingerprint: string;
-  dir: string;
-  /** Where deployments write their files (the "server's" disk). */
-  remoteDir: string;
+export interface TestSshd extends LoopbackSshd {
   /** The fake docker's behaviour (not with a real engine). */
   setMode(mode: DockerMode): void;
   /** Every docker invocation: its argument vector. */
   dockerCalls(): string[][];
-  stop(): Promise<void>;
 }
-
-const SSHD = '/usr/sbin/sshd';
 
 /**
  * The test sshd listens on loopback, which the server address policy refuses by default: tests
@@ -102,64 +79,13 @@ exec /usr/bin/docker "$@"
  */
 export async function startSshd(options: { engine?: DockerEngine } = {}): Promise<TestSshd> {
   const { engine } = options;
-  if (!existsSync(SSHD))
-    throw new Error(`${SSHD} not found: install openssh-server (the CI script does)`);
-  const dir = mkdtempSync(join(tmpdir(), 'slipway-sshd-'));
-  chmodSync(dir, 0o755);
-  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'host_ed25519')]);
-  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(dir, 'client')]);
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client.pub')));
-  mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'bin', 'docker'), engine ? recordingDocker(dir) : fakeDocker(dir), {
-    mode: 0o755,
+  const sshd = await startLoopbackSshd({
+    docker: engine ? recordingDocker : fakeDocker,
+    env: engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : [],
   });
-  const remoteDir = join(dir, 'srv');
-  mkdirSync(remoteDir);
-  const port = await freePort();
-  const user = userInfo().username;
-  writeFileSync(
-    join(dir, 'sshd_config'),
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${join(dir, 'host_ed25519')}`,
-      `PidFile ${join(dir, 'sshd.pid')}`,
-      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'PermitRootLogin prohibit-password',
-      'UsePAM no',
-      'StrictModes no',
-      `AllowUsers ${user}`,
-      // As Debian's default sshd_config: build contexts are copied with SFTP.
-      'Subsystem sftp internal-sftp',
-      [
-        'SetEnv',
-        `PATH=${join(dir, 'bin')}:/usr/local/bin:/usr/bin:/bin`,
-        ...(engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : []),
-      ].join(' '),
-      'LogLevel ERROR',
-      '',
-    ].join('\n'),
-  );
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', join(dir, 'sshd_config')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  await waitForPort(port, () => stderr);
-  const fingerprint = execFileSync('ssh-keygen', ['-lf', join(dir, 'host_ed25519.pub')])
-    .toString()
-    .split(' ')[1];
+  const { dir } = sshd;
   return {
-    host: '127.0.0.1',
-    port,
-    user,
-    clientKey: readFileSync(join(dir, 'client'), 'utf8'),
-    fingerprint,
-    dir,
-    remoteDir,
+    ...sshd,
     setMode: (mode) => {
       if (engine) throw new Error('a real engine has no modes: deploy an image that behaves so');
       writeFileSync(join(dir, 'docker-mode'), mode);
@@ -172,27 +98,7 @@ export async function startSshd(options: { engine?: DockerEngine } = {}): Promis
         .filter(Boolean)
         .map((l) => l.split('\0').filter((a, i, all) => i < all.length - 1 || a !== ''));
     },
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dir, { recursive: true, force: true });
-    },
   };
-}
-
-async function waitForPort(port: number, stderr: () => string): Promise<void> {
-  const { connect } = await import('node:net');
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      }).on('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`sshd did not start: ${stderr()}`);
 }
 
 /** Registers the test sshd as a ready server through the API; returns its id. */

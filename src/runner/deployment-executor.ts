@@ -103,6 +103,7 @@ export class DeploymentExecutor {
             outputs,
             ctx,
             control.abort.signal,
+            session,
           );
           for (const line of lines) log.write(step, 'stdout', line);
           // Past the switch the new version serves: a later failure leaves it serving.

@@ -10,6 +10,7 @@ import {
 import type { RequestContext } from '../../kernel/request-context.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import type { LocalStep } from '../deployment-step.js';
+import type { SshSession } from '../ssh-session.js';
 import { EdgeProxy, type EdgeSyncOutcome } from './edge-proxy.js';
 import { gaplessServices, newContainers } from './gapless-steps.js';
 
@@ -37,32 +38,39 @@ export class EdgeCutover {
     outputs: ReadonlyMap<string, string[]>,
     ctx: RequestContext,
     signal: AbortSignal,
+    session: SshSession,
   ): Promise<string[]> {
     if (step.local === 'drain') return this.drain(signal);
-    if (step.local === 'switch')
-      return this.switchTo(deployment, newContainers(outputs.get('start-new') ?? []), ctx);
+    const upstreams = newContainers(outputs.get('start-new') ?? []);
+    if (step.local === 'switch') return this.switchTo(deployment, upstreams, ctx, session);
     // Routed services this deployment recreates in place go back to being dialled by alias.
     const gapless = gaplessServices(deployment);
     const service = await this.lookup.service(deployment.serviceId);
     const pinned = Object.keys(service.upstreams ?? {}).filter(
       (s) => !gapless.includes(s) && service.upstreams?.[s]?.length,
     );
-    if (pinned.length)
-      return this.switchTo(
-        deployment,
-        pinned.map((s) => ({ service: s, containers: [] })),
-        ctx,
-      );
-    return [describe(await this.edge.sync(deployment.serverId, 'deployment', ctx))];
+    if (pinned.length) {
+      const byAlias = pinned.map((s) => ({ service: s, containers: [] }));
+      return this.switchTo(deployment, byAlias, ctx, session);
+    }
+    const { serviceId, serverId } = deployment;
+    const synced = await this.edge.sync(serverId, 'deployment', ctx, {
+      serviceId,
+      upstreams: [],
+      session,
+    });
+    return [describe(synced)];
   }
 
   private async switchTo(
     deployment: DeploymentDoc,
     upstreams: EdgeUpstream[],
     ctx: RequestContext,
+    session: SshSession,
   ): Promise<string[]> {
     const { serviceId, serverId } = deployment;
-    const outcome = await this.edge.sync(serverId, 'deployment', ctx, { serviceId, upstreams });
+    const switching = { serviceId, upstreams, session };
+    const outcome = await this.edge.sync(serverId, 'deployment', ctx, switching);
     // Recorded once the proxy took it: the configuration derives from it from now on.
     await this.writer.append(
       serviceEdgeStream(serviceId),

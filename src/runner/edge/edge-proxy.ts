@@ -20,6 +20,7 @@ import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
+import type { SshSession } from '../ssh-session.js';
 import { caddyConfig, type EdgeSite } from './caddy-config.js';
 import { EDGE_CONTAINER } from './edge-container.js';
 import { EDGE_NETWORK, edgeAlias } from './edge-network.js';
@@ -34,10 +35,12 @@ export interface EdgeSyncOutcome {
   actions: string[];
 }
 
-/** The upstreams a deployment switches a service to before the read model shows them. */
+/** What a deployment's sync brings: the upstreams it switches to, and its open connection. */
 export interface UpstreamSwitch {
   serviceId: string;
   upstreams: EdgeUpstream[];
+  /** The deployment's SSH session to the server, used (and left open) instead of a new one. */
+  session?: SshSession;
 }
 
 /** A server's routed services, as the read model knows them (active ones only). */
@@ -136,7 +139,7 @@ export class EdgeProxy {
     const outcome = { serverId, configSha256: config.sha256, routes: config.routes };
     let result: { code: number | null; actions: string[]; errors: string[] };
     try {
-      result = await this.run(server, config.json, joins, ctx);
+      result = await this.run(server, config.json, joins, ctx, switching?.session);
     } catch (error) {
       const failure = error instanceof Error ? error.message : String(error);
       if (await this.worthRecording(serverId, reason, [], failure))
@@ -151,11 +154,17 @@ export class EdgeProxy {
     return { ...outcome, actions: result.actions };
   }
 
-  private async run(server: ServerDoc, json: string, joins: string[], ctx: RequestContext) {
+  private async run(
+    server: ServerDoc,
+    json: string,
+    joins: string[],
+    ctx: RequestContext,
+    open?: SshSession,
+  ) {
     const { edge, runner } = this.config;
-    let session;
+    let session: SshSession;
     try {
-      session = await this.sessions.open(server);
+      session = open ?? (await this.sessions.open(server));
     } catch (error) {
       throw conflict(
         seesConnectionDetails(ctx)
@@ -188,7 +197,7 @@ export class EdgeProxy {
       });
       return { code, actions, errors };
     } finally {
-      session.close();
+      if (!open) session.close();
     }
   }
 

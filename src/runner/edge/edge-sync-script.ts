@@ -29,9 +29,11 @@ ready() {
 state=$(docker inspect -f '{{.State.Running}} {{.Config.Image}}' "$name" 2>/dev/null) || state=missing
 if [ "$state" = "true $image" ]; then
   if ! cmp -s "$next" "$dir/caddy.json" 2>/dev/null; then
-    docker exec "$name" caddy validate --config "/etc/slipway-edge/\${next##*/}" >/dev/null 2>&1 || {
-      docker exec "$name" caddy validate --config "/etc/slipway-edge/\${next##*/}" 2>&1 | tail -5 >&2; rm -f "$next"; exit 1; }
-    mv "$next" "$dir/caddy.json" && admin >/dev/null 2>&1 || { admin; exit 1; }
+    # Loaded from where it was written: a configuration Caddy refuses never takes the place of
+    # the one it runs (which a restart reads).
+    out=$(docker exec "$name" caddy reload --config "/etc/slipway-edge/\${next##*/}" --address unix//run/caddy-admin.sock 2>&1) || {
+      printf '%s\n' "$out" | tail -5 >&2; rm -f "$next"; exit 1; }
+    mv "$next" "$dir/caddy.json" || exit
     echo "action: reloaded"
   fi
 else
