@@ -19,6 +19,7 @@ interface ObjectSchema {
 const NESTED: Record<string, Record<string, unknown>> = {
   EnvVarInput: { name: 'NULL_PROBE', value: 'x' },
   DeployHookRuleInput: { source: 'tag', pattern: '*', image: 'ghcr.io/acme/api:{tag}' },
+  RouteInput: { domain: 'null-probe.example.com', service: 'api', port: 8080 },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

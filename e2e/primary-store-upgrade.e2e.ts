@@ -21,6 +21,8 @@ const fixture = JSON.parse(readFileSync(join(fixtureDir, 'fixture.json'), 'utf8'
   deployments: string[];
 };
 const MOVED = PRIMARY_COLLECTIONS.map((c) => c.name).sort();
+/** Projections the release of the fixture did not have. */
+const NEWER_PROJECTIONS = ['server-edges'];
 
 describe('a data directory laid out by a release without the primary store', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-upgrade-'));
@@ -65,7 +67,11 @@ describe('a data directory laid out by a release without the primary store', () 
   it('leaves them empty in read-models.sqlite, and the projections as they were', () => {
     for (const name of MOVED) expect({ name, docs: left[name] }).toEqual({ name, docs: [] });
     for (const name of Object.keys(old).filter((n) => !MOVED.includes(n))) {
-      expect({ name, docs: left[name] }).toEqual({ name, docs: old[name] });
+      // A projection newer than the fixture catches up beside the others: its checkpoint is new.
+      const docs = (left[name] ?? []).filter(
+        (d) => name !== 'projection_checkpoints' || !NEWER_PROJECTIONS.includes(String(d.id)),
+      );
+      expect({ name, docs }).toEqual({ name, docs: old[name] });
     }
   });
 

@@ -69,7 +69,12 @@ describe('the read store table layout', () => {
     expect(page.items.map((d) => d.position)).toEqual([12, 11]);
     await store.close();
 
-    expect(rowsOf(file)).toEqual(before);
+    // Every table of the old store holds what it held; collections newer than the fixture start
+    // empty.
+    const after = rowsOf(file);
+    const added = Object.keys(after).filter((table) => !(table in before));
+    expect(added.map((table) => [table, after[table]])).toEqual(added.map((t) => [t, []]));
+    expect(Object.fromEntries(Object.keys(before).map((t) => [t, after[t]]))).toEqual(before);
     const db = new Database(file, { readonly: true });
     for (const { name, sql } of tables(db)) {
       expect([name, /WITHOUT\s+ROWID/i.test(sql)]).toEqual([name, false]);
