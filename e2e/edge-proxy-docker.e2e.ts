@@ -274,6 +274,18 @@ describe('the edge proxy routes domains to compose services', () => {
       done.status === 'failed' ? await logsOf(done.id) : '',
     ]).toEqual(['succeeded', null, '']);
     expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
+    // It dials the new container's address on the edge network: no name lookup per request.
+    const [web] = running('web');
+    const address = engine
+      .docker([
+        'inspect',
+        '-f',
+        `{{(index .NetworkSettings.Networks "${EDGE}").IPAddress}}`,
+        web.split(' ')[0],
+      ])
+      .trim();
+    const config = engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']);
+    expect(config).toContain(`"dial": "${address}:80"`);
   }, 120_000);
 
   it('syncs idempotently, and is recorded each time it is asked', async () => {

@@ -39,8 +39,9 @@ export interface ServiceDoc extends Doc {
   /** What the server's edge proxy routes to the service; absent before routes existed: none. */
   routes?: ServiceRoute[];
   /**
-   * Per routed compose service, the containers its last gapless deployment switched the edge
-   * proxy to; absent: the proxy dials the compose service by its edge alias.
+   * Per routed compose service, the containers (their addresses on the edge network, or names)
+   * its last gapless deployment switched the edge proxy to; absent: the proxy dials the compose
+   * service by its edge alias.
    */
   upstreams?: Record<string, string[]>;
 }
@@ -103,7 +104,9 @@ export const servicesProjection: Projection = {
               ...c,
               upstreams: {
                 ...c.upstreams,
-                ...Object.fromEntries(e.data.upstreams.map((u) => [u.service, u.containers])),
+                ...Object.fromEntries(
+                  e.data.upstreams.map((u) => [u.service, u.addresses ?? u.containers]),
+                ),
               },
             }
           : null,

@@ -35,6 +35,8 @@ export interface EdgeUpstream {
   service: string;
   /** Container names on the edge network. */
   containers: string[];
+  /** Their addresses on the edge network, in the same order: what the proxy dials. */
+  addresses?: string[];
 }
 
 // Stream `service-edge-<serviceId>`: the containers the edge proxy sends each routed compose

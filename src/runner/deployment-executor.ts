@@ -34,6 +34,8 @@ export class RunControl {
   readonly abort = new AbortController();
   cancelReason: string | null = null;
   watchdogReason: string | null = null;
+  /** Past the edge proxy's switch: the new version serves, so a cancel no longer stops the run. */
+  committed = false;
 }
 
 /**
@@ -91,12 +93,21 @@ export class DeploymentExecutor {
       const localContext = context ? contextTarball(this.config.dataDir, context.uploadId) : null;
       const steps = deploymentSteps(deployment, this.config.runner, this.box, probe, localContext);
       const outputs = new Map<string, string[]>();
+      /** From the switch on, the new version serves: no undo, and a cancel no longer stops it. */
+      let switched = false;
       for (const next of steps) {
-        if (await this.cancelled(id, control))
+        if (!switched && (await this.cancelled(id, control)))
           return await this.finishCancelled(id, control, log, ctx, session, undo);
         step = next.name;
         await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
         if ('local' in next) {
+          // Whether or not the proxy takes it, the old containers serve until it does: removing
+          // the new ones after a switch that half happened could leave nobody serving.
+          if (next.local === 'switch') {
+            switched = true;
+            control.committed = true;
+            undo.length = 0;
+          }
           const lines = await this.cutover.run(
             next,
             deployment,
@@ -106,8 +117,6 @@ export class DeploymentExecutor {
             session,
           );
           for (const line of lines) log.write(step, 'stdout', line);
-          // Past the switch the new version serves: a later failure leaves it serving.
-          if (next.local === 'switch') undo.length = 0;
           await this.machine.apply(
             { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
             ctx,

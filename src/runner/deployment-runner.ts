@@ -120,7 +120,7 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
 
   private async watchCancellations(): Promise<void> {
     for (const { deployment, control } of this.active.values()) {
-      if (control.abort.signal.aborted) continue;
+      if (control.abort.signal.aborted || control.committed) continue;
       const current = await this.deployments().get(deployment.id);
       if (current?.cancelRequested) {
         control.cancelReason = 'cancelled';

@@ -98,7 +98,15 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
     await this.services.assertFree(input.name, input.environment);
     const domains = domainsOf(event.routes);
     await this.domains.claim(serviceId, domains, ctx);
-    await this.servers.change({ kind: 'attachService', serverId: input.serverId, serviceId }, ctx);
+    try {
+      await this.servers.change(
+        { kind: 'attachService', serverId: input.serverId, serviceId },
+        ctx,
+      );
+    } catch (error) {
+      await this.domains.release(serviceId, domains, ctx);
+      throw error;
+    }
     try {
       await this.services.register(event, ctx);
     } catch (error) {

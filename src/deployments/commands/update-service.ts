@@ -112,7 +112,12 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     const dropped = domainsOf(before).filter((d) => !after.includes(d));
     await this.domains.claim(serviceId, added, ctx);
     if (moving)
-      await this.servers.change({ kind: 'attachService', serverId: server.id, serviceId }, ctx);
+      await this.servers
+        .change({ kind: 'attachService', serverId: server.id, serviceId }, ctx)
+        .catch(async (error: unknown) => {
+          await this.domains.release(serviceId, added, ctx);
+          throw error;
+        });
     try {
       await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
     } catch (error) {

@@ -2,13 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
-import {
-  EdgeUpstreamsSwitched,
-  serviceEdgeStream,
-  type EdgeUpstream,
-} from '../../events/edge.events.js';
+import type { EdgeUpstream } from '../../events/edge.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
-import { EventWriter } from '../../storage/event-writer.js';
 import type { LocalStep } from '../deployment-step.js';
 import type { SshSession } from '../ssh-session.js';
 import { EdgeProxy, type EdgeSyncOutcome } from './edge-proxy.js';
@@ -19,15 +14,14 @@ const describe = (outcome: EdgeSyncOutcome) =>
 
 /**
  * The control plane's steps of a routed deployment: syncing the server's edge proxy before the
- * new version starts, switching its upstreams to the new containers in one reload (recorded as
- * EdgeUpstreamsSwitched, the event the proxy's configuration derives from), and the drain
+ * new version starts, switching its upstreams to the new containers in one reload (recorded by
+ * the proxy's sync as EdgeUpstreamsSwitched, the event its configuration derives from), and the drain
  * before the old ones are retired. Each answers the lines it adds to the deployment's log.
  */
 @Injectable()
 export class EdgeCutover {
   constructor(
     private readonly edge: EdgeProxy,
-    private readonly writer: EventWriter,
     private readonly lookup: DeploymentLookup,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -69,15 +63,8 @@ export class EdgeCutover {
     session: SshSession,
   ): Promise<string[]> {
     const { serviceId, serverId } = deployment;
-    const switching = { serviceId, upstreams, session };
+    const switching = { serviceId, upstreams, session, deploymentId: deployment.id };
     const outcome = await this.edge.sync(serverId, 'deployment', ctx, switching);
-    // Recorded once the proxy took it: the configuration derives from it from now on.
-    await this.writer.append(
-      serviceEdgeStream(serviceId),
-      [EdgeUpstreamsSwitched({ serviceId, serverId, deploymentId: deployment.id, upstreams })],
-      'any',
-      ctx,
-    );
     return [
       ...upstreams.map(
         (u) => `${u.service} → ${u.containers.length ? u.containers.join(', ') : 'its edge alias'}`,

@@ -10,8 +10,10 @@ import {
   seesConnectionDetails,
 } from '../../deployments/reach/connection-failures.js';
 import {
+  EdgeUpstreamsSwitched,
   ServerEdgeSynced,
   serverEdgeStream,
+  serviceEdgeStream,
   type EdgeSyncReason,
   type EdgeUpstream,
 } from '../../events/edge.events.js';
@@ -41,6 +43,8 @@ export interface UpstreamSwitch {
   upstreams: EdgeUpstream[];
   /** The deployment's SSH session to the server, used (and left open) instead of a new one. */
   session?: SshSession;
+  /** The deployment that switches: its EdgeUpstreamsSwitched is recorded before the next sync. */
+  deploymentId?: string;
 }
 
 /** A server's routed services, as the read model knows them (active ones only). */
@@ -87,7 +91,7 @@ export class EdgeProxy {
       const project = composeProject(service.name, service.environment);
       const upstreams = { ...service.upstreams };
       if (switching?.serviceId === service.id)
-        for (const u of switching.upstreams) upstreams[u.service] = u.containers;
+        for (const u of switching.upstreams) upstreams[u.service] = u.addresses ?? u.containers;
       for (const route of service.routes ?? []) {
         const names = upstreams[route.service]?.length
           ? upstreams[route.service]
@@ -141,7 +145,8 @@ export class EdgeProxy {
     try {
       result = await this.run(server, config.json, joins, ctx, switching?.session);
     } catch (error) {
-      const failure = error instanceof Error ? error.message : String(error);
+      // Recorded for every reader of serverDetails: the class of failure, never its details.
+      const failure = `the edge sync ${GENERIC_FAILURES.connect}`;
       if (await this.worthRecording(serverId, reason, [], failure))
         await this.record({ ...outcome, actions: [] }, reason, ctx, failure);
       throw error;
@@ -151,6 +156,17 @@ export class EdgeProxy {
     if (await this.worthRecording(serverId, reason, result.actions, failure))
       await this.record({ ...outcome, actions: result.actions }, reason, ctx, failure);
     if (!ok) throw conflict('The edge proxy could not be synced', { output: result.errors });
+    if (switching?.deploymentId) {
+      // Recorded (and in the read model) before the next sync of this server derives its
+      // configuration, so that none goes back to the containers about to be retired.
+      const { serviceId, upstreams, deploymentId } = switching;
+      await this.writer.append(
+        serviceEdgeStream(serviceId),
+        [EdgeUpstreamsSwitched({ serviceId, serverId, deploymentId, upstreams })],
+        'any',
+        ctx,
+      );
+    }
     return { ...outcome, actions: result.actions };
   }
 

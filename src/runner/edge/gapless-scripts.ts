@@ -9,11 +9,12 @@
 const COMPOSE = `dc() { docker compose --project-name "$project" --project-directory "$dir" -f "$dir/compose.yaml" --env-file "$dir/.env" "$@"; }`;
 
 /**
- * `$1` dir, `$2` project, then compose services: starts as many new containers of each as are
- * running (at least one) beside the old ones, with the new definition; the old ones are not
- * touched (--no-recreate). Prints `new <service> <container name>` for each.
+ * `$1` dir, `$2` project, `$3` the edge network, then compose services: starts as many new
+ * containers of each as are running (at least one) beside the old ones, with the new
+ * definition; the old ones are not touched (--no-recreate). Prints `new <service> <container
+ * name> <address on the edge network>` for each.
  */
-export const START_NEW = `dir=$1 project=$2; shift 2
+export const START_NEW = `dir=$1 project=$2 net=$3; shift 3
 ${COMPOSE}
 mkdir -p "$dir/gapless" || exit
 for s in "$@"; do
@@ -25,7 +26,7 @@ for s in "$@"; do
   dc ps -q --all "$s" | grep -vxF -f "$dir/gapless/$s.old" > "$dir/gapless/$s.new"
   [ -s "$dir/gapless/$s.new" ] || { echo "no new container of $s started" >&2; exit 1; }
   for c in $(cat "$dir/gapless/$s.new"); do
-    echo "new $s $(docker inspect -f '{{.Name}}' "$c" | sed 's|^/||')"
+    docker inspect -f 'new '"$s"' {{.Name}} {{(index .NetworkSettings.Networks "'"$net"'").IPAddress}}' "$c" | sed 's| /| |'
   done
 done`;
 
@@ -66,18 +67,19 @@ echo "new containers running and healthy"`;
 
 /**
  * `$1` tries, `$2` dir, `$3` the edge network, `$4` path, `$5` 1: only 2xx/3xx passes (the
- * service's health check URL), 0: any answer below 500; then (compose service, port) pairs.
+ * service's health check URL), 0: any answer below 500; then (compose service, port, domain)
+ * triples: the request names the routed domain as its Host, as the proxy's requests will.
  * Asks each new container directly at its address on the edge network (what the proxy will
  * dial), from the server, once a second until it passes or the tries run out.
  */
 export const PROBE_NEW = `tries=$1 dir=$2 net=$3 path=$4 strict=$5; shift 5
 passes() { case $1 in [23]??) return 0 ;; 4??) [ "$strict" = 0 ] ;; *) return 1 ;; esac; }
-while [ $# -ge 2 ]; do
-  s=$1 port=$2; shift 2
+while [ $# -ge 3 ]; do
+  s=$1 port=$2 domain=$3; shift 3
   for c in $(cat "$dir/gapless/$s.new"); do
     ip=$(docker inspect -f '{{(index .NetworkSettings.Networks "'"$net"'").IPAddress}}' "$c") || exit
     url="http://$ip:$port$path" n=0
-    until status=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 --proto =http --max-redirs 0 "$url"); passes "$status"; do
+    until status=$(curl -gs -o /dev/null -w '%{http_code}' --max-time 5 --proto =http --max-redirs 0 -H "Host: $domain" "$url"); passes "$status"; do
       n=$((n + 1))
       [ "$n" -lt "$tries" ] || { echo "$s at $url answered \${status:-nothing}" >&2; exit 1; }
       sleep 1
@@ -94,6 +96,10 @@ export const RETIRE_OLD = `grace=$1 dir=$2; shift 2
 for s in "$@"; do
   old=$(cat "$dir/gapless/$s.old")
   [ -n "$old" ] || continue
-  docker stop -t "$grace" $old >/dev/null && docker rm $old >/dev/null || exit
+  # One removed by hand meanwhile is no failure: the new version serves either way.
+  docker stop -t "$grace" $old >/dev/null 2>&1
+  docker rm -f $old >/dev/null 2>&1
+  left=$(docker ps -aq --no-trunc | grep -F -f "$dir/gapless/$s.old")
+  [ -z "$left" ] || { echo "could not remove old containers of $s: $left" >&2; exit 1; }
   echo "retired $(echo $old | wc -w) old container(s) of $s"
 done`;

@@ -39,10 +39,10 @@ describe('gapless steps', () => {
     ]);
     expect(after.map((s) => s.name)).toEqual(['retire']);
     const start = before[1] as { args: string[]; undo?: string[] };
-    expect(start.args.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'web']);
+    expect(start.args.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'slipway-edge', 'web']);
     expect(start.undo?.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'web']);
     const probe = before[3] as { args: string[] };
-    // Any answer below 500 on `/` without a health check URL; the pairs of service and port.
+    // Any answer below 500 on `/` without a health check URL; service, port and routed domain.
     expect(probe.args.slice(3)).toEqual([
       'slipway',
       '30',
@@ -52,6 +52,7 @@ describe('gapless steps', () => {
       '0',
       'web',
       '8080',
+      'a.example.com',
     ]);
   });
 
@@ -79,12 +80,16 @@ describe('gapless steps', () => {
     expect(
       newContainers([
         ' Container p-web-2  Started',
-        'new web p-web-2',
-        'new web p-web-3',
+        'new web p-web-2 172.18.0.5',
+        'new web p-web-3 172.18.0.6',
         'new api p-api-2',
       ]),
     ).toEqual([
-      { service: 'web', containers: ['p-web-2', 'p-web-3'] },
+      {
+        service: 'web',
+        containers: ['p-web-2', 'p-web-3'],
+        addresses: ['172.18.0.5', '172.18.0.6'],
+      },
       { service: 'api', containers: ['p-api-2'] },
     ]);
   });

@@ -1,6 +1,7 @@
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { deployStrategies } from '../../deployments/strategy/deploy-strategy.js';
 import { readComposeDocument } from '../../deployments/compose.js';
+import type { EdgeUpstream } from '../../events/edge.events.js';
 import type { LocalStep, RemoteStep } from '../deployment-step.js';
 import { EDGE_NETWORK } from './edge-network.js';
 import {
@@ -50,9 +51,9 @@ export function gaplessSteps(
   const edgeSync: LocalStep = { name: 'edge-sync', local: 'edge-sync' };
   if (!services.length) return { before: [edgeSync], after: [] };
   const routes = (deployment.snapshot.routes ?? []).filter((r) => services.includes(r.service));
-  const ports = [...new Set(routes.map((r) => `${r.service} ${r.port}`))].flatMap((p) =>
-    p.split(' '),
-  );
+  // One probe per compose service and port, named by the first domain routed to it.
+  const probes = new Map(routes.map((r) => [`${r.service} ${r.port}`, r.domain] as const));
+  const ports = [...probes].flatMap(([key, domain]) => [...key.split(' '), domain]);
   const probe = probeOf(deployment);
   const undo = ['sh', '-c', REMOVE_NEW, 'slipway', dir, project, ...services];
   const limit = String(timeouts.stepTimeoutSeconds);
@@ -61,7 +62,7 @@ export function gaplessSteps(
       edgeSync,
       {
         name: 'start-new',
-        args: ['sh', '-c', START_NEW, 'slipway', dir, project, ...services],
+        args: ['sh', '-c', START_NEW, 'slipway', dir, project, EDGE_NETWORK, ...services],
         undo,
       },
       {
@@ -95,12 +96,24 @@ export function gaplessSteps(
   };
 }
 
-/** `new <service> <container>` lines of start-new: the upstreams to switch to. */
-export function newContainers(stdout: string[]): { service: string; containers: string[] }[] {
-  const byService = new Map<string, string[]>();
+/**
+ * `new <service> <container> <address>` lines of start-new: the upstreams to switch to. The
+ * proxy dials the addresses (no name lookup on a request's path); the names are for people.
+ */
+export function newContainers(stdout: string[]): EdgeUpstream[] {
+  const byService = new Map<string, EdgeUpstream>();
   for (const line of stdout) {
-    const match = /^new (\S+) (\S+)$/.exec(line.trim());
-    if (match) byService.set(match[1], [...(byService.get(match[1]) ?? []), match[2]]);
+    const match = /^new (\S+) (\S+)(?: (\S+))?$/.exec(line.trim());
+    if (!match) continue;
+    const [, service, container, address] = match;
+    const upstream = byService.get(service) ?? { service, containers: [], addresses: [] };
+    upstream.containers.push(container);
+    if (address) upstream.addresses?.push(address);
+    byService.set(service, upstream);
   }
-  return [...byService].map(([service, containers]) => ({ service, containers }));
+  return [...byService.values()].map((u) =>
+    u.addresses?.length === u.containers.length
+      ? u
+      : { service: u.service, containers: u.containers },
+  );
 }
