@@ -164,7 +164,7 @@ export async function benchEdgeDeploys(deploys = 20, connections = 10): Promise<
       serverId,
       imageRepository: `${registry}/acme/api`,
       compose: `services:\n  web:\n    image: ${image('1.0.0')}\n    volumes: ["data:/data"]\n  worker:\n    image: ${image('1.0.0')}\nvolumes:\n  data: {}\n`,
-      routes: [{ domain: HOST, service: 'web', port: 80 }],
+      routes: [{ domain: HOST, service: 'web', port: 80, tls: 'off' }],
     });
     const first = await deploy(session, serviceId, image('1.0.0'));
     if (first.status !== 'succeeded') throw new Error(`first deploy: ${first.failureReason}`);

@@ -30,6 +30,10 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   servers: { file: 'projections/servers.projection.ts', type: 'ServerDoc' },
   services: { file: 'projections/services.projection.ts', type: 'ServiceDoc' },
   server_edges: { file: 'projections/server-edges.projection.ts', type: 'ServerEdgeDoc' },
+  edge_certificates: {
+    file: 'projections/edge-certificates.projection.ts',
+    type: 'EdgeCertificateDoc',
+  },
   deployments: { file: 'projections/deployments.projection.ts', type: 'DeploymentDoc' },
   approvals: { file: 'projections/approvals.projection.ts', type: 'ApprovalDoc' },
   backups: { file: 'projections/backups.projection.ts', type: 'BackupDoc' },

@@ -32,7 +32,8 @@ interface Sync {
 }
 
 const PROJECT = 'shop-production';
-const SHOP_ROUTE = [{ domain: 'shop.example.test', service: 'web', port: 80 }];
+// Plain HTTP: these cases are about routing and cutover (TLS has its own suite).
+const SHOP_ROUTE = [{ domain: 'shop.example.test', service: 'web', port: 80, tls: 'off' }];
 const EDGE = 'slipway-edge';
 
 /**
@@ -323,9 +324,9 @@ describe('the edge proxy routes domains to compose services', () => {
         'shop@production',
         '--yes',
         '--route',
-        'shop.example.test=web:80',
+        'shop.example.test=web:80,no-tls',
         '--route',
-        'api.example.test/version=worker:80',
+        'api.example.test/version=worker:80,no-tls',
       ],
       cliEnv,
     );

@@ -63,6 +63,8 @@ const SUBJECTS = [
   'backup.failed',
   'audit.verification-failed',
   'token.expiring',
+  'certificate.failed',
+  'certificate.expiring',
 ];
 
 interface Delivery {

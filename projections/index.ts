@@ -7,6 +7,7 @@ import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { notificationChannelsProjection } from './notification-channels.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
+import { edgeCertificatesProjection } from './edge-certificates.projection.js';
 import { serverEdgesProjection } from './server-edges.projection.js';
 import { servicesProjection } from './services.projection.js';
 import { invitesProjection } from './invites.projection.js';
@@ -30,6 +31,7 @@ export const applicationProjections: Projection[] = [
   serversProjection,
   servicesProjection,
   serverEdgesProjection,
+  edgeCertificatesProjection,
   deploymentsProjection,
   approvalsProjection,
   backupsProjection,

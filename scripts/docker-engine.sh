@@ -11,7 +11,9 @@
 #   - small images built FROM scratch with busybox-static (e2e/fixtures/docker-images), pushed
 #     to that registry as <registry>/acme/api:1.0.0, :1.1.0, :exits and :slow;
 #   - the edge proxy's image, Debian's caddy in a scratch image, pushed as
-#     <registry>/slipway/caddy:2 (only where /usr/bin/caddy is installed).
+#     <registry>/slipway/caddy:2 (only where /usr/bin/caddy is installed);
+#   - pebble (Debian's ACME test CA and its DNS server, pebble-challtestsrv) for the TLS suite,
+#     which starts them itself.
 #
 #   docker-engine.sh install            install what is missing (root), or print the command
 #   docker-engine.sh start [--owner ID] start engine and registry if not running, build and push
@@ -30,7 +32,7 @@ SOCK="$RUN/docker.sock"
 CONFIG="$DIR/config"
 PLUGIN="$CONFIG/cli-plugins/docker-compose"
 ENV_FILE="$DIR/env"
-PACKAGES=(docker.io docker-registry busybox-static caddy)
+PACKAGES=(docker.io docker-registry busybox-static caddy pebble)
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Debian's client (20.10, like the engine), never another docker earlier on PATH.
 DOCKER=/usr/bin/docker

@@ -1,4 +1,7 @@
-import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { ConfigError, loadConfig } from './app-config.js';
 
 describe('loadConfig', () => {
@@ -7,7 +10,18 @@ describe('loadConfig', () => {
       port: 3000,
       host: '127.0.0.1',
       dataDir: './data',
-      edge: { image: 'caddy:2', publish: ['80:80', '443:443'], watchSeconds: 60, drainSeconds: 10 },
+      edge: {
+        image: 'caddy:2',
+        publish: ['80:80', '443:443'],
+        watchSeconds: 60,
+        drainSeconds: 10,
+        acme: {
+          ca: 'https://acme-v02.api.letsencrypt.org/directory',
+          caRootPem: null,
+          email: null,
+        },
+        certExpiryWarnDays: 14,
+      },
       logLevel: 'log',
       projectionWaitTimeoutMs: 10_000,
       projectionPollMs: 500,
@@ -270,5 +284,54 @@ describe('loadConfig', () => {
     expect(loadConfig({ SLIPWAY_EDGE_PUBLISH: '127.0.0.1:8080:80' }).edge.publish).toEqual([
       '127.0.0.1:8080:80',
     ]);
+  });
+
+  describe('the ACME settings', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slipway-acme-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const root = readFileSync(
+      new URL('../runner/edge/fixtures/shop.example.com.crt', import.meta.url),
+      'utf8',
+    );
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('reads the CA root file once, certificates only', () => {
+      const acme = loadConfig({
+        SLIPWAY_ACME_CA: 'https://ca.internal:14000/dir',
+        SLIPWAY_ACME_CA_ROOT: file('root.pem', `# our CA\n${root}`),
+        SLIPWAY_ACME_EMAIL: 'ops@example.com',
+      }).edge.acme;
+      expect(acme).toEqual({
+        ca: 'https://ca.internal:14000/dir',
+        caRootPem: root,
+        email: 'ops@example.com',
+      });
+    });
+
+    it('refuses a root file that is missing, holds a key or no parsable certificate', () => {
+      expect(() => loadConfig({ SLIPWAY_ACME_CA_ROOT: join(dir, 'absent.pem') })).toThrow(
+        /SLIPWAY_ACME_CA_ROOT: cannot read/,
+      );
+      const withKey = file(
+        'key.pem',
+        `${root}-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----\n`,
+      );
+      expect(() => loadConfig({ SLIPWAY_ACME_CA_ROOT: withKey })).toThrow(/1 to 20 certificates/);
+      const broken = file(
+        'broken.pem',
+        '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+      );
+      expect(() => loadConfig({ SLIPWAY_ACME_CA_ROOT: broken })).toThrow(/does not parse/);
+    });
+
+    it('refuses a CA that is not an https URL, and an address that is not one', () => {
+      expect(() => loadConfig({ SLIPWAY_ACME_CA: 'http://ca.internal/dir' })).toThrow(
+        /SLIPWAY_ACME_CA must be the https:\/\/ URL/,
+      );
+      expect(() => loadConfig({ SLIPWAY_ACME_EMAIL: 'ops' })).toThrow(/SLIPWAY_ACME_EMAIL/);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
+import { acmeConfig, type AcmeConfig } from './acme-config.js';
 import { EnvironmentVariables, type LogLevel } from './environment-variables.js';
 import { parsePublicUrls } from './public-urls.js';
 import { CREDENTIAL_VARIABLES, storageProblems, type StorageConfig } from './storage-config.js';
@@ -76,6 +77,10 @@ export interface AppConfig {
     watchSeconds: number;
     /** SLIPWAY_EDGE_DRAIN_SECONDS: between the switch and retiring the old containers. */
     drainSeconds: number;
+    /** What the edge proxies obtain certificates with. */
+    acme: AcmeConfig;
+    /** SLIPWAY_CERT_EXPIRY_WARN_DAYS. */
+    certExpiryWarnDays: number;
   };
   uploads: {
     /** SLIPWAY_UPLOAD_MAX_BYTES: a build context's gzip tar. */
@@ -135,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   };
   const inconsistent = storageProblems(storage);
   if (inconsistent.length > 0) throw new ConfigError(inconsistent);
+  const acme = acmeConfig(vars);
+  if ('problem' in acme) throw new ConfigError([acme.problem]);
   const { publicUrl, aliases } = parsePublicUrls(vars.SLIPWAY_PUBLIC_URL, vars.PORT);
   return {
     port: vars.PORT,
@@ -189,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       publish: vars.SLIPWAY_EDGE_PUBLISH.split(','),
       watchSeconds: vars.SLIPWAY_EDGE_WATCH_SECONDS,
       drainSeconds: vars.SLIPWAY_EDGE_DRAIN_SECONDS,
+      acme,
+      certExpiryWarnDays: vars.SLIPWAY_CERT_EXPIRY_WARN_DAYS,
     },
     uploads: {
       contextMaxBytes: vars.SLIPWAY_UPLOAD_MAX_BYTES,

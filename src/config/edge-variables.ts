@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Matches, Max, Min } from 'class-validator';
+import { IsEmail, IsInt, IsUrl, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Omittable } from '../common/omittable.js';
 import { StorageVariables } from './storage-variables.js';
 import { toInt } from './variable-transforms.js';
 
@@ -45,4 +46,38 @@ export class EdgeVariables extends StorageVariables {
   @Min(0)
   @Max(3600)
   SLIPWAY_EDGE_DRAIN_SECONDS = 10;
+
+  /** The ACME directory the edge proxies obtain certificates from (Let's Encrypt by default). */
+  @IsUrl(
+    {
+      protocols: ['https'],
+      require_protocol: true,
+      require_tld: false,
+      require_valid_protocol: true,
+    },
+    { message: 'SLIPWAY_ACME_CA must be the https:// URL of an ACME directory' },
+  )
+  @MaxLength(500)
+  SLIPWAY_ACME_CA = 'https://acme-v02.api.letsencrypt.org/directory';
+
+  /**
+   * A PEM file of the CA certificate(s) that sign the ACME server's own HTTPS certificate, for
+   * an ACME server outside the public web's trust (an internal CA, a test CA).
+   */
+  @Omittable()
+  @MaxLength(4096)
+  SLIPWAY_ACME_CA_ROOT?: string = undefined;
+
+  /** The contact address given to the ACME CA (expiry mail from Let's Encrypt); optional. */
+  @Omittable()
+  @IsEmail({}, { message: 'SLIPWAY_ACME_EMAIL must be an email address' })
+  @MaxLength(254)
+  SLIPWAY_ACME_EMAIL?: string = undefined;
+
+  /** A certificate this many days or fewer from its expiry is notified (once per certificate). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(90)
+  SLIPWAY_CERT_EXPIRY_WARN_DAYS = 14;
 }

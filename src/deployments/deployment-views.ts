@@ -69,6 +69,7 @@ export function serviceView(s: ServiceDoc) {
     updatedAt: s.updatedAt,
     status: s.status ?? 'active',
     archivedAt: s.archivedAt ?? null,
+    routes: s.routes ?? [],
   };
 }
 

@@ -114,6 +114,9 @@ export type ServiceSettings = {
   routes?: ServiceRoute[];
 };
 
+/** How a routed domain is served. */
+export type RouteTls = 'auto' | 'off';
+
 /**
  * A domain (and optional path prefix) that the edge proxy of the service's server sends to one
  * compose service's container port. A domain belongs to one service across the fleet.
@@ -126,6 +129,13 @@ export interface ServiceRoute {
   service: string;
   /** The container port it listens on (never published on the host). */
   port: number;
+  /**
+   * `auto`: served on HTTPS with a certificate the proxy obtains over ACME, HTTP redirected to
+   * it; `off`: plain HTTP only. Absent in older events: `auto`.
+   */
+  tls?: RouteTls;
+  /** Strict-Transport-Security sent on HTTPS answers (opt-in); absent: false. */
+  hsts?: boolean;
 }
 
 // Stream `service-<sha256(environment/name)>`: one service, on the stream of its unique name and

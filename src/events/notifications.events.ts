@@ -14,7 +14,9 @@ export type NotificationSubject =
   | 'approval.decided'
   | 'backup.failed'
   | 'audit.verification-failed'
-  | 'token.expiring';
+  | 'token.expiring'
+  | 'certificate.failed'
+  | 'certificate.expiring';
 
 // Stream `notification-channel-<channelId>`.
 /**

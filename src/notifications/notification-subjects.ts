@@ -3,7 +3,8 @@ import type { NotificationSubject } from '../events/notifications.events.js';
 /**
  * Which event types a channel subscribed to a subject hears of: the one place to add a new
  * event. `BackupFailed` (triggerBackup), `RestoreFailed` (restoreBackup) and
- * `AuditVerificationFailed` (the periodic audit verification) are emitted by their contexts.
+ * `AuditVerificationFailed` (the periodic audit verification) are emitted by their contexts;
+ * the certificate events by the edge watch, which reads them back from each server's proxy.
  */
 export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'deployment.succeeded': ['DeploymentSucceeded'],
@@ -14,6 +15,8 @@ export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'backup.failed': ['BackupFailed', 'RestoreFailed'],
   'audit.verification-failed': ['AuditVerificationFailed'],
   'token.expiring': ['TokenExpiryNoticed'],
+  'certificate.failed': ['EdgeCertificateFailed'],
+  'certificate.expiring': ['EdgeCertificateExpiring'],
 };
 
 export const NOTIFICATION_SUBJECTS = Object.keys(SUBJECT_EVENTS) as NotificationSubject[];

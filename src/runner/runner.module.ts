@@ -16,6 +16,7 @@ import { ServiceStatsHandler, ServiceStatusHandler } from './observe/service-obs
 import { LogStreamSlots } from './observe/log-stream-slots.js';
 import { ArchiveServiceHandler } from './lifecycle/archive-service.js';
 import { WakeRunner } from './wake-runner.reaction.js';
+import { EdgeCertificates } from './edge/edge-certificates.js';
 import { EdgeProxy } from './edge/edge-proxy.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { EdgeWatch } from './edge/edge-watch.js';
@@ -45,6 +46,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     EdgeProxy,
     EdgeCutover,
     EdgeWatch,
+    EdgeCertificates,
     SyncEdgeOnRoutes,
     SyncServerEdgeHandler,
   ],

@@ -10,20 +10,32 @@ export interface RouteArgument {
   pathPrefix?: string;
   service: string;
   port: number;
+  tls?: 'off';
+  hsts?: true;
 }
 
-const ROUTE = /^([^/=\s]+)(\/[^=\s]*)?=([^:\s]+):(\d{1,5})$/;
+const ROUTE = /^([^/=\s]+)(\/[^=\s]*)?=([^:\s]+):(\d{1,5})((?:,(?:no-tls|hsts))*)$/;
 
-/** `--route app.example.com[/prefix]=web:8080`: the domain (and path) → compose service:port. */
+/**
+ * `--route app.example.com[/prefix]=web:8080[,no-tls][,hsts]`: the domain (and path) → compose
+ * service:port; HTTPS unless `no-tls`, Strict-Transport-Security with `hsts`.
+ */
 export function routeFrom(value: string): RouteArgument {
   const match = ROUTE.exec(value);
   if (!match)
     throw new CliError(
       'BAD_USAGE',
-      `--route ${value}: give DOMAIN[/PATH]=SERVICE:PORT, e.g. app.example.com=web:8080`,
+      `--route ${value}: give DOMAIN[/PATH]=SERVICE:PORT[,no-tls][,hsts], e.g. app.example.com=web:8080`,
     );
-  const [, domain, pathPrefix, service, port] = match;
-  return { domain, ...(pathPrefix ? { pathPrefix } : {}), service, port: Number(port) };
+  const [, domain, pathPrefix, service, port, flags] = match;
+  return {
+    domain,
+    ...(pathPrefix ? { pathPrefix } : {}),
+    service,
+    port: Number(port),
+    ...(flags.includes(',no-tls') ? { tls: 'off' as const } : {}),
+    ...(flags.includes(',hsts') ? { hsts: true as const } : {}),
+  };
 }
 
 /** `slipway servers edge sync <server>`. */

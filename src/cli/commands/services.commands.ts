@@ -64,8 +64,8 @@ function withSettings(command: Command): Command {
       [],
     )
     .option(
-      '--route <DOMAIN[/PATH]=SERVICE:PORT>',
-      'route a domain (and path) through the server’s edge proxy to a compose service’s container port (repeatable; replaces the list)',
+      '--route <DOMAIN[/PATH]=SERVICE:PORT[,no-tls][,hsts]>',
+      'route a domain (and path) through the server’s edge proxy to a compose service’s container port, on HTTPS with an ACME certificate unless no-tls, with Strict-Transport-Security if hsts (repeatable; replaces the list)',
       collect,
       [],
     )

@@ -9,6 +9,7 @@ import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
+import { certificatesOf, type CertificateState } from './certificate-state.js';
 import {
   deploymentSummary,
   serviceView,
@@ -28,6 +29,8 @@ export interface ServiceDetailsAnswer extends ServiceView {
   recentDeployments: DeploymentSummary[];
   /** How many backups are recorded. */
   backups: number;
+  /** The certificates of its domains routed with TLS, as its server's edge proxy holds them. */
+  certificates: CertificateState[];
 }
 
 export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetailsAnswer> {}
@@ -39,7 +42,7 @@ export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetail
   scopes: ['service:read'],
   input: ServiceIdInput,
   description:
-    'One service: settings (secret env values masked), compose, server, its five latest deployments and how many backups it has.',
+    'One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, and the certificates of its TLS domains (issuer, expiry, last error).',
 })
 export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
   constructor(
@@ -62,6 +65,7 @@ export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
       server: server ? { id: server.id, name: server.name, status: server.status } : null,
       recentDeployments: recent.items.map(deploymentSummary),
       backups,
+      certificates: await certificatesOf(this.reads, service),
     };
   }
 }

@@ -26,8 +26,22 @@ describe('route rules', () => {
       { domain: 'a.example.com', pathPrefix: '/api', service: 'web', port: 80 },
     ]);
     expect(routes).toEqual([
-      { domain: 'a.example.com', pathPrefix: '/api', service: 'web', port: 80 },
-      { domain: 'b.example.com', pathPrefix: null, service: 'web', port: 80 },
+      {
+        domain: 'a.example.com',
+        pathPrefix: '/api',
+        service: 'web',
+        port: 80,
+        tls: 'auto',
+        hsts: false,
+      },
+      {
+        domain: 'b.example.com',
+        pathPrefix: null,
+        service: 'web',
+        port: 80,
+        tls: 'auto',
+        hsts: false,
+      },
     ]);
     expect(domainsOf([...routes, ...routes])).toEqual(['a.example.com', 'b.example.com']);
   });
@@ -38,6 +52,20 @@ describe('route rules', () => {
       { domain: 'app.example.com', pathPrefix: '/jobs', service: 'worker', port: 8080 },
     ]);
     expect(routeIssues(routes, stack)).toEqual([]);
+  });
+
+  it('refuses HSTS without HTTPS, and routes of one domain served two ways', () => {
+    const routes = recordRoutes([
+      { domain: 'a.example.com', service: 'web', port: 80, tls: 'off', hsts: true },
+      { domain: 'b.example.com', service: 'web', port: 80, hsts: true },
+      { domain: 'b.example.com', pathPrefix: '/jobs', service: 'worker', port: 80 },
+      { domain: 'c.example.com', service: 'web', port: 80, tls: 'off' },
+      { domain: 'c.example.com', pathPrefix: '/x', service: 'web', port: 80, tls: 'off' },
+    ]);
+    expect(routeIssues(routes, stack)).toEqual([
+      { path: 'routes.0.hsts', message: 'hsts needs tls auto (HTTPS)' },
+      { path: 'routes.2.tls', message: 'every route of b.example.com says the same tls and hsts' },
+    ]);
   });
 
   it('refuses a missing service, network_mode, a published port and a repeated route', () => {

@@ -1,10 +1,17 @@
 import type { FieldIssue } from '../../common/app-error.js';
-import type { ServiceRoute } from '../../events/deployments.events.js';
+import type { RouteTls, ServiceRoute } from '../../events/deployments.events.js';
 import type { ComposeSummary } from '../compose.js';
 
 /** The routes as recorded: no path prefix is `null`, in a stable order. */
 export function recordRoutes(
-  routes: { domain: string; pathPrefix?: string | null; service: string; port: number }[],
+  routes: {
+    domain: string;
+    pathPrefix?: string | null;
+    service: string;
+    port: number;
+    tls?: RouteTls;
+    hsts?: boolean;
+  }[],
 ): ServiceRoute[] {
   return routes
     .map((r) => ({
@@ -12,11 +19,18 @@ export function recordRoutes(
       pathPrefix: r.pathPrefix ?? null,
       service: r.service,
       port: r.port,
+      tls: r.tls ?? 'auto',
+      hsts: r.hsts ?? false,
     }))
     .sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
 }
 
 const routeKey = (r: ServiceRoute) => `${r.domain}${r.pathPrefix ?? ''}`;
+
+/** How a route's domain is served, older routes (recorded without it) included. */
+export function routeTls(route: ServiceRoute): { tls: RouteTls; hsts: boolean } {
+  return { tls: route.tls ?? 'auto', hsts: route.hsts ?? false };
+}
 
 /** The distinct domains a list of routes names. */
 export function domainsOf(routes: readonly ServiceRoute[] | undefined): string[] {
@@ -38,8 +52,8 @@ function containerPorts(mapping: string): [number, number] | null {
 /**
  * What keeps routes from working with a compose definition: a route to a compose service that
  * does not exist, to one that shares another container's network (`network_mode`), or to a
- * port that service also publishes on the host (traffic would bypass the proxy), and the same
- * domain and path twice.
+ * port that service also publishes on the host (traffic would bypass the proxy), the same
+ * domain and path twice, HSTS without HTTPS, and routes of one domain served two ways.
  */
 export function routeIssues(
   routes: readonly ServiceRoute[],
@@ -48,11 +62,22 @@ export function routeIssues(
   const issues: FieldIssue[] = [];
   const document = compose.document as { services?: Record<string, Record<string, unknown>> };
   const seen = new Set<string>();
+  const served = new Map<string, string>();
   routes.forEach((route, i) => {
     const at = `routes.${i}`;
     if (seen.has(routeKey(route)))
       issues.push({ path: at, message: `${routeKey(route)} is routed twice` });
     seen.add(routeKey(route));
+    const { tls, hsts } = routeTls(route);
+    if (hsts && tls === 'off')
+      issues.push({ path: `${at}.hsts`, message: 'hsts needs tls auto (HTTPS)' });
+    const how = `tls ${tls}, hsts ${hsts}`;
+    if ((served.get(route.domain) ?? how) !== how)
+      issues.push({
+        path: `${at}.tls`,
+        message: `every route of ${route.domain} says the same tls and hsts`,
+      });
+    served.set(route.domain, served.get(route.domain) ?? how);
     const service = compose.services.find((s) => s.name === route.service);
     if (!service) {
       issues.push({

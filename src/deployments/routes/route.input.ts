@@ -2,6 +2,8 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
+  IsBoolean,
+  IsIn,
   IsInt,
   Matches,
   Max,
@@ -11,6 +13,9 @@ import {
 } from 'class-validator';
 import { field } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
+import type { RouteTls } from '../../events/deployments.events.js';
+
+const ROUTE_TLS: readonly RouteTls[] = ['auto', 'off'];
 
 /** Lower-case DNS labels, at least two, the last with a letter (no IP addresses, no wildcards). */
 const DOMAIN =
@@ -44,6 +49,19 @@ export class RouteInput {
   @Min(1)
   @Max(65535)
   port!: number;
+
+  /**
+   * `auto` (the default): HTTPS with a certificate obtained over ACME, HTTP redirected to it;
+   * `off`: plain HTTP only. Every route of a domain says the same.
+   */
+  @Omittable()
+  @IsIn(ROUTE_TLS, { message: `tls is one of ${ROUTE_TLS.join(', ')}` })
+  tls?: RouteTls;
+
+  /** Send Strict-Transport-Security on the domain's HTTPS answers (needs tls auto). */
+  @Omittable()
+  @IsBoolean()
+  hsts?: boolean;
 }
 
 /** A service's whole list of routes (it replaces the list before it; `[]` removes them all). */

@@ -34,6 +34,11 @@ const DATA_FIELDS = [
   'channelId',
   'problem',
   'firstBadPosition',
+  'serverId',
+  'domain',
+  'notAfter',
+  'daysLeft',
+  'failedAt',
 ];
 
 /**
@@ -75,6 +80,8 @@ const TITLES: Record<string, string> = {
   'backup.failed': 'Backup or restore failed',
   'audit.verification-failed': 'Audit verification failed',
   'token.expiring': 'API token expires within 7 days',
+  'certificate.failed': 'Certificate could not be obtained',
+  'certificate.expiring': 'Certificate expires soon',
   test: 'Test notification',
 };
 
@@ -86,7 +93,7 @@ export function summaryLine(payload: Record<string, unknown>): string {
   const data = (payload.data ?? {}) as Record<string, unknown>;
   const what = d.serviceName
     ? `${String(d.serviceName)} (${String(d.environment)}) ${String(d.imageRef)}`
-    : [data.action, data.imageRef, data.tokenName, data.approvalId, data.problem]
+    : [data.action, data.imageRef, data.tokenName, data.approvalId, data.problem, data.domain]
         .filter((v) => typeof v === 'string')
         .join(' ');
   return `[Slipway] ${title}${what ? `: ${what}` : ''}`;

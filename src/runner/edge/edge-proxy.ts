@@ -5,6 +5,7 @@ import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { routeTls } from '../../deployments/routes/route-rules.js';
 import {
   GENERIC_FAILURES,
   seesConnectionDetails,
@@ -23,7 +24,7 @@ import { EventWriter } from '../../storage/event-writer.js';
 import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
-import { caddyConfig, type EdgeSite } from './caddy-config.js';
+import { caddyConfig, type EdgeConfig, type EdgeSite } from './caddy-config.js';
 import { EDGE_CONTAINER } from './edge-container.js';
 import { EDGE_NETWORK, edgeAlias } from './edge-network.js';
 import { EDGE_SYNC_SCRIPT } from './edge-sync-script.js';
@@ -96,16 +97,19 @@ export class EdgeProxy {
         const names = upstreams[route.service]?.length
           ? upstreams[route.service]
           : [edgeAlias(project, route.service)];
+        const { tls, hsts } = routeTls(route);
         sites.push({
           domain: route.domain,
           pathPrefix: route.pathPrefix,
           upstreams: names.map((name) => `${name}:${route.port}`),
+          tls: tls === 'auto',
+          hsts,
         });
       }
       for (const composeService of new Set((service.routes ?? []).map((r) => r.service)))
         joins.push(project, composeService, edgeAlias(project, composeService));
     }
-    return { config: caddyConfig(sites), joins };
+    return { config: caddyConfig(sites, this.config.edge.acme), joins };
   }
 
   /** One sync at a time per server in this process: each sees the configuration the last left. */
@@ -143,7 +147,7 @@ export class EdgeProxy {
     const outcome = { serverId, configSha256: config.sha256, routes: config.routes };
     let result: { code: number | null; actions: string[]; errors: string[] };
     try {
-      result = await this.run(server, config.json, joins, ctx, switching?.session);
+      result = await this.run(server, config, joins, ctx, switching?.session);
     } catch (error) {
       // Recorded for every reader of serverDetails: the class of failure, never its details.
       const failure = `the edge sync ${GENERIC_FAILURES.connect}`;
@@ -172,7 +176,7 @@ export class EdgeProxy {
 
   private async run(
     server: ServerDoc,
-    json: string,
+    config: EdgeConfig,
     joins: string[],
     ctx: RequestContext,
     open?: SshSession,
@@ -201,10 +205,12 @@ export class EdgeProxy {
         edge.image,
         `${runner.remoteDir}/edge`,
         edge.publish.join(','),
+        config.caRootFile ?? '',
+        config.caRootFile ? (edge.acme.caRootPem ?? '') : '',
         ...joins,
       ];
       const { code } = await session.exec(args, {
-        stdin: json,
+        stdin: config.json,
         onLine: (stream, text) => {
           const action = stream === 'stdout' ? /^action: (.+)$/.exec(text)?.[1] : undefined;
           if (action) actions.push(action);

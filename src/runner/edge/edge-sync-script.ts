@@ -1,16 +1,21 @@
 /**
  * Brings a server's edge proxy to the configuration on stdin, over SSH, idempotently. Arguments:
  * the edge network, the container's name, the image, the configuration's directory on the
- * server, the `-p` mappings (comma-separated), then a (compose project, compose service, alias)
- * triple per routed compose service. Prints `action: <what it did>` for each change; nothing
+ * server, the `-p` mappings (comma-separated), the name and PEM of the ACME CA's root file (two
+ * empty arguments when there is none), then a (compose project, compose service, alias) triple
+ * per routed compose service. Prints `action: <what it did>` for each change; nothing
  * when the proxy already ran this configuration. A configuration Caddy refuses is never put in
  * place: the proxy keeps serving the one before.
  */
 export const EDGE_SYNC_SCRIPT = `set -u
-net=$1 name=$2 image=$3 dir=$4 publish=$5; shift 5
+net=$1 name=$2 image=$3 dir=$4 publish=$5 root_file=$6 root_pem=$7; shift 7
 umask 022
 next="$dir/caddy.json.next.$$"
 mkdir -p "$dir" && cat > "$next" || exit
+# Named after its content: written once, before the configuration that names it is loaded.
+if [ -n "$root_file" ] && [ ! -f "$dir/$root_file" ]; then
+  printf '%s' "$root_pem" > "$dir/$root_file.next.$$" && mv "$dir/$root_file.next.$$" "$dir/$root_file" || exit
+fi
 docker network inspect "$net" >/dev/null 2>&1 || {
   docker network create "$net" >/dev/null || exit; echo "action: network-created"; }
 admin() { docker exec "$name" caddy reload --config /etc/slipway-edge/caddy.json --address unix//run/caddy-admin.sock "$@"; }

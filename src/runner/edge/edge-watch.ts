@@ -12,6 +12,7 @@ import { errorForLog } from '../../common/log-text.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { systemContext } from '../../kernel/request-context.js';
 import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { EdgeCertificates } from './edge-certificates.js';
 import { EdgeProxy } from './edge-proxy.js';
 
 const logger = new Logger('Edge');
@@ -37,7 +38,8 @@ async function idsOf<T extends { id: string }>(
  * Every SLIPWAY_EDGE_WATCH_SECONDS (with the runner on): each server whose services have routes,
  * or whose proxy last routed something, is synced, so a proxy removed, stopped or changed by
  * hand is noticed and rebuilt from the events. A sync that finds everything in place changes
- * and records nothing.
+ * and records nothing. Then the certificates of its TLS domains are read back (issued, renewed,
+ * failing, expiring soon), which is also how a failure or an expiry reaches the channels.
  */
 @Injectable()
 export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -46,6 +48,7 @@ export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown 
 
   constructor(
     private readonly edge: EdgeProxy,
+    private readonly certificates: EdgeCertificates,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -90,14 +93,25 @@ export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown 
 
   private async pass(): Promise<void> {
     try {
+      const ctx = systemContext('edge-watch');
       for (const serverId of await this.servers()) {
-        await this.edge
-          .sync(serverId, 'watch', systemContext('edge-watch'))
-          .catch((error: unknown) =>
+        const synced = await this.edge.sync(serverId, 'watch', ctx).then(
+          () => true,
+          (error: unknown) => {
             logger.warn(
               `The edge proxy of server ${serverId} could not be synced: ${errorForLog(error)}`,
-            ),
-          );
+            );
+            return false;
+          },
+        );
+        if (synced)
+          await this.certificates
+            .observe(serverId, ctx)
+            .catch((error: unknown) =>
+              logger.warn(
+                `The certificates of server ${serverId} could not be read: ${errorForLog(error)}`,
+              ),
+            );
       }
     } catch (error) {
       logger.error('The edge watch failed', errorForLog(error));

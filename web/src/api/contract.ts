@@ -30,6 +30,8 @@ export interface RouteInput {
   service: string;
   /** integer; 1-65535 */
   port: number;
+  tls?: 'auto' | 'off';
+  hsts?: boolean;
 }
 
 /** Each procedure’s input, as the server validates it (`undefined`: none). */
@@ -164,8 +166,8 @@ export interface ProcedureInputs {
     kind: 'webhook' | 'email' | 'slack';
     /** 3-2048 characters */
     target: string;
-    /** at most 8 items */
-    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring'>;
+    /** at most 10 items */
+    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring'>;
   };
   /** Mints a token for the caller's own user, within the presenting credential's scopes; shown once. */
   createToken: {
@@ -476,7 +478,7 @@ export interface ProcedureInputs {
     cursor?: string;
     status?: 'pending-host-key' | 'ready' | 'decommissioned';
   };
-  /** One service: settings (secret env values masked), compose, server, its five latest deployments and how many backups it has. */
+  /** One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, and the certificates of its TLS domains (issuer, expiry, last error). */
   serviceDetails: {
     /** uuid */
     serviceId: string;
@@ -558,8 +560,8 @@ export interface ProcedureInputs {
     name?: string;
     /** 3-2048 characters */
     target?: string;
-    /** at most 8 items */
-    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring'>;
+    /** at most 10 items */
+    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring'>;
     enabled?: boolean;
   };
   /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */

@@ -19,6 +19,8 @@ export const SUBJECTS: Subject[] = [
   'backup.failed',
   'audit.verification-failed',
   'token.expiring',
+  'certificate.failed',
+  'certificate.expiring',
 ];
 
 const TARGET_HINT: Record<Kind, string> = {

@@ -1,0 +1,280 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EdgeCertificates } from '../src/runner/edge/edge-certificates.js';
+import { data } from './support/deployments.js';
+import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
+import { call, cookieAuth, signUp } from './support/identity.js';
+import { startPebble, type TestPebble } from './support/pebble.js';
+import { freePort } from './support/ports.js';
+import {
+  ALLOW_LOOPBACK,
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+  waitForDeployment,
+} from './support/sshd.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+import { DAY, TestClock } from './support/test-clock.js';
+import { systemContext } from '../src/kernel/request-context.js';
+import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
+import type { EdgeCertificateDoc } from '../projections/edge-certificates.projection.js';
+
+const EDGE = 'slipway-edge';
+const PROJECT = 'tls-production';
+const SHOP = 'shop.example.test';
+/** Resolves (in Pebble's DNS) where nothing listens: the challenge cannot be answered. */
+const BROKEN = 'broken.example.test';
+
+interface Certificate {
+  domain: string;
+  status: string;
+  issuer: string | null;
+  notBefore: string | null;
+  notAfter: string | null;
+  lastError: string | null;
+}
+interface Message {
+  subject: string;
+  data: Record<string, unknown>;
+}
+
+/** Polls `check` every 250 ms for at most `ms`. */
+async function until<T>(check: () => Promise<T | undefined>, what: string, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * Automatic TLS through the edge proxy: Debian's Caddy (in a scratch image on the real Docker
+ * engine, run by Slipway over a real sshd) obtains certificates from Debian's Pebble, an ACME CA,
+ * which validates the challenges against the proxy's published ports and resolves names with
+ * pebble-challtestsrv. Nothing between them is faked.
+ */
+describe('the edge proxy obtains certificates over ACME and serves HTTPS', () => {
+  let engine: DockerEngine;
+  let sshd: TestSshd;
+  let pebble: TestPebble;
+  let t: TestApp;
+  let owner: Record<string, string>;
+  let serverId: string;
+  let serviceId: string;
+  let httpPort: number;
+  let tlsPort: number;
+  let receiver: Server;
+  const messages: Message[] = [];
+  const clock = new TestClock();
+
+  /** One request through the proxy: status, headers and body, or why there was none. */
+  const viaEdge = (scheme: 'http' | 'https', host: string, path: string, ca?: string) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string; peer?: string }>(
+      (resolve) => {
+        const options = {
+          host: '127.0.0.1',
+          port: scheme === 'https' ? tlsPort : httpPort,
+          path,
+          headers: { Host: host },
+          servername: host,
+          ca,
+          timeout: 5000,
+          agent: false as const,
+        };
+        const req = (scheme === 'https' ? httpsRequest : httpRequest)(options, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => {
+            const socket = res.socket as { getPeerCertificate?: () => { fingerprint256: string } };
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: body.trim(),
+              peer: socket.getPeerCertificate?.().fingerprint256,
+            });
+          });
+        });
+        req.on('timeout', () => req.destroy(new Error('timed out')));
+        req.on('error', (error) => resolve({ status: 0, headers: {}, body: error.message }));
+        req.end();
+      },
+    );
+  const certificates = async () =>
+    data<{ certificates: Certificate[] }>(
+      await call(t.url, 'GET', 'serviceDetails', owner, { serviceId }),
+    ).certificates;
+  const observe = () => t.app.get(EdgeCertificates).observe(serverId, systemContext('test'));
+
+  beforeAll(async () => {
+    engine = dockerEngine();
+    engine.removeProject(PROJECT);
+    engine.docker(['rm', '-f', EDGE]);
+    // No certificate or ACME account from another run (or another CA) in the proxy's storage.
+    engine.docker(['volume', 'rm', '-f', 'slipway-edge-data', 'slipway-edge-config']);
+    try {
+      engine.docker(['network', 'inspect', EDGE]);
+    } catch {
+      engine.docker(['network', 'create', EDGE]);
+    }
+    // Where the proxy's container reaches this host (and Pebble): its network's gateway.
+    const gateway = engine
+      .docker(['network', 'inspect', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', EDGE])
+      .trim();
+    [httpPort, tlsPort] = [await freePort(), await freePort()];
+    pebble = await startPebble({ address: gateway, httpPort, tlsPort });
+    await pebble.resolve(BROKEN, '127.0.0.2');
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        messages.push(JSON.parse(body) as Message);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    sshd = await startSshd({ engine });
+    const defaults = (await import('../src/config/app-config.js')).loadConfig({});
+    t = await startTestApp({
+      notes: false,
+      clock,
+      config: {
+        serverAddressPolicy: ALLOW_LOOPBACK,
+        notifications: {
+          ...defaults.notifications,
+          addressPolicy: ALLOW_LOOPBACK,
+          retryBaseMs: 50,
+        },
+      },
+    });
+    Object.assign(t.config.edge, {
+      image: `${engine.registry}/slipway/caddy:2`,
+      publish: [`127.0.0.1:${httpPort}:80`, `127.0.0.1:${tlsPort}:443`],
+      watchSeconds: 0,
+      drainSeconds: 1,
+      acme: {
+        ca: pebble.directory,
+        email: 'ops@example.com',
+        caRootPem: readFileSync(pebble.caRootFile, 'utf8'),
+      },
+      certExpiryWarnDays: 14,
+    });
+    await startRunnerFor(t, sshd);
+    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    await call(t.url, 'POST', 'createNotificationChannel', owner, {
+      name: 'certificates',
+      kind: 'webhook',
+      target: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+      subscriptions: ['certificate.failed', 'certificate.expiring'],
+    });
+    serverId = await registerLoopbackServer(t.url, owner, sshd);
+    const image = `${engine.registry}/acme/api:1.0.0`;
+    serviceId = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'tls',
+        environment: 'production',
+        serverId,
+        imageRepository: `${engine.registry}/acme/api`,
+        compose: `services:\n  web:\n    image: ${image}\n`,
+        routes: [
+          { domain: SHOP, service: 'web', port: 80, hsts: true },
+          { domain: BROKEN, service: 'web', port: 80 },
+        ],
+      }),
+    ).serviceId;
+    const { deploymentId } = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image }),
+    );
+    const done = await waitForDeployment<{ status: string }>(
+      t,
+      owner,
+      deploymentId,
+      ['succeeded', 'failed'],
+      60_000,
+      50,
+    );
+    expect(done.status).toBe('succeeded');
+  }, 5 * 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+    await pebble?.stop();
+    receiver?.close();
+    engine?.docker(['rm', '-f', EDGE]);
+    engine?.removeProject(PROJECT);
+  });
+
+  it('serves the domain on HTTPS with a certificate from the ACME CA, HSTS as asked', async () => {
+    const root = await pebble.issuingRoot();
+    const answer = await until(async () => {
+      const a = await viaEdge('https', SHOP, '/version', root);
+      return a.status === 200 ? a : undefined;
+    }, 'an HTTPS answer with a certificate Pebble issued');
+    expect(answer.body).toBe('1.0.0');
+    expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+    // HTTP is redirected there, path and query kept.
+    const plain = await viaEdge('http', SHOP, '/version?x=1');
+    expect([plain.status, plain.headers.location]).toEqual([308, `https://${SHOP}/version?x=1`]);
+    // Its state is read back into the read model: issuer, validity.
+    await until(async () => {
+      await observe();
+      const c = (await certificates()).find((x) => x.domain === SHOP);
+      return c?.status === 'issued' ? c : undefined;
+    }, 'the certificate in the read model');
+    const shop = (await certificates()).find((c) => c.domain === SHOP)!;
+    expect(shop.issuer).toMatch(/Pebble/);
+    expect(Date.parse(shop.notAfter!)).toBeGreaterThan(Date.now());
+    // What analysts read: the certificate the proxy served.
+    const doc = await t.app
+      .get<ReadStore>(READ_STORE)
+      .collection<EdgeCertificateDoc>('edge_certificates')
+      .get(`${serverId}:${SHOP}`);
+    expect(doc?.fingerprint).toBe(answer.peer);
+  });
+
+  it('records a domain that does not answer the challenge as failing, and notifies it once', async () => {
+    const broken = await until(async () => {
+      await observe();
+      const c = (await certificates()).find((x) => x.domain === BROKEN);
+      return c?.status === 'failing' ? c : undefined;
+    }, 'the failure in the read model');
+    expect(broken.lastError).toMatch(/connection|refused|127\.0\.0\.2/i);
+    expect(broken.notAfter).toBeNull();
+    const notice = await until(
+      async () => messages.find((m) => m.subject === 'certificate.failed'),
+      'a certificate.failed notification',
+      20_000,
+    );
+    expect(notice.data).toMatchObject({ domain: BROKEN, serverId });
+    // Looking again (the proxy retries, logging the same failure) records nothing more.
+    expect(await observe()).toBe(0);
+    expect(messages.filter((m) => m.subject === 'certificate.failed')).toHaveLength(1);
+  });
+
+  it('notifies a certificate near its expiry once', async () => {
+    const shop = (await certificates()).find((c) => c.domain === SHOP)!;
+    const shift = Date.parse(shop.notAfter!) - Date.now() - 5 * DAY;
+    clock.advance(shift);
+    try {
+      expect(await observe()).toBe(1);
+      const notice = await until(
+        async () => messages.find((m) => m.subject === 'certificate.expiring'),
+        'a certificate.expiring notification',
+        20_000,
+      );
+      expect(notice.data).toMatchObject({ domain: SHOP, daysLeft: 4, notAfter: shop.notAfter });
+      await until(
+        async () => ((await observe()) === 0 ? true : undefined),
+        'no second notice',
+        5000,
+      );
+    } finally {
+      clock.advance(-shift);
+    }
+  });
+});
