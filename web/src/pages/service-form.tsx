@@ -6,6 +6,7 @@ import type { ProcedureInputs } from '../api/contract';
 import { EnvEditor, type EnvRow } from '../components/env-editor';
 import { SelectField, TextAreaField } from '../components/fields';
 import { Field, FormError, SubmitButton } from '../components/form';
+import { RouteFields, routeInput, routeRows, type RouteRow } from './route-fields';
 
 type Inventory = AnswerOf<'infrastructureInventory'>;
 type Service = Inventory['servers'][number]['services'][number];
@@ -16,13 +17,14 @@ const RULES: { value: Rule; label: string }[] = [
   { value: 'agents', label: 'Approval for deploys by agents' },
   { value: 'all-but-admins', label: 'Approval for everyone but owners and admins' },
 ];
-const FIELDS = ['name', 'environment', 'serverId', 'imageRepository', 'compose', 'env'];
+const FIELDS = ['name', 'environment', 'serverId', 'imageRepository', 'compose', 'env', 'routes'];
 const COMPOSE_EXAMPLE =
   'services:\n  web:\n    image: ghcr.io/acme/web:1.0.0\n    ports: ["8080:80"]\n';
 
 /**
  * Registers a service, or changes one (`service` given). The environment is sent only when it
  * was edited: secret values come back masked, so an edit of the environment re-enters them.
+ * The routes too are sent only when edited (they replace the list before them).
  */
 export function ServiceForm({
   inventory,
@@ -50,13 +52,23 @@ export function ServiceForm({
       : [],
   );
   const [envEdited, setEnvEdited] = useState(!service);
+  const [routes, setRoutes] = useState<RouteRow[]>(routeRows(service?.routes ?? []));
+  const [routesEdited, setRoutesEdited] = useState(false);
+  const editRoutes = (rows: RouteRow[]) => {
+    setRoutes(rows);
+    setRoutesEdited(true);
+  };
   const set = (key: keyof typeof form) => (value: string) => setForm({ ...form, [key]: value });
 
   const save = useMutation({
     mutationFn: async () => {
       const envInput = env.map(({ name, value, secret }) => ({ name, value, secret }));
       if (!service) {
-        await mutate('registerService', { ...form, env: envInput });
+        await mutate('registerService', {
+          ...form,
+          env: envInput,
+          ...(routes.length ? { routes: routeInput(routes) } : {}),
+        });
         return `Service ${form.name} registered.`;
       }
       await mutate('updateService', {
@@ -66,11 +78,13 @@ export function ServiceForm({
         approvalRule: form.approvalRule,
         ...(form.compose ? { compose: form.compose } : {}),
         ...(envEdited ? { env: envInput } : {}),
+        ...(routesEdited ? { routes: routeInput(routes) } : {}),
       });
       return `Service ${service.name} updated; the next deployment uses it.`;
     },
     onSuccess: (message) => {
       void queryClient.invalidateQueries({ queryKey: ['infrastructureInventory'] });
+      if (service) void queryClient.invalidateQueries({ queryKey: ['serviceDetails', service.id] });
       onDone(message);
     },
   });
@@ -153,6 +167,7 @@ export function ServiceForm({
           <p className="field-hint">Secret values are not shown: an edit re-enters them.</p>
         </div>
       )}
+      <RouteFields rows={routes} onChange={editRoutes} error={save.error} />
       <SelectField
         name="approvalRule"
         label="Approval rule"

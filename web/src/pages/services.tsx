@@ -11,6 +11,7 @@ import { StatusBadge } from '../components/status';
 import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
 import { ServiceBackups } from './service-backups';
+import { ServiceDomains } from './service-domains';
 import { ServiceHooks } from './service-hooks';
 import { ServiceForm } from './service-form';
 
@@ -90,6 +91,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
             )}
           </dd>
         </div>
+        <ServiceDomains service={service} />
       </dl>
       {mode !== 'edit' && (
         <div className="button-row">
