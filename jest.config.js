@@ -32,6 +32,11 @@ export default {
     ],
   },
   testTimeout: 60000,
+  // One test file at a time, each in a fresh worker process: modules loaded through the VM (ESM
+  // mode) are never all released, so one process running every file grows towards its heap limit
+  // and spends most of its time collecting garbage (files taking 30 times as long as alone).
+  maxWorkers: 1,
+  workerIdleMemoryLimit: 0,
   // The real Docker engine: started by the first suite that needs it, stopped by pid at the end.
   globalSetup: '<rootDir>/e2e/support/docker-engine.global-setup.mjs',
   globalTeardown: '<rootDir>/e2e/support/docker-engine.global-teardown.mjs',
