@@ -5,10 +5,20 @@ import {
   type RecordedEnvVar,
 } from '../events/deployments.events.js';
 import { ServiceArchived } from '../events/lifecycle.events.js';
+import { domainsOf } from './routes/route-rules.js';
 import { decideServiceUpdate, recordedEnv, type ServiceUpdate } from './service.decider.js';
 
 export interface CatalogState {
-  services: Map<string, { key: string; archived?: boolean; env?: RecordedEnvVar[] }>;
+  services: Map<
+    string,
+    {
+      key: string;
+      archived?: boolean;
+      env?: RecordedEnvVar[];
+      serverId?: string;
+      domains?: string[];
+    }
+  >;
 }
 
 const keyOf = (name: string, environment: string) => `${environment}/${name}`;
@@ -35,22 +45,27 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
     if (event.type === ServiceUpdated.type) {
       const { serviceId, changes } = ServiceUpdated.dataOf(event);
       const known = state.services.get(serviceId);
-      if (!known || !changes.env) return state;
+      if (!known) return state;
       const services = new Map(state.services);
-      services.set(serviceId, { ...known, env: changes.env });
+      services.set(serviceId, {
+        ...known,
+        env: changes.env ?? known.env,
+        serverId: changes.serverId ?? known.serverId,
+        domains: changes.routes ? domainsOf(changes.routes) : known.domains,
+      });
       return { services };
     }
     if (event.type !== ServiceRegistered.type) return state;
     const services = new Map(state.services);
     const d = ServiceRegistered.dataOf(event);
-    services.set(d.serviceId, { key: keyOf(d.name, d.environment), env: recordedEnv(event) });
+    services.set(d.serviceId, {
+      key: keyOf(d.name, d.environment),
+      env: recordedEnv(event),
+      serverId: d.serverId,
+      domains: domainsOf(d.routes),
+    });
     return { services };
   },
   decide: (command, state) =>
-    decideServiceUpdate(
-      command,
-      state.services.has(command.event.serviceId),
-      state.services.get(command.event.serviceId)?.archived,
-      state.services.get(command.event.serviceId)?.env,
-    ),
+    decideServiceUpdate(command, state.services.get(command.event.serviceId)),
 };

@@ -31,6 +31,66 @@ describe('service decider (one service on the stream of its name and environment
     expect(() => decideFrom(serviceDecider, given, update('other'))).toThrow(/No such service/);
     expect(() => decideFrom(serviceDecider, [], update('svc'))).toThrow(/No such service/);
   });
+
+  it('given a service moved once, when moved again, then the event names the server it left', () => {
+    const given = [
+      ServiceRegistered(service),
+      ServiceUpdated({ serviceId: 'svc', changes: { serverId: 's2' } }),
+    ];
+    const move = (serverId: string) => ({
+      kind: 'update' as const,
+      event: { serviceId: 'svc', changes: { serverId } },
+    });
+    expect(decideFrom(serviceDecider, given, move('s3'))).toEqual([
+      ServiceUpdated({ serviceId: 'svc', changes: { serverId: 's3' }, movedFrom: 's2' }),
+    ]);
+    // Set to the server it is on: no move.
+    expect(decideFrom(serviceDecider, given, move('s2'))).toEqual([
+      ServiceUpdated({ serviceId: 'svc', changes: { serverId: 's2' } }),
+    ]);
+  });
+
+  it('given routes recorded by a concurrent change, when routes are set, then the event names the domains they drop', () => {
+    const route = (domain: string) => ({
+      domain,
+      pathPrefix: null,
+      service: 'web',
+      port: 80,
+      tls: 'auto' as const,
+      hsts: false,
+    });
+    const given = [
+      ServiceRegistered({ ...service, routes: [route('a.example.com')] }),
+      // Recorded after the caller read the service (its read model still said a.example.com).
+      ServiceUpdated({ serviceId: 'svc', changes: { routes: [route('b.example.com')] } }),
+    ];
+    const routes = (...domains: string[]) => ({
+      kind: 'update' as const,
+      event: { serviceId: 'svc', changes: { routes: domains.map(route) } },
+    });
+    expect(decideFrom(serviceDecider, given, routes('c.example.com'))).toEqual([
+      ServiceUpdated({
+        serviceId: 'svc',
+        changes: { routes: [route('c.example.com')] },
+        releasedDomains: ['b.example.com'],
+      }),
+    ]);
+    // Keeping a domain releases nothing.
+    expect(decideFrom(serviceDecider, given, routes('b.example.com'))).toEqual([
+      ServiceUpdated({ serviceId: 'svc', changes: { routes: [route('b.example.com')] } }),
+    ]);
+  });
+
+  it('given a legacy catalog service, the same rules hold', () => {
+    const given = [ServiceRegistered(service)];
+    const move = (serverId: string) => ({
+      kind: 'update' as const,
+      event: { serviceId: 'svc', changes: { serverId } },
+    });
+    expect(decideFrom(catalogDecider, given, move('s9'))).toEqual([
+      ServiceUpdated({ serviceId: 'svc', changes: { serverId: 's9' }, movedFrom: 's1' }),
+    ]);
+  });
 });
 
 describe('env patches apply to the variables the stream recorded', () => {

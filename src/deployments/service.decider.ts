@@ -8,12 +8,17 @@ import {
 } from '../events/deployments.events.js';
 import { ServiceArchived } from '../events/lifecycle.events.js';
 import { patchEnv, type EnvPatch } from './env-patch.js';
+import { domainsOf } from './routes/route-rules.js';
 
 export interface ServiceState {
   serviceId: string | null;
   archived?: boolean;
   /** The variables as this stream recorded them: what an env patch applies to. */
   env?: RecordedEnvVar[];
+  /** The server it is on, as this stream recorded it. */
+  serverId?: string;
+  /** The domains its routes name, as this stream recorded them. */
+  domains?: string[];
 }
 
 export type ServiceUpdate =
@@ -27,21 +32,34 @@ export const serviceTakenMessage = (name: string, environment: string) =>
 
 /**
  * An update or archiving of a known service (shared with the legacy fold): an empty change is no
- * event, archiving twice is one event, an archived service takes no change.
+ * event, archiving twice is one event, an archived service takes no change. What the stream
+ * recorded decides the rest: env patches apply to its variables, a move names the server left,
+ * and new routes name the domains they stop routing (which the caller releases), so two
+ * concurrent route changes never leave a domain claimed that no route names.
  */
 export function decideServiceUpdate(
   command: ServiceUpdate,
-  known: boolean,
-  archived = false,
-  env: RecordedEnvVar[] = [],
+  known: Omit<ServiceState, 'serviceId'> | undefined,
 ): PendingEvent[] {
   if (!known) throw notFound('No such service');
+  const { archived = false, env = [], serverId, domains } = known;
   if (command.kind === 'archive') return archived ? [] : [ServiceArchived(command.event)];
   if (archived) throw conflict('The service is archived', { serviceId: command.event.serviceId });
   const changes = command.envPatch
     ? { ...command.event.changes, env: patchEnv(env, command.envPatch) }
     : command.event.changes;
-  return Object.keys(changes).length ? [ServiceUpdated({ ...command.event, changes })] : [];
+  if (!Object.keys(changes).length) return [];
+  const moved = serverId && changes.serverId && changes.serverId !== serverId;
+  const kept = changes.routes && domainsOf(changes.routes);
+  const released = kept && domains?.filter((d) => !kept.includes(d));
+  return [
+    ServiceUpdated({
+      ...command.event,
+      changes,
+      ...(moved ? { movedFrom: serverId } : {}),
+      ...(released?.length ? { releasedDomains: released } : {}),
+    }),
+  ];
 }
 
 /** The variables a registration or update recorded, else those known before. */
@@ -59,19 +77,24 @@ export function recordedEnv(event: EventLike, before: RecordedEnvVar[] = []): Re
 export const serviceDecider: Decider<ServiceState, ServiceCommand> = {
   initialState: () => ({ serviceId: null }),
   evolve: (state, event) => {
-    if (event.type === ServiceRegistered.type && !state.serviceId)
-      return { serviceId: ServiceRegistered.dataOf(event).serviceId, env: recordedEnv(event) };
+    if (event.type === ServiceRegistered.type && !state.serviceId) {
+      const { serviceId, serverId, routes } = ServiceRegistered.dataOf(event);
+      return { serviceId, serverId, env: recordedEnv(event), domains: domainsOf(routes) };
+    }
     if (event.type === ServiceArchived.type) return { ...state, archived: true };
-    if (event.type === ServiceUpdated.type) return { ...state, env: recordedEnv(event, state.env) };
+    if (event.type === ServiceUpdated.type) {
+      const { changes } = ServiceUpdated.dataOf(event);
+      const serverId = changes.serverId ?? state.serverId;
+      const domains = changes.routes ? domainsOf(changes.routes) : state.domains;
+      return { ...state, serverId, domains, env: recordedEnv(event, state.env) };
+    }
     return state;
   },
   decide(command, state) {
     if (command.kind !== 'register') {
       return decideServiceUpdate(
         command,
-        state.serviceId === command.event.serviceId,
-        state.archived,
-        state.env,
+        state.serviceId === command.event.serviceId ? state : undefined,
       );
     }
     if (state.serviceId) {

@@ -143,10 +143,17 @@ export interface ServiceRoute {
 export const ServiceRegistered = defineEvent<
   { serviceId: string; name: string; environment: string } & ServiceSettings
 >('ServiceRegistered', 1);
-export const ServiceUpdated = defineEvent<{ serviceId: string; changes: Partial<ServiceSettings> }>(
-  'ServiceUpdated',
-  1,
-);
+/**
+ * `movedFrom`: the server the service was on, when `changes.serverId` moves it (its proxy stops
+ * routing the service's domains). `releasedDomains`: the domains its routes named before and the
+ * new routes do not (released on their own streams after this event).
+ */
+export const ServiceUpdated = defineEvent<{
+  serviceId: string;
+  changes: Partial<ServiceSettings>;
+  movedFrom?: string;
+  releasedDomains?: string[];
+}>('ServiceUpdated', 1);
 
 // Stream `service-deployments-<serviceId>`: the service's queue, in trigger order. Version 2:
 // same data; its idempotency key (if any) was claimed first on its own stream (below), while

@@ -10,7 +10,7 @@ import { recordEnv } from '../env-vars.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { healthUrlShapeProblem } from '../reach/health-check-url.js';
 import type { RouteInput } from '../routes/route.input.js';
-import { recordRoutes, routeIssues } from '../routes/route-rules.js';
+import { recordRoutes, routeIssues, routeValues } from '../routes/route-rules.js';
 import type { EnvVarInput } from './service-settings.input.js';
 
 /**
@@ -40,12 +40,12 @@ export class ServiceSettingsChecks {
    * routed compose services exist and do not publish the routed ports on the host).
    */
   routes(routes: RouteInput[] | ServiceRoute[], compose: string): ServiceRoute[] {
-    const recorded = recordRoutes(routes);
     const result = validateCompose(compose);
     if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
-    const issues = routeIssues(recorded, result.summary);
+    // Checked in the order given, so each issue names the route the caller sent at its index.
+    const issues = routeIssues(routeValues(routes), result.summary);
     if (issues.length) throw badRequest('The routes do not fit the compose definition', issues);
-    return recorded;
+    return recordRoutes(routes);
   }
 
   /** Only http(s), to a host the server address policy allows (checked again when probed). */

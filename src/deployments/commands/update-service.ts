@@ -1,7 +1,7 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
-import type { ServiceRoute } from '../../events/deployments.events.js';
+import { ServiceUpdated, type ServiceRoute } from '../../events/deployments.events.js';
 import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -106,10 +106,10 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
         ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
         : undefined;
     const moving = input.serverId !== undefined && input.serverId !== service.serverId;
-    // Domains the new routes add are claimed first, those they drop released last.
+    // Domains the new routes add are claimed first; those they drop are released last, as the
+    // service's stream decided them (a concurrent change may have named others meanwhile).
     const after = domainsOf((changes.routes as ServiceRoute[] | undefined) ?? before);
     const added = after.filter((d) => !domainsOf(before).includes(d));
-    const dropped = domainsOf(before).filter((d) => !after.includes(d));
     await this.domains.claim(serviceId, added, ctx);
     if (moving)
       await this.servers
@@ -118,8 +118,14 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
           await this.domains.release(serviceId, added, ctx);
           throw error;
         });
+    let released: string[];
     try {
-      await this.services.update({ kind: 'update', event: { serviceId, changes }, envPatch }, ctx);
+      const decision = await this.services.update(
+        { kind: 'update', event: { serviceId, changes }, envPatch },
+        ctx,
+      );
+      const recorded = decision.events.find((e) => e.type === ServiceUpdated.type);
+      released = recorded ? (ServiceUpdated.dataOf(recorded).releasedDomains ?? []) : [];
     } catch (error) {
       if (refusedUnstored(error)) {
         if (moving)
@@ -128,7 +134,7 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
       }
       throw error;
     }
-    await this.domains.release(serviceId, dropped, ctx);
+    await this.domains.release(serviceId, released, ctx);
     if (moving)
       await this.servers.change(
         { kind: 'detachService', serverId: service.serverId, serviceId },

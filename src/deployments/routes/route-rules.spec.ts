@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { validateCompose, type ComposeSummary } from '../compose.js';
-import { domainsOf, recordRoutes, routeIssues } from './route-rules.js';
+import { domainsOf, recordRoutes, routeIssues, routeValues } from './route-rules.js';
 
 const summary = (compose: string): ComposeSummary => {
   const result = validateCompose(compose);
@@ -52,6 +52,16 @@ describe('route rules', () => {
       { domain: 'app.example.com', pathPrefix: '/jobs', service: 'worker', port: 8080 },
     ]);
     expect(routeIssues(routes, stack)).toEqual([]);
+  });
+
+  it('names the route at the index it was given, whatever the recorded order', () => {
+    const given = routeValues([
+      { domain: 'z.example.com', service: 'web', port: 80 },
+      { domain: 'a.example.com', service: 'api', port: 80 },
+    ]);
+    expect(routeIssues(given, stack)).toEqual([
+      { path: 'routes.1.service', message: 'the compose file has no service api' },
+    ]);
   });
 
   it('refuses HSTS without HTTPS, and routes of one domain served two ways', () => {

@@ -2,27 +2,30 @@ import type { FieldIssue } from '../../common/app-error.js';
 import type { RouteTls, ServiceRoute } from '../../events/deployments.events.js';
 import type { ComposeSummary } from '../compose.js';
 
-/** The routes as recorded: no path prefix is `null`, in a stable order. */
-export function recordRoutes(
-  routes: {
-    domain: string;
-    pathPrefix?: string | null;
-    service: string;
-    port: number;
-    tls?: RouteTls;
-    hsts?: boolean;
-  }[],
-): ServiceRoute[] {
-  return routes
-    .map((r) => ({
-      domain: r.domain,
-      pathPrefix: r.pathPrefix ?? null,
-      service: r.service,
-      port: r.port,
-      tls: r.tls ?? 'auto',
-      hsts: r.hsts ?? false,
-    }))
-    .sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
+type RouteFields = {
+  domain: string;
+  pathPrefix?: string | null;
+  service: string;
+  port: number;
+  tls?: RouteTls;
+  hsts?: boolean;
+};
+
+/** The routes as given, with every default filled in (no path prefix is `null`). */
+export function routeValues(routes: RouteFields[]): ServiceRoute[] {
+  return routes.map((r) => ({
+    domain: r.domain,
+    pathPrefix: r.pathPrefix ?? null,
+    service: r.service,
+    port: r.port,
+    tls: r.tls ?? 'auto',
+    hsts: r.hsts ?? false,
+  }));
+}
+
+/** The routes as recorded: defaults filled in, in a stable order. */
+export function recordRoutes(routes: RouteFields[]): ServiceRoute[] {
+  return routeValues(routes).sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
 }
 
 const routeKey = (r: ServiceRoute) => `${r.domain}${r.pathPrefix ?? ''}`;

@@ -60,14 +60,22 @@ export class SyncEdgeOnRoutes extends Reaction<RouteNews> {
     if (!service) return;
     // Nothing to change on a server for a service that routes nothing, unless it just stopped.
     if (!service.routes?.length && !removesRoutes(event)) return;
-    const server = await this.lookup.server(service.serverId).catch(() => null);
-    if (!server?.hostKeyApproved) return;
-    await this.edge
-      .sync(server.id, 'routes', systemContext(`edge-routes:${service.id}`))
-      .catch((error: unknown) =>
-        logger.warn(
-          `The edge proxy of server ${server.id} could not be synced: ${errorForLog(error)}`,
-        ),
-      );
+    // A moved service: the server it left stops routing its domains, too.
+    const left =
+      event.event.type === ServiceUpdated.type
+        ? ServiceUpdated.dataOf(event.event).movedFrom
+        : undefined;
+    for (const serverId of [left, service.serverId]) {
+      if (!serverId) continue;
+      const server = await this.lookup.server(serverId).catch(() => null);
+      if (!server?.hostKeyApproved) continue;
+      await this.edge
+        .sync(server.id, 'routes', systemContext(`edge-routes:${service.id}`))
+        .catch((error: unknown) =>
+          logger.warn(
+            `The edge proxy of server ${server.id} could not be synced: ${errorForLog(error)}`,
+          ),
+        );
+    }
   }
 }
