@@ -1,6 +1,6 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
+import { traffic as edgeTraffic, viaEdge as edgeRequest } from './support/edge.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
 import { rmSync } from 'node:fs';
 import { cli, cliHome } from './support/cli.js';
@@ -53,54 +53,8 @@ describe('the edge proxy routes domains to compose services', () => {
   let home: string;
   let cliEnv: Record<string, string>;
 
-  /** What the proxy answers for `host` and `path`: status and body, or why not. */
-  const viaEdge = (host: string, path: string) =>
-    new Promise<string>((resolve) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: edgePort,
-          path,
-          headers: { Host: host },
-          timeout: 5000,
-          // A connection per request: a kept-alive one closed by a config reload while idle is
-          // the client's to retry, not a failed request.
-          agent: false,
-        },
-        (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => resolve(`${res.statusCode} ${body.trim()}`));
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error('timed out')));
-      req.on('error', (error) => resolve(`unreachable: ${error.message}`));
-      req.end();
-    });
-  /**
-   * Requests through the proxy one after another (a new connection each) until stopped: what
-   * each answered, and every failure.
-   */
-  const traffic = (hosts: string[]) => {
-    const answers = new Map<string, number>();
-    const failures: string[] = [];
-    let running = true;
-    const loop = (async () => {
-      for (let i = 0; running; i++) {
-        const answer = await viaEdge(hosts[i % hosts.length], '/version');
-        if (/^200 /.test(answer)) answers.set(answer, (answers.get(answer) ?? 0) + 1);
-        else failures.push(`${new Date().toISOString()} ${hosts[i % hosts.length]}: ${answer}`);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    })();
-    return {
-      stop: async () => {
-        running = false;
-        await loop;
-        return { answers: Object.fromEntries(answers), failures };
-      },
-    };
-  };
+  const viaEdge = (host: string, path: string) => edgeRequest(edgePort, host, path);
+  const traffic = (hosts: string[]) => edgeTraffic(edgePort, hosts);
   /** The running containers of a compose service of the stack, with their images. */
   const running = (service: string) =>
     engine

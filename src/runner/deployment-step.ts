@@ -15,7 +15,7 @@ export interface RemoteStep {
 /** A step the control plane runs itself: the edge proxy's sync, its switch, the drain. */
 export interface LocalStep {
   name: string;
-  local: 'edge-sync' | 'switch' | 'drain';
+  local: 'edge-sync' | 'switch' | 'drain' | 'unpin';
 }
 
 export type DeploymentStep = RemoteStep | LocalStep;

@@ -3,8 +3,8 @@ import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
-import type { DeploymentStep, RemoteStep } from './deployment-step.js';
-import { gaplessSteps } from './edge/gapless-steps.js';
+import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
+import { gaplessSteps, upTargets } from './edge/gapless-steps.js';
 
 export type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 
@@ -89,6 +89,12 @@ printf '%s\n' "$out"`;
  * stdin; the only shell scripts are constants, which take the directory (or a number) as `$1`.
  * The health step waits for starting health checks at most the step timeout.
  */
+/**
+ * After `up`, when routed compose services were recreated in place: they are dialled by their
+ * edge alias again (their addresses pinned by an earlier gapless deployment are gone).
+ */
+const UNPIN: LocalStep = { name: 'edge-unpin', local: 'unpin' };
+
 export function deploymentSteps(
   deployment: DeploymentDoc,
   runner: { remoteDir: string; stepTimeoutSeconds: number },
@@ -115,7 +121,7 @@ export function deploymentSteps(
   ];
   const edge = deployment.snapshot.routes?.length
     ? gaplessSteps(deployment, dir, project, runner)
-    : { before: [], after: [] };
+    : { before: [], after: [], services: [] };
   const steps: DeploymentStep[] = [
     ...contextSteps(deployment, dir, localContext),
     {
@@ -142,7 +148,13 @@ export function deploymentSteps(
     // Routed compose services that can go beside their running version do so first.
     ...edge.before,
     ...edge.after,
-    { name: 'up', args: [...compose, 'up', '-d', '--remove-orphans'] },
+    {
+      name: 'up',
+      args: [...compose, 'up', '-d', '--remove-orphans', ...upTargets(deployment, edge.services)],
+    },
+    ...((deployment.snapshot.routes ?? []).some((r) => !edge.services.includes(r.service))
+      ? [UNPIN]
+      : []),
     {
       name: 'health',
       args: [

@@ -37,13 +37,16 @@ export class EdgeCutover {
     if (step.local === 'drain') return this.drain(signal);
     const upstreams = newContainers(outputs.get('start-new') ?? []);
     if (step.local === 'switch') return this.switchTo(deployment, upstreams, ctx, session);
-    // Routed services this deployment recreates in place go back to being dialled by alias.
-    const gapless = gaplessServices(deployment);
-    const service = await this.lookup.service(deployment.serviceId);
-    const pinned = Object.keys(service.upstreams ?? {}).filter(
-      (s) => !gapless.includes(s) && service.upstreams?.[s]?.length,
-    );
-    if (pinned.length) {
+    if (step.local === 'unpin') {
+      // Routed services this deployment recreated in place (their containers now carry the
+      // edge alias) go back to being dialled by it, as soon as they were recreated: their
+      // pinned addresses were the containers compose just replaced.
+      const gapless = gaplessServices(deployment);
+      const service = await this.lookup.service(deployment.serviceId);
+      const pinned = Object.keys(service.upstreams ?? {}).filter(
+        (s) => !gapless.includes(s) && service.upstreams?.[s]?.length,
+      );
+      if (!pinned.length) return ['no recreated service was pinned'];
       const byAlias = pinned.map((s) => ({ service: s, containers: [] }));
       return this.switchTo(deployment, byAlias, ctx, session);
     }

@@ -9,20 +9,22 @@
 const COMPOSE = `dc() { docker compose --project-name "$project" --project-directory "$dir" -f "$dir/compose.yaml" --env-file "$dir/.env" "$@"; }`;
 
 /**
- * `$1` dir, `$2` project, `$3` the edge network, then compose services: starts as many new
- * containers of each as are running (at least one) beside the old ones, with the new
- * definition; the old ones are not touched (--no-recreate). Prints `new <service> <container
- * name> <address on the edge network>` for each.
+ * `$1` dir, `$2` project, `$3` the edge network, then `<compose service>=<count>` pairs: starts
+ * `count` new containers of each (the replicas the new definition asks for; 0: as many as are
+ * running, at least one) beside the old ones, with the new definition; the old ones are not
+ * touched (--no-recreate). Prints `new <service> <container name> <address on the edge
+ * network>` for each.
  */
 export const START_NEW = `dir=$1 project=$2 net=$3; shift 3
 ${COMPOSE}
 mkdir -p "$dir/gapless" || exit
-for s in "$@"; do
+for pair in "$@"; do
+  s=\${pair%=*} want=\${pair##*=}
   dc ps -q --all "$s" > "$dir/gapless/$s.old" || exit
   all=$(wc -l < "$dir/gapless/$s.old")
-  running=$(dc ps -q "$s" | wc -l)
-  [ "$running" -gt 0 ] || running=1
-  dc up -d --no-deps --no-recreate --scale "$s=$((all + running))" "$s" || exit
+  [ "$want" -gt 0 ] || want=$(dc ps -q "$s" | wc -l)
+  [ "$want" -gt 0 ] || want=1
+  dc up -d --no-deps --no-recreate --scale "$s=$((all + want))" "$s" || exit
   dc ps -q --all "$s" | grep -vxF -f "$dir/gapless/$s.old" > "$dir/gapless/$s.new"
   [ -s "$dir/gapless/$s.new" ] || { echo "no new container of $s started" >&2; exit 1; }
   for c in $(cat "$dir/gapless/$s.new"); do

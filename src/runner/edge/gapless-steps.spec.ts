@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
-import { gaplessServices, gaplessSteps, newContainers } from './gapless-steps.js';
+import {
+  gaplessServices,
+  gaplessSteps,
+  newContainers,
+  replicasOf,
+  upTargets,
+} from './gapless-steps.js';
 
 const deployment = (compose: string, healthCheckUrl: string | null = null) =>
   ({
@@ -39,7 +45,7 @@ describe('gapless steps', () => {
     ]);
     expect(after.map((s) => s.name)).toEqual(['retire']);
     const start = before[1] as { args: string[]; undo?: string[] };
-    expect(start.args.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'slipway-edge', 'web']);
+    expect(start.args.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'slipway-edge', 'web=0']);
     expect(start.undo?.slice(3)).toEqual(['slipway', '/srv/p/d1', 'p', 'web']);
     const probe = before[3] as { args: string[] };
     // Any answer below 500 on `/` without a health check URL; service, port and routed domain.
@@ -74,6 +80,27 @@ describe('gapless steps', () => {
       { stepTimeoutSeconds: 30 },
     );
     expect([before.map((s) => s.name), after]).toEqual([['edge-sync'], []]);
+  });
+
+  it('start as many new containers as the new definition asks for, else as many as run', () => {
+    const replicated = `services:
+  web: {image: "a/web:1", deploy: {replicas: 3}}
+  api: {image: "a/api:1", scale: 2}
+  db: {image: "postgres:16"}
+`;
+    expect(['web', 'api', 'db', 'nope'].map((s) => replicasOf(replicated, s))).toEqual([
+      3, 2, 0, 0,
+    ]);
+    const { before } = gaplessSteps(deployment(replicated), '/d', 'p', {
+      stepTimeoutSeconds: 30,
+    });
+    expect((before[1] as { args: string[] }).args.slice(7)).toEqual(['web=3']);
+  });
+
+  it('leave the gapless services out of the final compose up, so none is recreated', () => {
+    expect(upTargets(deployment(stack), [])).toEqual([]);
+    expect(upTargets(deployment(stack), ['web'])).toEqual(['--no-deps', 'admin', 'db']);
+    expect(upTargets(deployment(stack), ['web', 'admin', 'db'])).toEqual(['--no-recreate']);
   });
 
   it('read the new containers start-new printed, per service', () => {

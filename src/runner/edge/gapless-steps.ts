@@ -26,6 +26,20 @@ export function gaplessServices(deployment: DeploymentDoc): string[] {
     .map((s) => s.service);
 }
 
+/**
+ * How many containers of a compose service its definition asks for (`deploy.replicas`, else
+ * `scale`); 0 when it does not say: as many as run now.
+ */
+export function replicasOf(compose: string, service: string): number {
+  const parsed = readComposeDocument(compose);
+  if (!parsed.ok) return 0;
+  const definition = (parsed.value as { services?: Record<string, Record<string, unknown>> })
+    .services?.[service];
+  const deploy = definition?.deploy as { replicas?: unknown } | undefined;
+  const count = deploy?.replicas ?? definition?.scale;
+  return typeof count === 'number' && Number.isInteger(count) && count > 0 ? count : 0;
+}
+
 /** The path and strictness of the probe of new containers: the health check URL's, else `/`. */
 function probeOf(deployment: DeploymentDoc): { path: string; strict: boolean } {
   const url = deployment.snapshot.healthCheckUrl;
@@ -46,10 +60,11 @@ export function gaplessSteps(
   dir: string,
   project: string,
   timeouts: { stepTimeoutSeconds: number },
-): { before: (RemoteStep | LocalStep)[]; after: RemoteStep[] } {
+): { before: (RemoteStep | LocalStep)[]; after: RemoteStep[]; services: string[] } {
   const services = gaplessServices(deployment);
   const edgeSync: LocalStep = { name: 'edge-sync', local: 'edge-sync' };
-  if (!services.length) return { before: [edgeSync], after: [] };
+  if (!services.length) return { before: [edgeSync], after: [], services };
+  const counts = services.map((s) => `${s}=${replicasOf(deployment.snapshot.compose, s)}`);
   const routes = (deployment.snapshot.routes ?? []).filter((r) => services.includes(r.service));
   // One probe per compose service and port, named by the first domain routed to it.
   const probes = new Map(routes.map((r) => [`${r.service} ${r.port}`, r.domain] as const));
@@ -62,7 +77,7 @@ export function gaplessSteps(
       edgeSync,
       {
         name: 'start-new',
-        args: ['sh', '-c', START_NEW, 'slipway', dir, project, EDGE_NETWORK, ...services],
+        args: ['sh', '-c', START_NEW, 'slipway', dir, project, EDGE_NETWORK, ...counts],
         undo,
       },
       {
@@ -93,7 +108,22 @@ export function gaplessSteps(
         args: ['sh', '-c', RETIRE_OLD, 'slipway', String(RETIRE_GRACE_SECONDS), dir, ...services],
       },
     ],
+    services,
   };
+}
+
+/**
+ * What the deployment's `compose up` names once the gapless services went beside their old
+ * version: only the other services (`--no-deps`, so none of the gapless ones is recreated under
+ * the proxy's pinned addresses), or, when every service was gapless, nothing to recreate.
+ * Orphans are removed either way.
+ */
+export function upTargets(deployment: DeploymentDoc, gapless: readonly string[]): string[] {
+  if (!gapless.length) return [];
+  const parsed = readComposeDocument(deployment.snapshot.compose);
+  const all = parsed.ok ? Object.keys((parsed.value as { services?: object }).services ?? {}) : [];
+  const others = all.filter((s) => !gapless.includes(s));
+  return others.length ? ['--no-deps', ...others] : ['--no-recreate'];
 }
 
 /**

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { data } from './support/deployments.js';
+import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
+import { traffic, viaEdge } from './support/edge.js';
+import { call, cookieAuth, signUp } from './support/identity.js';
+import { freePort } from './support/ports.js';
+import {
+  ALLOW_LOOPBACK,
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+  waitForDeployment,
+} from './support/sshd.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const EDGE = 'slipway-edge';
+const PROJECT = 'scale-production';
+const HOST = 'scale.example.test';
+
+interface Details {
+  status: string;
+  failureReason: string | null;
+  steps: { step: string; ok: boolean | null }[];
+}
+
+/**
+ * How a routed service's replicas and its strategy meet the edge proxy, on the real Docker
+ * engine over a real sshd with Debian's Caddy: a gapless deployment starts as many new
+ * containers as the definition's replicas and switches the proxy to all of them; a service
+ * switched to `recreate` after gapless deployments is dialled by its alias again once compose
+ * replaced its containers.
+ */
+describe('the edge proxy with replicas and a change of strategy', () => {
+  let engine: DockerEngine;
+  let sshd: TestSshd;
+  let t: TestApp;
+  let owner: Record<string, string>;
+  let serviceId: string;
+  let edgePort: number;
+  let image: (tag: string) => string;
+
+  const compose = (tag: string, extra = '') =>
+    `services:\n  web:\n    image: ${image(tag)}\n    deploy:\n      replicas: 2\n${extra}`;
+  /** The running containers of the web service, with their images. */
+  const running = () =>
+    engine
+      .docker([
+        'ps',
+        '--filter',
+        `label=com.docker.compose.project=${PROJECT}`,
+        '--format',
+        '{{.Names}} {{.Image}}',
+      ])
+      .trim()
+      .split('\n')
+      .filter(Boolean);
+  const deploy = async (tag: string) => {
+    const { deploymentId } = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
+    );
+    return waitForDeployment<Details>(t, owner, deploymentId, ['succeeded', 'failed'], 60_000, 50);
+  };
+
+  beforeAll(async () => {
+    engine = dockerEngine();
+    image = (tag) => `${engine.registry}/acme/api:${tag}`;
+    engine.removeProject(PROJECT);
+    engine.docker(['rm', '-f', EDGE]);
+    sshd = await startSshd({ engine });
+    edgePort = await freePort();
+    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
+    Object.assign(t.config.edge, {
+      image: `${engine.registry}/slipway/caddy:2`,
+      publish: [`127.0.0.1:${edgePort}:80`],
+      watchSeconds: 0,
+      drainSeconds: 1,
+    });
+    await startRunnerFor(t, sshd);
+    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    const serverId = await registerLoopbackServer(t.url, owner, sshd);
+    serviceId = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'scale',
+        environment: 'production',
+        serverId,
+        imageRepository: `${engine.registry}/acme/api`,
+        compose: compose('1.0.0'),
+        routes: [{ domain: HOST, service: 'web', port: 80, tls: 'off' }],
+      }),
+    ).serviceId;
+  }, 5 * 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+    engine?.docker(['rm', '-f', EDGE]);
+    engine?.removeProject(PROJECT);
+  });
+
+  it('starts as many new containers as the replicas asked, and switches to all of them', async () => {
+    const first = await deploy('1.0.0');
+    expect([first.status, first.failureReason]).toEqual(['succeeded', null]);
+    expect(running().map((c) => c.split(' ')[1])).toEqual([image('1.0.0'), image('1.0.0')]);
+    const load = traffic(edgePort, [HOST]);
+    const second = await deploy('1.1.0');
+    const { answers, failures } = await load.stop();
+    expect([second.status, second.failureReason]).toEqual(['succeeded', null]);
+    expect(failures).toEqual([]);
+    expect(Object.keys(answers).sort()).toEqual(['200 1.0.0', '200 1.1.0']);
+    // Two new containers, both of the new version; the old two retired; the proxy sends to both.
+    expect(running().map((c) => c.split(' ')[1])).toEqual([image('1.1.0'), image('1.1.0')]);
+    const config = JSON.parse(
+      engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']),
+    ) as {
+      apps: { http: { servers: { edge: { routes: { handle: { upstreams?: unknown[] }[] }[] } } } };
+    };
+    expect(config.apps.http.servers.edge.routes[0].handle[0].upstreams).toHaveLength(2);
+  });
+
+  it('dials the alias again once a service marked recreate was replaced in place', async () => {
+    const update = await call(t.url, 'POST', 'updateService', owner, {
+      serviceId,
+      compose: compose('1.1.0', '    x-slipway:\n      strategy: recreate\n'),
+    });
+    expect(update.status).toBe(200);
+    const done = await deploy('1.0.0');
+    expect([done.status, done.failureReason]).toEqual(['succeeded', null]);
+    expect(done.steps.map((s) => s.step)).toContain('edge-unpin');
+    expect(done.steps.map((s) => s.step)).not.toContain('start-new');
+    // The containers pinned by the gapless deployments are gone; the new ones answer by alias.
+    expect(await viaEdge(edgePort, HOST, '/version')).toBe('200 1.0.0');
+  });
+});
