@@ -16,8 +16,6 @@ mkdir -p "$dir" && cat > "$next" || exit
 if [ -n "$root_file" ] && [ ! -f "$dir/$root_file" ]; then
   printf '%s' "$root_pem" > "$dir/$root_file.next.$$" && mv "$dir/$root_file.next.$$" "$dir/$root_file" || exit
 fi
-docker network inspect "$net" >/dev/null 2>&1 || {
-  docker network create "$net" >/dev/null || exit; echo "action: network-created"; }
 admin() { docker exec "$name" caddy reload --config /etc/slipway-edge/caddy.json --address unix//run/caddy-admin.sock "$@"; }
 start() {
   set -- ; old_ifs=$IFS; IFS=,; for p in $publish; do set -- "$@" -p "$p"; done; IFS=$old_ifs
@@ -32,6 +30,10 @@ ready() {
     sleep 0.5; done
 }
 state=$(docker inspect -f '{{.State.Running}} {{.Config.Image}}' "$name" 2>/dev/null) || state=missing
+# A running proxy is on its network: only otherwise is the network looked for (one docker call
+# less on the path of a deployment's switch).
+[ "$state" = "true $image" ] || docker network inspect "$net" >/dev/null 2>&1 || {
+  docker network create "$net" >/dev/null || exit; echo "action: network-created"; }
 if [ "$state" = "true $image" ]; then
   if ! cmp -s "$next" "$dir/caddy.json" 2>/dev/null; then
     # Loaded from where it was written: a configuration Caddy refuses never takes the place of
