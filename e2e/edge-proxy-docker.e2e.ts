@@ -10,9 +10,10 @@ import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
   startRunnerFor,
+  deployAndWait,
+  deploymentLog,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { EdgeWatch } from '../src/runner/edge/edge-watch.js';
@@ -56,20 +57,7 @@ describe('the edge proxy routes domains to compose services', () => {
   const viaEdge = (host: string, path: string) => edgeRequest(edgePort, host, path);
   const traffic = (hosts: string[]) => edgeTraffic(edgePort, hosts);
   /** The running containers of a compose service of the stack, with their images. */
-  const running = (service: string) =>
-    engine
-      .docker([
-        'ps',
-        '--filter',
-        `label=com.docker.compose.project=${PROJECT}`,
-        '--filter',
-        `label=com.docker.compose.service=${service}`,
-        '--format',
-        '{{.Names}} {{.Image}}',
-      ])
-      .trim()
-      .split('\n')
-      .filter(Boolean);
+  const running = (service: string) => engine.running(PROJECT, service);
   /** Polls `check` every 100 ms for at most 20 s. */
   const until = async (check: () => Promise<boolean>) => {
     const deadline = Date.now() + 20_000;
@@ -78,32 +66,8 @@ describe('the edge proxy routes domains to compose services', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  /** A deployment's log, for a failure message. */
-  const logsOf = async (deploymentId: string) =>
-    data<{ lines: { step: string; text: string }[] }>(
-      await call(t.url, 'GET', 'deploymentLogs', owner, { deploymentId, limit: 1000 }),
-    )
-      .lines.map((l) => `${l.step}: ${l.text}`)
-      .join('\n');
-  const deploy = async (tag: string) => {
-    const { deploymentId } = data<{ deploymentId: string }>(
-      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
-    );
-    try {
-      return await waitForDeployment<Details>(
-        t,
-        owner,
-        deploymentId,
-        ['succeeded', 'failed'],
-        60_000,
-        50,
-      );
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${await logsOf(deploymentId)}`, {
-        cause: error,
-      });
-    }
-  };
+  const deploy = (tag: string) => deployAndWait<Details>(t, owner, serviceId, image(tag));
+  const logsOf = (deploymentId: string) => deploymentLog(t, owner, deploymentId);
   /** Registers another service of the same stack on the server, with these routes. */
   const register = (name: string, routes?: unknown[]) =>
     call(t.url, 'POST', 'registerService', owner, {

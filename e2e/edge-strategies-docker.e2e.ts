@@ -8,9 +8,9 @@ import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
   startRunnerFor,
+  deployAndWait,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -42,25 +42,8 @@ describe('the edge proxy with replicas and a change of strategy', () => {
 
   const compose = (tag: string, extra = '') =>
     `services:\n  web:\n    image: ${image(tag)}\n    deploy:\n      replicas: 2\n${extra}`;
-  /** The running containers of the web service, with their images. */
-  const running = () =>
-    engine
-      .docker([
-        'ps',
-        '--filter',
-        `label=com.docker.compose.project=${PROJECT}`,
-        '--format',
-        '{{.Names}} {{.Image}}',
-      ])
-      .trim()
-      .split('\n')
-      .filter(Boolean);
-  const deploy = async (tag: string) => {
-    const { deploymentId } = data<{ deploymentId: string }>(
-      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image(tag) }),
-    );
-    return waitForDeployment<Details>(t, owner, deploymentId, ['succeeded', 'failed'], 60_000, 50);
-  };
+  const running = () => engine.running(PROJECT);
+  const deploy = (tag: string) => deployAndWait<Details>(t, owner, serviceId, image(tag));
 
   beforeAll(async () => {
     engine = dockerEngine();

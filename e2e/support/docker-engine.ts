@@ -20,6 +20,8 @@ export interface DockerEngine {
   docker(args: string[]): string;
   /** Removes every container of a compose project (a suite's clean-up). */
   removeProject(project: string): void;
+  /** `<name> <image>` of each running container of a compose project (and service). */
+  running(project: string, service?: string): string[];
 }
 
 export const SCRIPT = join(
@@ -67,6 +69,19 @@ export function dockerEngine(): DockerEngine {
         .split('\n')
         .filter(Boolean);
       if (ids.length) docker(['rm', '-f', ...ids]);
+    },
+    running(project, service) {
+      const filters = [`label=com.docker.compose.project=${project}`];
+      if (service) filters.push(`label=com.docker.compose.service=${service}`);
+      return docker([
+        'ps',
+        ...filters.flatMap((f) => ['--filter', f]),
+        '--format',
+        '{{.Names}} {{.Image}}',
+      ])
+        .trim()
+        .split('\n')
+        .filter(Boolean);
     },
   };
 }

@@ -156,3 +156,36 @@ export async function waitForDeployment<T extends { status: string }>(
   }
   throw new Error(`deployment ${deploymentId} never reached ${statuses.join('/')}`);
 }
+
+/** A deployment's log as `<step>: <text>` lines, for a failure message. */
+export async function deploymentLog(
+  t: TestApp,
+  auth: Record<string, string>,
+  deploymentId: string,
+): Promise<string> {
+  const { lines } = data<{ lines: { step: string; text: string }[] }>(
+    await call(t.url, 'GET', 'deploymentLogs', auth, { deploymentId, limit: 1000 }),
+  );
+  return lines.map((l) => `${l.step}: ${l.text}`).join('\n');
+}
+
+/**
+ * Triggers a deployment of `imageTag` and waits (60 s at most) for it to succeed or fail; a
+ * timeout's error carries the deployment's log.
+ */
+export async function deployAndWait<T extends { status: string }>(
+  t: TestApp,
+  auth: Record<string, string>,
+  serviceId: string,
+  imageTag: string,
+): Promise<T> {
+  const { deploymentId } = data<{ deploymentId: string }>(
+    await call(t.url, 'POST', 'triggerDeploy', auth, { serviceId, imageTag }),
+  );
+  try {
+    return await waitForDeployment<T>(t, auth, deploymentId, ['succeeded', 'failed'], 60_000, 50);
+  } catch (error) {
+    const log = await deploymentLog(t, auth, deploymentId);
+    throw new Error(`${(error as Error).message}\n${log}`, { cause: error });
+  }
+}
