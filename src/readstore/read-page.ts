@@ -23,6 +23,24 @@ export async function readPage<T extends Doc, V>(
   };
 }
 
+/**
+ * Every document of `collection` matching `filter`, read page by page (1,000 at a time): for a
+ * background pass that must see them all, never for a request's answer.
+ */
+export async function readAll<T extends Doc>(
+  collection: CollectionReader<T>,
+  filter: Filter,
+): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await collection.find(filter, { limit: 1000, cursor });
+    all.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return all;
+}
+
 /** Equality on each field given a value; a field left out (undefined) does not filter. */
 export function whereGiven(fields: Record<string, Scalar | undefined>): Filter {
   const filter: Filter = {};

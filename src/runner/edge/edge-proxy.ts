@@ -19,6 +19,7 @@ import {
   type EdgeUpstream,
 } from '../../events/edge.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
+import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { composeProject } from '../compose-project.js';
@@ -50,16 +51,8 @@ export interface UpstreamSwitch {
 
 /** A server's routed services, as the read model knows them (active ones only). */
 async function routedServices(reads: ReadStore, serverId: string): Promise<ServiceDoc[]> {
-  const services: ServiceDoc[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await reads
-      .collection<ServiceDoc>('services')
-      .find({ serverId }, { limit: 1000, cursor });
-    services.push(...page.items.filter((s) => s.status !== 'archived' && s.routes?.length));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return services;
+  const services = await readAll(reads.collection<ServiceDoc>('services'), { serverId });
+  return services.filter((s) => s.status !== 'archived' && s.routes?.length);
 }
 
 /**

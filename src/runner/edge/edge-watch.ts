@@ -11,28 +11,12 @@ import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { errorForLog } from '../../common/log-text.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { systemContext } from '../../kernel/request-context.js';
-import { READ_STORE, type Filter, type ReadStore } from '../../readstore/read-store.port.js';
+import { readAll } from '../../readstore/read-page.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EdgeCertificates } from './edge-certificates.js';
 import { EdgeProxy } from './edge-proxy.js';
 
 const logger = new Logger('Edge');
-
-/** The ids of every document of a collection that matches, page by page. */
-async function idsOf<T extends { id: string }>(
-  reads: ReadStore,
-  collection: string,
-  filter: Filter,
-  pick: (doc: T) => string,
-): Promise<string[]> {
-  const ids: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await reads.collection<T>(collection).find(filter, { limit: 1000, cursor });
-    ids.push(...page.items.map(pick));
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return ids;
-}
 
 /**
  * Every SLIPWAY_EDGE_WATCH_SECONDS (with the runner on): each server whose services have routes,
@@ -73,15 +57,12 @@ export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown 
 
   /** The servers to look at: with routed services, or whose proxy routed something. */
   async servers(): Promise<string[]> {
-    const routed = await idsOf<ServiceDoc>(this.reads, 'services', {}, (s) =>
+    const routed = (await readAll(this.reads.collection<ServiceDoc>('services'), {})).map((s) =>
       s.status !== 'archived' && s.routes?.length ? s.serverId : '',
     );
-    const edges = await idsOf<ServerEdgeDoc>(
-      this.reads,
-      'server_edges',
-      { routes: { $gt: 0 } },
-      (e) => e.id,
-    );
+    const edges = (
+      await readAll(this.reads.collection<ServerEdgeDoc>('server_edges'), { routes: { $gt: 0 } })
+    ).map((e) => e.id);
     const candidates = [...new Set([...routed, ...edges])].filter(Boolean);
     const servers = await Promise.all(
       candidates.map((id) => this.reads.collection<ServerDoc>('servers').get(id)),
