@@ -15,8 +15,12 @@ const POLL_MS = 2_000;
 /** Lines kept in the page; older ones are dropped from view (the CLI has them all). */
 const MAX_LINES = 20_000;
 
-/** The log so far, then only the lines after it on every poll, while the deployment runs. */
-function useLogs(deploymentId: string, live: boolean) {
+/**
+ * The log so far, then only the lines after it on every poll, while the deployment runs. One
+ * query per deployment: other parts of the page that read the log (`enabled` when they need it)
+ * share its lines and its requests.
+ */
+export function useLogs(deploymentId: string, live: boolean, enabled = true) {
   const queryClient = useQueryClient();
   const key = ['deploymentLogs', deploymentId];
   return useQuery({
@@ -34,6 +38,7 @@ function useLogs(deploymentId: string, live: boolean) {
       return { lines: lines.slice(-MAX_LINES), after };
     },
     refetchInterval: live ? POLL_MS : false,
+    enabled,
   });
 }
 

@@ -9,6 +9,7 @@ import { StatusBadge } from '../components/status';
 import { duration, exactTime, When } from '../components/time';
 import { requester, triggerText } from '../components/words';
 import { CancelDeployment, RollBack } from './deployment-actions';
+import { Cutover } from './deployment-cutover';
 import { Logs } from './deployment-logs';
 
 type Details = AnswerOf<'deploymentDetails'>;
@@ -243,6 +244,7 @@ export function DeploymentPage() {
         <CancelDeployment d={d} />
         <RollBack d={d} />
       </section>
+      <Cutover d={d} live={live} />
       <section className="card" aria-labelledby="steps-title">
         <h2 id="steps-title">Steps</h2>
         <Steps d={d} />
