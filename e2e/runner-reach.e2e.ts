@@ -11,6 +11,7 @@ interface Details {
   status: string;
   failureReason: string | null;
   failedStep: string | null;
+  steps: { step: string; ok: boolean | null; detail: string | null; finishedAt: string | null }[];
 }
 
 describe("the runner's reach: pinned addresses and uniform connection failures", () => {
@@ -91,6 +92,13 @@ describe("the runner's reach: pinned addresses and uniform connection failures",
     expect(asOperator).toMatchObject({
       failedStep: 'connect',
       failureReason: 'could not connect to the server',
+    });
+    // The step itself ended failed (not left running), with the same words.
+    expect(asOperator.steps.at(-1)).toMatchObject({
+      step: 'connect',
+      ok: false,
+      detail: 'could not connect to the server',
+      finishedAt: expect.any(String),
     });
     const logs = data<{ lines: { text: string }[] }>(
       await call(t.url, 'GET', 'deploymentLogs', operator, { deploymentId: id }),

@@ -66,6 +66,8 @@ export class DeploymentExecutor {
     let session: SshSession | null = null;
     /** What to run should a step fail before the switch (newest last). */
     const undo: string[][] = [];
+    /** The step started and not yet recorded as finished. */
+    let open: string | null = null;
     try {
       const server = await this.lookup.server(deployment.serverId);
       // The policy may have narrowed since the deployment was queued: it decides at run time.
@@ -73,6 +75,7 @@ export class DeploymentExecutor {
       if (refused.length) throw new Error(describeRefusal(refused, server.name));
       step = 'connect';
       await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
+      open = step;
       if (!server.hostKeyApproved)
         throw new Error(`the host key of ${server.name} is not approved`);
       session = await this.sessions.open(server);
@@ -85,6 +88,7 @@ export class DeploymentExecutor {
         { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
         ctx,
       );
+      open = null;
       let digest: string | null = null;
       const healthUrl = deployment.snapshot.healthCheckUrl;
       step = healthUrl ? 'http-probe' : step;
@@ -100,6 +104,7 @@ export class DeploymentExecutor {
           return await this.finishCancelled(id, control, log, ctx, session, undo);
         step = next.name;
         await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
+        open = step;
         if ('local' in next) {
           // Whether or not the proxy takes it, the old containers serve until it does: removing
           // the new ones after a switch that half happened could leave nobody serving.
@@ -121,6 +126,7 @@ export class DeploymentExecutor {
             { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
             ctx,
           );
+          open = null;
           continue;
         }
         if (next.undo) undo.push(next.undo);
@@ -136,6 +142,7 @@ export class DeploymentExecutor {
           { kind: 'stepFinished', deploymentId: id, step, ok: problem === null, detail: problem },
           ctx,
         );
+        open = null;
         if (problem) throw new Error(problem);
         outputs.set(step, stdout.lines);
         if (step === 'record-digest') digest = digestFrom(stdout.lines, deployment.imageRef);
@@ -154,7 +161,22 @@ export class DeploymentExecutor {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       // The log is for everyone who reads deployments; the detailed reason only for admins.
-      log.write(step, 'stderr', `slipway: ${GENERIC_FAILURES[step] ?? reason}`);
+      const shown = GENERIC_FAILURES[step] ?? reason;
+      log.write(step, 'stderr', `slipway: ${shown}`);
+      // A step that threw (one the control plane runs, a dropped connection) ends failed too.
+      if (open)
+        await this.machine
+          .apply(
+            {
+              kind: 'stepFinished',
+              deploymentId: id,
+              step: open,
+              ok: false,
+              detail: shown.slice(0, 500),
+            },
+            ctx,
+          )
+          .catch(() => undefined);
       await this.undo(session, undo, log);
       await log.flush();
       logger.warn(`Deployment ${id} failed at ${step}: ${logText(reason)}`);
