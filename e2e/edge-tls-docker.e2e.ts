@@ -13,9 +13,9 @@ import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
   startRunnerFor,
+  deployAndWait,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { DAY, TestClock } from './support/test-clock.js';
@@ -109,6 +109,8 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
     data<{ certificates: Certificate[] }>(
       await call(t.url, 'GET', 'serviceDetails', owner, { serviceId }),
     ).certificates;
+  const deploy = (tag: string) =>
+    deployAndWait<{ status: string }>(t, owner, serviceId, `${engine.registry}/acme/api:${tag}`);
   const observe = () => t.app.get(EdgeCertificates).observe(serverId, systemContext('test'));
 
   beforeAll(async () => {
@@ -187,18 +189,7 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
         ],
       }),
     ).serviceId;
-    const { deploymentId } = data<{ deploymentId: string }>(
-      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image }),
-    );
-    const done = await waitForDeployment<{ status: string }>(
-      t,
-      owner,
-      deploymentId,
-      ['succeeded', 'failed'],
-      60_000,
-      50,
-    );
-    expect(done.status).toBe('succeeded');
+    expect((await deploy('1.0.0')).status).toBe('succeeded');
   }, 5 * 60_000);
   afterAll(async () => {
     await t?.close();

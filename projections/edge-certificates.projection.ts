@@ -2,10 +2,11 @@ import {
   EdgeCertificateExpiring,
   EdgeCertificateFailed,
   EdgeCertificateObserved,
+  EdgeCertificateStillFailing,
 } from '../src/events/edge-certificates.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
-import { handlersOf, on, type Projection } from './projection.js';
+import { handlersOf, on, type Projection, type TypedHandler } from './projection.js';
 
 /**
  * `edge_certificates`: one per server and domain routed with TLS whose certificate Slipway has
@@ -48,6 +49,22 @@ const blank = (serverId: string, domain: string): EdgeCertificateDoc => ({
   updatedAt: '',
 });
 
+type Failure = EventDataOf<typeof EdgeCertificateFailed>;
+
+/** A failure, the first of its spell or a later one: the domain fails, with this reason. */
+const failing: TypedHandler<Failure, EdgeCertificateDoc> = {
+  collection: 'edge_certificates',
+  documentId: (e) => edgeCertificateId(e.data.serverId, e.data.domain),
+  evolve: (current, { data, recordedAt }) => ({
+    ...(current ?? blank(data.serverId, data.domain)),
+    id: edgeCertificateId(data.serverId, data.domain),
+    status: 'failing',
+    lastError: data.reason,
+    lastErrorAt: data.failedAt,
+    updatedAt: recordedAt,
+  }),
+};
+
 export const edgeCertificatesProjection: Projection = {
   name: 'edge-certificates',
   version: 1,
@@ -73,18 +90,8 @@ export const edgeCertificatesProjection: Projection = {
         updatedAt: recordedAt,
       }),
     }),
-    on<EventDataOf<typeof EdgeCertificateFailed>, EdgeCertificateDoc>(EdgeCertificateFailed, {
-      collection: 'edge_certificates',
-      documentId: (e) => edgeCertificateId(e.data.serverId, e.data.domain),
-      evolve: (current, { data, recordedAt }) => ({
-        ...(current ?? blank(data.serverId, data.domain)),
-        id: edgeCertificateId(data.serverId, data.domain),
-        status: 'failing',
-        lastError: data.reason,
-        lastErrorAt: data.failedAt,
-        updatedAt: recordedAt,
-      }),
-    }),
+    on(EdgeCertificateFailed, failing),
+    on(EdgeCertificateStillFailing, failing),
     on<EventDataOf<typeof EdgeCertificateExpiring>, EdgeCertificateDoc>(EdgeCertificateExpiring, {
       collection: 'edge_certificates',
       documentId: (e) => edgeCertificateId(e.data.serverId, e.data.domain),

@@ -26,6 +26,17 @@ export const EdgeCertificateFailed = defineEvent<{
   failedAt: string;
 }>('EdgeCertificateFailed', 1);
 
+/**
+ * A domain already failing failed again for another reason (the CA's answer to another
+ * challenge type, say): the read model shows it; channels heard of the failure once already.
+ */
+export const EdgeCertificateStillFailing = defineEvent<{
+  serverId: string;
+  domain: string;
+  reason: string;
+  failedAt: string;
+}>('EdgeCertificateStillFailing', 1);
+
 /** A domain's certificate is within SLIPWAY_CERT_EXPIRY_WARN_DAYS of expiring: once per certificate. */
 export const EdgeCertificateExpiring = defineEvent<{
   serverId: string;

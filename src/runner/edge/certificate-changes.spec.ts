@@ -53,25 +53,24 @@ describe('what a look at a certificate records', () => {
     ]);
   });
 
-  it('given a failure, it is recorded once while the reason stays the same', () => {
-    const first = when(null, { certificate: null, failure });
-    expect(first).toEqual([
-      [
-        'EdgeCertificateFailed',
-        { serverId: 's1', domain: 'shop.test', reason: 'connection refused', failedAt: failure.at },
-      ],
-    ]);
+  it('given a failure, it is recorded once per failing spell; a new reason is shown, not notified', () => {
+    const data = {
+      serverId: 's1',
+      domain: 'shop.test',
+      reason: 'connection refused',
+      failedAt: failure.at,
+    };
+    expect(when(null, { certificate: null, failure })).toEqual([['EdgeCertificateFailed', data]]);
     const failing = known({
       status: 'failing',
       fingerprint: null,
       lastError: 'connection refused',
     });
-    expect(
-      when(failing, { certificate: null, failure: { ...failure, at: '2026-12-01T01:00:00.000Z' } }),
-    ).toEqual([]);
-    expect(
-      when(failing, { certificate: null, failure: { ...failure, reason: 'timeout' } }),
-    ).toHaveLength(1);
+    const later = { ...failure, at: '2026-12-01T01:00:00.000Z' };
+    expect(when(failing, { certificate: null, failure: later })).toEqual([]);
+    expect(when(failing, { certificate: null, failure: { ...later, reason: 'timeout' } })).toEqual([
+      ['EdgeCertificateStillFailing', { ...data, reason: 'timeout', failedAt: later.at }],
+    ]);
   });
 
   it('given a failure logged before the certificate now held, it is history', () => {

@@ -3,21 +3,23 @@ import {
   EdgeCertificateExpiring,
   EdgeCertificateFailed,
   EdgeCertificateObserved,
+  EdgeCertificateStillFailing,
 } from '../../events/edge-certificates.events.js';
 import type { DomainReading } from './certificate-readings.js';
 
 type CertificateEvent =
   | ReturnType<typeof EdgeCertificateObserved>
   | ReturnType<typeof EdgeCertificateFailed>
+  | ReturnType<typeof EdgeCertificateStillFailing>
   | ReturnType<typeof EdgeCertificateExpiring>;
 
 const DAY = 86_400_000;
 
 /**
  * What a look at a domain's certificate adds to what is known of it: a certificate not seen
- * before, a failure when the domain was not already failing for the same reason (so a proxy
- * retrying every few minutes is one notice, not one per retry), and, once per certificate, that
- * it expires within `warnDays`.
+ * before; a failure when the domain was not failing (one notice per failing spell, however
+ * often the proxy retries), or a new reason while it was (shown, not notified); and, once per
+ * certificate, that it expires within `warnDays`.
  */
 export function certificateChanges(
   known: EdgeCertificateDoc | null,
@@ -31,20 +33,13 @@ export function certificateChanges(
   if (certificate && renewed)
     events.push(EdgeCertificateObserved({ serverId, domain, ...certificate }));
   const failing = renewed ? false : known?.status === 'failing';
-  if (
-    reading.failure &&
-    !(failing && known?.lastError === reading.failure.reason) &&
-    // A failure logged before the certificate now held is history.
-    !(certificate && reading.failure.at <= certificate.notBefore)
-  )
-    events.push(
-      EdgeCertificateFailed({
-        serverId,
-        domain,
-        reason: reading.failure.reason,
-        failedAt: reading.failure.at,
-      }),
-    );
+  const failure = reading.failure;
+  // A failure logged before the certificate now held is history.
+  if (failure && !(certificate && failure.at <= certificate.notBefore)) {
+    const data = { serverId, domain, reason: failure.reason, failedAt: failure.at };
+    if (!failing) events.push(EdgeCertificateFailed(data));
+    else if (known?.lastError !== failure.reason) events.push(EdgeCertificateStillFailing(data));
+  }
   if (certificate && (renewed || known?.expiryNoticedFor !== certificate.fingerprint)) {
     const left = Date.parse(certificate.notAfter) - at.now.getTime();
     if (left <= at.warnDays * DAY)

@@ -86,6 +86,24 @@ describe('reading the certificates an edge proxy holds', () => {
     });
   });
 
+  it('gives one failure the same words from attempt to attempt (no token, no order URL)', () => {
+    const attempt = (token: string, order: string) =>
+      log({
+        level: 'error',
+        ts: 1,
+        msg: 'could not get certificate from issuer',
+        identifier: 'a.test',
+        error: `HTTP 400 urn:ietf:params:acme:error:connection - Get "http://a.test:80/.well-known/acme-challenge/${token}": refused (order=https://ca.test:14000/my-order/${order})`,
+      });
+    const reasons = [attempt('skapQm-R_1', 'yX4l'), attempt('k-A8my_2', 'Q9zz')].map(
+      (line) => readCertificates(`\n${LOG_MARK}\n${line}`).get('a.test')?.failure?.reason,
+    );
+    expect(reasons[0]).toBe(reasons[1]);
+    expect(reasons[0]).toBe(
+      'could not get certificate from issuer: HTTP 400 urn:ietf:params:acme:error:connection - Get "http://a.test:80/.well-known/acme-challenge/…": refused (order=https://ca.test:14000/…)',
+    );
+  });
+
   it('given a success after the failure, the domain no longer fails', () => {
     const output = [
       LOG_MARK,

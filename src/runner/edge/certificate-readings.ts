@@ -28,6 +28,15 @@ const PEM = /-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\s]+?-----END CERTIFICATE--
 /** Control characters and the like out of text another program wrote. */
 const printable = (text: string) => text.replace(/[^\x20-\x7e]+/g, ' ').trim();
 
+/**
+ * The same failure in the same words from one attempt to the next: each attempt names its own
+ * challenge token and order, authorization and challenge URLs, which are left out.
+ */
+const stable = (reason: string) =>
+  reason
+    .replace(/(\/\.well-known\/acme-challenge\/)[A-Za-z0-9_-]+/g, '$1…')
+    .replace(/(https:\/\/[^/\s"()]+)\/[^\s"()]+/g, '$1/…');
+
 function held(pem: string): HeldCertificate | null {
   const block = PEM.exec(pem)?.[0];
   if (!block) return null;
@@ -93,7 +102,7 @@ export function readCertificates(output: string): Map<string, DomainReading> {
       succeeded.set(domain, ts);
       if (readings.get(domain)?.failure) reading(domain).failure = null;
     } else if (level === 'error' && ts > (succeeded.get(domain) ?? 0)) {
-      const reason = printable(`${String(msg)}: ${typeof error === 'string' ? error : ''}`);
+      const reason = stable(printable(`${String(msg)}: ${typeof error === 'string' ? error : ''}`));
       const before = reading(domain).failure;
       // One attempt logs several errors; the CA's problem document says why, the rest say
       // that it failed. Keeping that one keeps the reason the same from retry to retry.
