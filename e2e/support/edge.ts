@@ -22,17 +22,22 @@ export function viaEdge(port: number, host: string, path: string): Promise<strin
 }
 
 /**
- * Requests through the proxy one after another until stopped: how many of each answer, and
- * every failure (anything but a 200) with its time.
+ * Requests through the proxy one after another until stopped, to each host in turn (`ask`
+ * sends one: by default plain HTTP to `/version` on loopback `port`): how many of each answer,
+ * and every failure (anything but a 200) with its time.
  */
-export function traffic(port: number, hosts: string[], path = '/version') {
+export function traffic(
+  port: number,
+  hosts: string[],
+  ask: (host: string) => Promise<string> = (host) => viaEdge(port, host, '/version'),
+) {
   const answers = new Map<string, number>();
   const failures: string[] = [];
   let running = true;
   const loop = (async () => {
     for (let i = 0; running; i++) {
       const host = hosts[i % hosts.length];
-      const answer = await viaEdge(port, host, path);
+      const answer = await ask(host);
       if (/^200 /.test(answer)) answers.set(answer, (answers.get(answer) ?? 0) + 1);
       else failures.push(`${new Date().toISOString()} ${host}: ${answer}`);
       await new Promise((r) => setTimeout(r, 5));
