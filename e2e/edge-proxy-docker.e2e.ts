@@ -186,6 +186,7 @@ describe('the edge proxy routes domains to compose services', () => {
   }, 120_000);
 
   it('switches the proxy to the new version’s container once it is healthy', async () => {
+    const before = engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']);
     const done = await deploy('1.1.0');
     expect([
       done.status,
@@ -203,8 +204,13 @@ describe('the edge proxy routes domains to compose services', () => {
         web.split(' ')[0],
       ])
       .trim();
+    // It reads that address from a slot file at each request: the switch rewrote the file and
+    // loaded no configuration (a reload closes connections whose request was not read yet).
     const config = engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']);
-    expect(config).toContain(`"dial": "${address}:80"`);
+    expect(config).toBe(before);
+    const slot = /\{file\.(\/etc\/slipway-edge\/upstreams\/[^}]+)\}:80/.exec(config)?.[1];
+    expect(engine.docker(['exec', EDGE, 'cat', slot ?? 'no slot file']).trim()).toBe(address);
+    expect(await logsOf(done.id)).toMatch(/edge proxy: \d+ routes?, switched/);
   }, 120_000);
 
   it('syncs idempotently, and is recorded each time it is asked', async () => {
@@ -281,6 +287,7 @@ describe('the edge proxy routes domains to compose services', () => {
     expect((await deploy('1.0.0')).status).toBe('succeeded');
     const [web] = running('web');
     engine.docker(['exec', web.split(' ')[0], 'sh', '-c', 'echo kept > /data/mark']);
+    const config = engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']);
     const load = traffic(['shop.example.test', 'api.example.test']);
     // Twenty deploys, the versions alternating, one slow to become healthy.
     const tags = Array.from({ length: 20 }, (_, i) =>
@@ -291,6 +298,8 @@ describe('the edge proxy routes domains to compose services', () => {
     const { answers, failures } = await load.stop();
     expect(outcomes).toEqual(tags.map(() => 'succeeded'));
     expect(failures).toEqual([]);
+    // Every switch rewrote slot files; none loaded a configuration.
+    expect(engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json'])).toBe(config);
     expect(Object.keys(answers).sort()).toEqual(['200 1.0.0', '200 1.1.0', '200 slow']);
     expect(Object.values(answers).reduce((a, b) => a + b, 0)).toBeGreaterThan(500);
     // One container each, the last version, the volume's file still there.

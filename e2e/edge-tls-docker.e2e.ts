@@ -21,6 +21,8 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 import { DAY, TestClock } from './support/test-clock.js';
 import { systemContext } from '../src/kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
+import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
+import { serverEdgeStream } from '../src/events/edge.events.js';
 import type { EdgeCertificateDoc } from '../projections/edge-certificates.projection.js';
 
 const EDGE = 'slipway-edge';
@@ -242,8 +244,15 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
       20_000,
     );
     expect(notice.data).toMatchObject({ domain: BROKEN, serverId });
-    // Looking again (the proxy retries, logging the same failure) records nothing more.
-    expect(await observe()).toBe(0);
+    // Looking again while the proxy retries records no second failure: a retry that fails for
+    // another reason (another challenge type) is recorded as still failing, never notified.
+    await observe();
+    const failures = (
+      await t.app.get<EventStore>(EVENT_STORE).readStream(serverEdgeStream(serverId))
+    )
+      .filter((e) => e.type === 'EdgeCertificateFailed')
+      .map((e) => (e.data as { domain: string }).domain);
+    expect(failures).toEqual([BROKEN]);
     expect(messages.filter((m) => m.subject === 'certificate.failed')).toHaveLength(1);
   });
 

@@ -10,8 +10,9 @@
 #     127.0.0.0/8 as insecure by default);
 #   - small images built FROM scratch with busybox-static (e2e/fixtures/docker-images), pushed
 #     to that registry as <registry>/acme/api:1.0.0, :1.1.0, :exits and :slow;
-#   - the edge proxy's image, Debian's caddy in a scratch image, pushed as
-#     <registry>/slipway/caddy:2 (only where /usr/bin/caddy is installed);
+#   - the edge proxy's image, Caddy 2.11 (Debian forky's caddy, fetched like Compose; Debian 12
+#     ships 2.6, older than the 2.8 the edge needs) in a scratch image, pushed as
+#     <registry>/slipway/caddy:2;
 #   - pebble (Debian's ACME test CA and its DNS server, pebble-challtestsrv) for the TLS suite,
 #     which starts them itself.
 #
@@ -31,8 +32,9 @@ RUN="$DIR/run"
 SOCK="$RUN/docker.sock"
 CONFIG="$DIR/config"
 PLUGIN="$CONFIG/cli-plugins/docker-compose"
+CADDY="$DIR/bin/caddy"
 ENV_FILE="$DIR/env"
-PACKAGES=(docker.io docker-registry busybox-static caddy pebble)
+PACKAGES=(docker.io docker-registry busybox-static pebble)
 export PATH="/usr/sbin:/usr/bin:/sbin:/bin:$PATH"
 # Debian's client (20.10, like the engine), never another docker earlier on PATH.
 DOCKER=/usr/bin/docker
@@ -58,30 +60,50 @@ debian_mirror() {
   echo "${mirror:-http://deb.debian.org/debian}"
 }
 
-install_compose_plugin() {
-  local work apt mirror
-  work=$(mktemp -d)
+# One package's files from another Debian suite, unpacked into $2/x, fetched with apt through a
+# private source list, state and cache that name the machine's own mirror (nothing installed).
+fetch_deb() {
+  local suite=$1 package=$2 work=$3 apt mirror
   apt="$work/apt"
   mkdir -p "$apt/lists/partial" "$apt/archives/partial"
   mirror=$(debian_mirror)
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt/sources.list"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$apt/sources.list"
   local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
     -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::Archives=$apt/archives"
     -o Debug::NoLocking=1 -o APT::Sandbox::User=root -qq)
-  say "fetching Compose v2 (Debian trixie's docker-compose) from $mirror"
+  say "fetching $package from Debian $suite ($mirror)"
   apt-get "${opts[@]}" update
-  (cd "$work" && apt-get "${opts[@]}" download docker-compose)
-  dpkg-deb -x "$work"/docker-compose_*.deb "$work/x"
+  (cd "$work" && apt-get "${opts[@]}" download "$package")
+  dpkg-deb -x "$work/${package}"_*.deb "$work/x"
+}
+
+install_compose_plugin() {
+  local work
+  work=$(mktemp -d)
+  # Debian 12 ships only Compose v1.
+  fetch_deb trixie docker-compose "$work"
   mkdir -p "$(dirname "$PLUGIN")"
   install -m 0755 "$work/x/usr/libexec/docker/cli-plugins/docker-compose" "$PLUGIN"
   rm -rf "$work"
   "$DOCKER" compose version >&2
 }
 
+# The edge proxy switches upstreams by rewriting files Caddy reads per request ({file.*}, Caddy
+# 2.8 and later); Debian 12 and 13 ship 2.6, Debian forky ships 2.11, which runs on Debian 12.
+install_caddy() {
+  local work
+  work=$(mktemp -d)
+  fetch_deb forky caddy "$work"
+  mkdir -p "$(dirname "$CADDY")"
+  install -m 0755 "$work/x/usr/bin/caddy" "$CADDY"
+  rm -rf "$work"
+  "$CADDY" version >&2
+}
+
 cmd_install() {
   local missing
   missing=$(missing_packages)
-  if [ -z "$missing" ] && [ -x "$PLUGIN" ]; then return 0; fi
+  if [ -z "$missing" ] && [ -x "$PLUGIN" ] && [ -x "$CADDY" ]; then return 0; fi
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     say "the real Docker engine for the tests needs root (dockerd runs as root). Run:"
     say "  sudo bash scripts/docker-engine.sh install && sudo bash scripts/docker-engine.sh start"
@@ -94,6 +116,7 @@ cmd_install() {
     DEBIAN_FRONTEND=noninteractive NEEDRESTART_SUSPEND=1 apt-get install -y -qq $missing >/dev/null
   fi
   [ -x "$PLUGIN" ] || DOCKER_CONFIG="$CONFIG" install_compose_plugin
+  [ -x "$CADDY" ] || install_caddy
 }
 
 # A pid from a pidfile, if that process is alive and is what the file says it is.
@@ -197,12 +220,12 @@ build_images() {
   rm -rf "$ctx"
 }
 
-# The edge proxy's image: /usr/bin/caddy (dynamically linked: the libraries and loader ldd
-# names go in at the same paths), busybox for sh and cat (no wget: a static busybox resolving names beside the copied glibc crashes), empty /data, /config, /tmp and
-# /etc/slipway-edge (the config's bind mount).
+# The edge proxy's image: Caddy from Debian forky (dynamically linked: the libraries and loader
+# ldd names go in at the same paths), busybox for sh and cat (no wget: a static busybox resolving
+# names beside the copied glibc crashes), empty /data, /config, /tmp and /etc/slipway-edge (the
+# config's bind mount).
 build_caddy_image() {
   local registry=$1 ctx lib image="$1/slipway/caddy:2"
-  [ -x /usr/bin/caddy ] || return 0
   ctx=$(mktemp -d)
   mkdir -p "$ctx/bin" "$ctx/usr/bin" "$ctx/data" "$ctx/config" "$ctx/tmp" "$ctx/run" \
     "$ctx/etc/slipway-edge"
@@ -211,9 +234,9 @@ build_caddy_image() {
   for applet in sh cat ls echo sleep true false; do
     ln -s busybox "$ctx/bin/$applet"
   done
-  cp /usr/bin/caddy "$ctx/usr/bin/caddy"
+  cp "$CADDY" "$ctx/usr/bin/caddy"
   # Nothing to copy for a static build: ldd then names no path.
-  for lib in $(ldd /usr/bin/caddy 2>/dev/null | grep -o '/[^ ]*' || true); do
+  for lib in $(ldd "$CADDY" 2>/dev/null | grep -o '/[^ ]*' || true); do
     mkdir -p "$ctx$(dirname "$lib")"
     cp -L "$lib" "$ctx$lib"
   done

@@ -41,7 +41,7 @@ export function deploySteps(compose: string, routes: readonly ServiceRoute[]): s
     ...(gapless.length
       ? [
           `start ${gapless.join(', ')} beside the running version; wait for health checks and an HTTP answer on the edge network`,
-          'switch the edge proxy to the new containers in one reload, drain, retire the old ones',
+          'switch the edge proxy to the new containers at once (no reload), drain, retire the old ones',
         ]
       : []),
     `docker compose up -d --remove-orphans${recreated.length ? ` (recreates ${recreated.join(', ')} if changed)` : ''}`,

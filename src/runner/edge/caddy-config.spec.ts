@@ -37,18 +37,21 @@ const ACME: EdgeAcme = {
   email: null,
   caRootPem: null,
 };
-const site = (
-  domain: string,
-  pathPrefix: string | null,
-  upstream: string,
-  more = {},
-): EdgeSite => ({
-  domain,
-  pathPrefix,
-  upstreams: [upstream],
-  tls: false,
-  hsts: false,
-  ...more,
+/** `key:port` routed to one upstream slot, or `key*n:port` to n. */
+const site = (domain: string, pathPrefix: string | null, upstream: string, more = {}): EdgeSite => {
+  const [, key, slots, port] = /^([^*:]+)(?:\*(\d+))?:(\d+)$/.exec(upstream)!;
+  return {
+    domain,
+    pathPrefix,
+    upstream: { key, slots: Number(slots ?? 1) },
+    port: Number(port),
+    tls: false,
+    hsts: false,
+    ...more,
+  };
+};
+const dial = (file: string, port: number) => ({
+  dial: `{file./etc/slipway-edge/upstreams/${file}}:${port}`,
 });
 
 describe('the edge proxy configuration', () => {
@@ -70,8 +73,9 @@ describe('the edge proxy configuration', () => {
       [null, null],
     ]);
     expect(routes[1].match?.[0].path).toEqual(['/api', '/api/*']);
+    // Each upstream is a slot file read at every request, so switching hosts loads nothing.
     expect(routes[1].handle).toEqual([
-      { handler: 'reverse_proxy', upstreams: [{ dial: 'slipway-api:8080' }] },
+      { handler: 'reverse_proxy', upstreams: [dial('slipway-api.0', 8080)] },
     ]);
     expect(routes[4].handle[0]).toMatchObject({ handler: 'static_response', status_code: 404 });
     expect(config.routes).toBe(4);
@@ -79,6 +83,17 @@ describe('the edge proxy configuration', () => {
     expect(Object.keys(parse(config.json).apps.http.servers)).toEqual(['edge']);
     expect(parse(config.json).apps.tls).toBeUndefined();
     expect(config.certificates).toEqual([]);
+  });
+
+  it('dials one slot file per replica', () => {
+    const routes = routesOf(
+      caddyConfig([site('r.example.com', null, 'slipway-r*3:80')], ACME).json,
+    );
+    expect(routes[0].handle[0].upstreams).toEqual([
+      dial('slipway-r.0', 80),
+      dial('slipway-r.1', 80),
+      dial('slipway-r.2', 80),
+    ]);
   });
 
   it('keeps its admin API on a socket and gives the same bytes for the same sites', () => {

@@ -7,11 +7,27 @@ export const EDGE_CONFIG_DIR = '/etc/slipway-edge';
 /** Where the proxy keeps certificates and ACME accounts: a named volume, kept across upgrades. */
 export const EDGE_STORAGE = '/data/caddy';
 
-/** One routed domain (and path prefix) and the `name:port`s on the edge network it goes to. */
+/**
+ * Where the proxy reads the hosts it dials: one file per upstream slot, named `<key>.<slot>`,
+ * holding a host on the edge network (an address, or a compose service's edge alias). Caddy
+ * reads the file at each request (`{file.*}`, Caddy 2.8 and later), so a switch rewrites files
+ * and loads no configuration: a reload would close connections whose request was not yet read.
+ */
+export const EDGE_UPSTREAMS_DIR = `${EDGE_CONFIG_DIR}/upstreams`;
+export const upstreamFile = (key: string, slot: number) => `${key}.${slot}`;
+
+/** A routed compose service's upstream slots: the files' key and how many there are. */
+export interface EdgeUpstreamSlots {
+  key: string;
+  slots: number;
+}
+
+/** One routed domain (and path prefix) and the upstream slots (and port) it goes to. */
 export interface EdgeSite {
   domain: string;
   pathPrefix: string | null;
-  upstreams: string[];
+  upstream: EdgeUpstreamSlots;
+  port: number;
   /** Served on HTTPS with an ACME certificate (HTTP redirects there); else plain HTTP. */
   tls: boolean;
   /** Strict-Transport-Security on its HTTPS answers. */
@@ -52,7 +68,11 @@ const HSTS = {
 function route(site: EdgeSite) {
   const match: Record<string, string[]> = { host: [site.domain] };
   if (site.pathPrefix) match.path = [site.pathPrefix, `${site.pathPrefix}/*`];
-  const proxy = { handler: 'reverse_proxy', upstreams: site.upstreams.map((dial) => ({ dial })) };
+  const { key, slots } = site.upstream;
+  const upstreams = Array.from({ length: slots }, (_, slot) => ({
+    dial: `{file.${EDGE_UPSTREAMS_DIR}/${upstreamFile(key, slot)}}:${site.port}`,
+  }));
+  const proxy = { handler: 'reverse_proxy', upstreams };
   return {
     match: [match],
     handle: site.tls && site.hsts ? [HSTS, proxy] : [proxy],
@@ -88,7 +108,8 @@ function issuer(acme: EdgeAcme, caRootFile: string | null) {
  * Caddy's JSON configuration for a server's routes. Plain-HTTP sites are served on :80; sites
  * with TLS on :443, with certificates Caddy obtains and renews from the ACME CA (the HTTP-01
  * challenge is answered on :80 before any route), and :80 redirects them to HTTPS. Any other
- * host or path gets a 404 (Caddy would answer an empty 200). The same sites give the same bytes,
+ * host or path gets a 404 (Caddy would answer an empty 200). Upstreams are named by their slot
+ * files only, so which containers answer is not part of it. The same sites give the same bytes,
  * so a sync that finds the same SHA-256 has nothing to load; the CA root's file is named after
  * its content, so a new root is a new configuration.
  */

@@ -14,9 +14,9 @@ const describe = (outcome: EdgeSyncOutcome) =>
 
 /**
  * The control plane's steps of a routed deployment: syncing the server's edge proxy before the
- * new version starts, switching its upstreams to the new containers in one reload (recorded by
- * the proxy's sync as EdgeUpstreamsSwitched, the event its configuration derives from), and the drain
- * before the old ones are retired. Each answers the lines it adds to the deployment's log.
+ * new version starts, switching its upstreams to the new containers at once, without a reload
+ * (recorded by the proxy's sync as EdgeUpstreamsSwitched, the event its configuration derives
+ * from), and the drain before the old ones are retired. Each answers the lines it adds to the deployment's log.
  */
 @Injectable()
 export class EdgeCutover {

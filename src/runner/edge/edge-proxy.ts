@@ -25,7 +25,13 @@ import { EventWriter } from '../../storage/event-writer.js';
 import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
-import { caddyConfig, type EdgeConfig, type EdgeSite } from './caddy-config.js';
+import {
+  caddyConfig,
+  upstreamFile,
+  type EdgeConfig,
+  type EdgeSite,
+  type EdgeUpstreamSlots,
+} from './caddy-config.js';
 import { EDGE_CONTAINER } from './edge-container.js';
 import { EDGE_NETWORK, edgeAlias } from './edge-network.js';
 import { EDGE_SYNC_SCRIPT } from './edge-sync-script.js';
@@ -35,7 +41,10 @@ export interface EdgeSyncOutcome {
   serverId: string;
   configSha256: string;
   routes: number;
-  /** `started`, `restarted`, `upgraded`, `reloaded`, `network-created`, `connected <p>/<s>`. */
+  /**
+   * `started`, `restarted`, `upgraded`, `reloaded`, `switched` (upstream files rewritten, no
+   * reload), `network-created`, `connected <p>/<s>`.
+   */
   actions: string[];
 }
 
@@ -47,6 +56,16 @@ export interface UpstreamSwitch {
   session?: SshSession;
   /** The deployment that switches: its EdgeUpstreamsSwitched is recorded before the next sync. */
   deploymentId?: string;
+}
+
+/**
+ * A host as a dial address's host part: an IPv6 address in brackets. Anything else than an
+ * address or a Docker name is refused (it is written to a file the script reads line by line).
+ */
+function dialHost(host: string): string {
+  if (!/^[A-Za-z0-9._:-]{1,253}$/.test(host))
+    throw conflict('An upstream is not a host name or address');
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 /** A server's routed services, as the read model knows them (active ones only). */
@@ -74,35 +93,42 @@ export class EdgeProxy {
   ) {}
 
   /**
-   * The sites a server's proxy serves and the triples that join their containers: each routed
-   * compose service goes to the containers its last gapless deployment switched to, else to its
-   * edge alias.
+   * The sites a server's proxy serves, the hosts its upstream slots hold, and the triples that
+   * join their containers: each routed compose service goes to the containers its last gapless
+   * deployment switched to, else to its edge alias.
    */
   async desired(serverId: string, switching?: UpstreamSwitch) {
     const sites: EdgeSite[] = [];
     const joins: string[] = [];
+    const upstreamFiles: string[] = [];
     for (const service of await routedServices(this.reads, serverId)) {
       const project = composeProject(service.name, service.environment);
       const upstreams = { ...service.upstreams };
       if (switching?.serviceId === service.id)
         for (const u of switching.upstreams) upstreams[u.service] = u.addresses ?? u.containers;
+      const slots = new Map<string, EdgeUpstreamSlots>();
+      for (const composeService of new Set((service.routes ?? []).map((r) => r.service))) {
+        const key = edgeAlias(project, composeService);
+        const hosts = upstreams[composeService]?.length ? upstreams[composeService] : [key];
+        hosts.forEach((host, slot) =>
+          upstreamFiles.push(`${upstreamFile(key, slot)} ${dialHost(host)}`),
+        );
+        slots.set(composeService, { key, slots: hosts.length });
+        joins.push(project, composeService, key);
+      }
       for (const route of service.routes ?? []) {
-        const names = upstreams[route.service]?.length
-          ? upstreams[route.service]
-          : [edgeAlias(project, route.service)];
         const { tls, hsts } = routeTls(route);
         sites.push({
           domain: route.domain,
           pathPrefix: route.pathPrefix,
-          upstreams: names.map((name) => `${name}:${route.port}`),
+          upstream: slots.get(route.service)!,
+          port: route.port,
           tls: tls === 'auto',
           hsts,
         });
       }
-      for (const composeService of new Set((service.routes ?? []).map((r) => r.service)))
-        joins.push(project, composeService, edgeAlias(project, composeService));
     }
-    return { config: caddyConfig(sites, this.config.edge.acme), joins };
+    return { config: caddyConfig(sites, this.config.edge.acme), joins, upstreamFiles };
   }
 
   /** One sync at a time per server in this process: each sees the configuration the last left. */
@@ -136,11 +162,11 @@ export class EdgeProxy {
     const server = await this.lookup.server(serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
-    const { config, joins } = await this.desired(serverId, switching);
+    const { config, joins, upstreamFiles } = await this.desired(serverId, switching);
     const outcome = { serverId, configSha256: config.sha256, routes: config.routes };
     let result: { code: number | null; actions: string[]; errors: string[] };
     try {
-      result = await this.run(server, config, joins, ctx, switching?.session);
+      result = await this.run(server, config, upstreamFiles, joins, ctx, switching?.session);
     } catch (error) {
       // Recorded for every reader of serverDetails: the class of failure, never its details.
       const failure = `the edge sync ${GENERIC_FAILURES.connect}`;
@@ -170,6 +196,7 @@ export class EdgeProxy {
   private async run(
     server: ServerDoc,
     config: EdgeConfig,
+    upstreamFiles: string[],
     joins: string[],
     ctx: RequestContext,
     open?: SshSession,
@@ -200,6 +227,7 @@ export class EdgeProxy {
         edge.publish.join(','),
         config.caRootFile ?? '',
         config.caRootFile ? (edge.acme.caRootPem ?? '') : '',
+        upstreamFiles.join('\n'),
         ...joins,
       ];
       const { code } = await session.exec(args, {

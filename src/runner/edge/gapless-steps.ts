@@ -51,8 +51,8 @@ function probeOf(deployment: DeploymentDoc): { path: string; strict: boolean } {
 /**
  * A gapless deployment's steps for its routed compose services, in order: the edge proxy synced
  * (running, on its network), new containers started beside the old ones, their health checks,
- * each asked over HTTP from inside the proxy, the proxy switched to them in one reload, the old
- * ones drained and retired. Until the switch, a failure removes the new containers (`undo`) and
+ * each asked over HTTP from inside the proxy, the proxy switched to them at once (no reload),
+ * the old ones drained and retired. Until the switch, a failure removes the new containers (`undo`) and
  * the old ones go on serving; after it, the new version serves.
  */
 export function gaplessSteps(
