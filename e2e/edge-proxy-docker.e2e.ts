@@ -1,21 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
-import { traffic as edgeTraffic, viaEdge as edgeRequest } from './support/edge.js';
-import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
+import { startEdgeSuite, viaEdge as edgeRequest, type EdgeSuite } from './support/edge.js';
+import type { DockerEngine } from './support/docker-engine.js';
 import { rmSync } from 'node:fs';
 import { cli, cliHome } from './support/cli.js';
-import { call, cookieAuth, createToken, signUp } from './support/identity.js';
+import { call, createToken } from './support/identity.js';
 import { freePort } from './support/ports.js';
-import {
-  ALLOW_LOOPBACK,
-  registerLoopbackServer,
-  startRunnerFor,
-  deployAndWait,
-  deploymentLog,
-  startSshd,
-  type TestSshd,
-} from './support/sshd.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { deployAndWait, deploymentLog } from './support/sshd.js';
+import type { TestApp } from './support/test-app.js';
 import { EdgeWatch } from '../src/runner/edge/edge-watch.js';
 
 interface Details {
@@ -43,8 +35,8 @@ const EDGE = 'slipway-edge';
  * service that publishes no port on the host.
  */
 describe('the edge proxy routes domains to compose services', () => {
+  let suite: EdgeSuite;
   let engine: DockerEngine;
-  let sshd: TestSshd;
   let t: TestApp;
   let owner: Record<string, string>;
   let serverId: string;
@@ -55,7 +47,6 @@ describe('the edge proxy routes domains to compose services', () => {
   let cliEnv: Record<string, string>;
 
   const viaEdge = (host: string, path: string) => edgeRequest(edgePort, host, path);
-  const traffic = (hosts: string[]) => edgeTraffic(edgePort, hosts);
   /** The running containers of a compose service of the stack, with their images. */
   const running = (service: string) => engine.running(PROJECT, service);
   /** Polls `check` every 100 ms for at most 20 s. */
@@ -84,29 +75,15 @@ describe('the edge proxy routes domains to compose services', () => {
     `services:\n  web:\n    image: ${image(tag)}\n${extra}  worker:\n    image: ${image(tag)}\n`;
 
   beforeAll(async () => {
-    engine = dockerEngine();
-    image = (tag) => `${engine.registry}/acme/api:${tag}`;
-    engine.removeProject(PROJECT);
-    engine.docker(['rm', '-f', EDGE]);
-    sshd = await startSshd({ engine });
     edgePort = await freePort();
-    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
-    Object.assign(t.config.edge, {
-      image: `${engine.registry}/slipway/caddy:2`,
-      publish: [`127.0.0.1:${edgePort}:80`],
-      watchSeconds: 0,
-      drainSeconds: 1,
-    });
-    await startRunnerFor(t, sshd);
-    const account = await signUp(t.url, 'owner@example.com');
-    owner = cookieAuth(account.cookie);
+    suite = await startEdgeSuite({ project: PROJECT, publish: [`127.0.0.1:${edgePort}:80`] });
+    ({ engine, t, owner, serverId, image } = suite);
     home = cliHome();
     const scopes = ['server:read', 'server:write', 'service:write'];
     cliEnv = {
       SLIPWAY_URL: t.url,
-      SLIPWAY_TOKEN: (await createToken(t.url, account.cookie, scopes, 1)).token,
+      SLIPWAY_TOKEN: (await createToken(t.url, suite.cookie, scopes, 1)).token,
     };
-    serverId = await registerLoopbackServer(t.url, owner, sshd);
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
         name: 'shop',
@@ -119,10 +96,7 @@ describe('the edge proxy routes domains to compose services', () => {
     ).serviceId;
   }, 5 * 60_000);
   afterAll(async () => {
-    await t?.close();
-    await sshd?.stop();
-    engine?.docker(['rm', '-f', EDGE]);
-    engine?.removeProject(PROJECT);
+    await suite?.stop();
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
@@ -276,61 +250,6 @@ describe('the edge proxy routes domains to compose services', () => {
     const again = await cli(home, ['servers', 'edge', 'sync', serverId, '--json'], cliEnv);
     expect(again.json).toMatchObject({ ok: true, data: { routes: 2, actions: [] } });
   }, 60_000);
-
-  it('answers every request through a run of deploys of a two-container stack; the volume stays', async () => {
-    const volume = `    volumes: ["data:/data"]\n`;
-    const res = await call(t.url, 'POST', 'updateService', owner, {
-      serviceId,
-      compose: `${compose('1.0.0', volume)}volumes:\n  data: {}\n`,
-    });
-    expect(res.status).toBe(200);
-    expect((await deploy('1.0.0')).status).toBe('succeeded');
-    const [web] = running('web');
-    engine.docker(['exec', web.split(' ')[0], 'sh', '-c', 'echo kept > /data/mark']);
-    const config = engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']);
-    const load = traffic(['shop.example.test', 'api.example.test']);
-    // Twenty deploys, the versions alternating, one slow to become healthy.
-    const tags = Array.from({ length: 20 }, (_, i) =>
-      i === 1 ? 'slow' : ['1.0.0', '1.1.0'][i % 2],
-    );
-    const outcomes: string[] = [];
-    for (const tag of tags) outcomes.push((await deploy(tag)).status);
-    const { answers, failures } = await load.stop();
-    expect(outcomes).toEqual(tags.map(() => 'succeeded'));
-    expect(failures).toEqual([]);
-    // Every switch rewrote slot files; none loaded a configuration.
-    expect(engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json'])).toBe(config);
-    expect(Object.keys(answers).sort()).toEqual(['200 1.0.0', '200 1.1.0', '200 slow']);
-    expect(Object.values(answers).reduce((a, b) => a + b, 0)).toBeGreaterThan(500);
-    // One container each, the last version, the volume's file still there.
-    expect(running('web')).toEqual([expect.stringMatching(/acme\/api:1\.1\.0$/)]);
-    expect(running('worker')).toEqual([expect.stringMatching(/acme\/api:1\.1\.0$/)]);
-    const current = running('web')[0].split(' ')[0];
-    expect(engine.docker(['exec', current, 'cat', '/data/mark']).trim()).toBe('kept');
-  }, 900_000);
-
-  it('keeps the old version serving every request when the new one fails its health check', async () => {
-    const before = running('web');
-    const load = traffic(['shop.example.test']);
-    const failed = await deploy('exits');
-    const { answers, failures } = await load.stop();
-    expect([failed.status, failed.failedStep]).toEqual(['failed', 'health-new']);
-    expect(failures).toEqual([]);
-    expect(Object.keys(answers)).toEqual(['200 1.1.0']);
-    expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.1.0');
-    // The new containers are gone; the old ones were never touched.
-    expect(running('web')).toEqual(before);
-    const all = engine.docker([
-      'ps',
-      '--all',
-      '--filter',
-      `label=com.docker.compose.project=${PROJECT}`,
-      '--format',
-      '{{.Image}}',
-    ]);
-    expect(all).not.toContain('acme/api:exits');
-    expect(await logsOf(failed.id)).toContain('remove-new: removed the new containers of web');
-  }, 120_000);
 
   it('refuses routes that cannot work or that another service holds', async () => {
     const update = (routes: unknown[], more: Record<string, unknown> = {}) =>

@@ -1,18 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
-import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
-import { traffic, viaEdge } from './support/edge.js';
-import { call, cookieAuth, signUp } from './support/identity.js';
+import { startEdgeSuite, traffic, viaEdge, type EdgeSuite } from './support/edge.js';
+import { call } from './support/identity.js';
 import { freePort } from './support/ports.js';
-import {
-  ALLOW_LOOPBACK,
-  registerLoopbackServer,
-  startRunnerFor,
-  deployAndWait,
-  startSshd,
-  type TestSshd,
-} from './support/sshd.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { deployAndWait } from './support/sshd.js';
 
 const EDGE = 'slipway-edge';
 const PROJECT = 'scale-production';
@@ -32,36 +23,21 @@ interface Details {
  * replaced its containers.
  */
 describe('the edge proxy with replicas and a change of strategy', () => {
-  let engine: DockerEngine;
-  let sshd: TestSshd;
-  let t: TestApp;
-  let owner: Record<string, string>;
+  let suite: EdgeSuite;
   let serviceId: string;
   let edgePort: number;
-  let image: (tag: string) => string;
 
+  const image = (tag: string) => suite.image(tag);
   const compose = (tag: string, extra = '') =>
     `services:\n  web:\n    image: ${image(tag)}\n    deploy:\n      replicas: 2\n${extra}`;
-  const running = () => engine.running(PROJECT);
-  const deploy = (tag: string) => deployAndWait<Details>(t, owner, serviceId, image(tag));
+  const running = () => suite.engine.running(PROJECT);
+  const deploy = (tag: string) =>
+    deployAndWait<Details>(suite.t, suite.owner, serviceId, image(tag));
 
   beforeAll(async () => {
-    engine = dockerEngine();
-    image = (tag) => `${engine.registry}/acme/api:${tag}`;
-    engine.removeProject(PROJECT);
-    engine.docker(['rm', '-f', EDGE]);
-    sshd = await startSshd({ engine });
     edgePort = await freePort();
-    t = await startTestApp({ notes: false, config: { serverAddressPolicy: ALLOW_LOOPBACK } });
-    Object.assign(t.config.edge, {
-      image: `${engine.registry}/slipway/caddy:2`,
-      publish: [`127.0.0.1:${edgePort}:80`],
-      watchSeconds: 0,
-      drainSeconds: 1,
-    });
-    await startRunnerFor(t, sshd);
-    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
-    const serverId = await registerLoopbackServer(t.url, owner, sshd);
+    suite = await startEdgeSuite({ project: PROJECT, publish: [`127.0.0.1:${edgePort}:80`] });
+    const { t, owner, serverId, engine } = suite;
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
         name: 'scale',
@@ -73,12 +49,7 @@ describe('the edge proxy with replicas and a change of strategy', () => {
       }),
     ).serviceId;
   }, 5 * 60_000);
-  afterAll(async () => {
-    await t?.close();
-    await sshd?.stop();
-    engine?.docker(['rm', '-f', EDGE]);
-    engine?.removeProject(PROJECT);
-  });
+  afterAll(() => suite?.stop());
 
   it('starts as many new containers as the replicas asked, and switches to all of them', async () => {
     const first = await deploy('1.0.0');
@@ -93,7 +64,7 @@ describe('the edge proxy with replicas and a change of strategy', () => {
     // Two new containers, both of the new version; the old two retired; the proxy sends to both.
     expect(running().map((c) => c.split(' ')[1])).toEqual([image('1.1.0'), image('1.1.0')]);
     const config = JSON.parse(
-      engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']),
+      suite.engine.docker(['exec', EDGE, 'cat', '/etc/slipway-edge/caddy.json']),
     ) as {
       apps: { http: { servers: { edge: { routes: { handle: { upstreams?: unknown[] }[] }[] } } } };
     };
@@ -101,7 +72,7 @@ describe('the edge proxy with replicas and a change of strategy', () => {
   });
 
   it('dials the alias again once a service marked recreate was replaced in place', async () => {
-    const update = await call(t.url, 'POST', 'updateService', owner, {
+    const update = await call(suite.t.url, 'POST', 'updateService', suite.owner, {
       serviceId,
       compose: compose('1.1.0', '    x-slipway:\n      strategy: recreate\n'),
     });

@@ -6,18 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EdgeCertificates } from '../src/runner/edge/edge-certificates.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
-import { call, cookieAuth, signUp } from './support/identity.js';
+import { startEdgeSuite, type EdgeSuite } from './support/edge.js';
+import { call } from './support/identity.js';
 import { startPebble, type TestPebble } from './support/pebble.js';
 import { freePort } from './support/ports.js';
-import {
-  ALLOW_LOOPBACK,
-  registerLoopbackServer,
-  startRunnerFor,
-  deployAndWait,
-  startSshd,
-  type TestSshd,
-} from './support/sshd.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { ALLOW_LOOPBACK, deployAndWait } from './support/sshd.js';
+import type { TestApp } from './support/test-app.js';
 import { DAY, TestClock } from './support/test-clock.js';
 import { systemContext } from '../src/kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
@@ -63,7 +57,7 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, ms = 
  */
 describe('the edge proxy obtains certificates over ACME and serves HTTPS', () => {
   let engine: DockerEngine;
-  let sshd: TestSshd;
+  let suite: EdgeSuite;
   let pebble: TestPebble;
   let t: TestApp;
   let owner: Record<string, string>;
@@ -142,41 +136,37 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    sshd = await startSshd({ engine });
     const defaults = (await import('../src/config/app-config.js')).loadConfig({});
-    t = await startTestApp({
-      notes: false,
-      clock,
-      config: {
-        serverAddressPolicy: ALLOW_LOOPBACK,
-        notifications: {
-          ...defaults.notifications,
-          addressPolicy: ALLOW_LOOPBACK,
-          retryBaseMs: 50,
+    suite = await startEdgeSuite({
+      project: PROJECT,
+      publish: [`127.0.0.1:${httpPort}:80`, `127.0.0.1:${tlsPort}:443`],
+      app: {
+        clock,
+        config: {
+          serverAddressPolicy: ALLOW_LOOPBACK,
+          notifications: {
+            ...defaults.notifications,
+            addressPolicy: ALLOW_LOOPBACK,
+            retryBaseMs: 50,
+          },
         },
       },
-    });
-    Object.assign(t.config.edge, {
-      image: `${engine.registry}/slipway/caddy:2`,
-      publish: [`127.0.0.1:${httpPort}:80`, `127.0.0.1:${tlsPort}:443`],
-      watchSeconds: 0,
-      drainSeconds: 1,
-      acme: {
-        ca: pebble.directory,
-        email: 'ops@example.com',
-        caRootPem: readFileSync(pebble.caRootFile, 'utf8'),
+      edge: {
+        acme: {
+          ca: pebble.directory,
+          email: 'ops@example.com',
+          caRootPem: readFileSync(pebble.caRootFile, 'utf8'),
+        },
+        certExpiryWarnDays: 14,
       },
-      certExpiryWarnDays: 14,
     });
-    await startRunnerFor(t, sshd);
-    owner = cookieAuth((await signUp(t.url, 'owner@example.com')).cookie);
+    ({ t, owner, serverId } = suite);
     await call(t.url, 'POST', 'createNotificationChannel', owner, {
       name: 'certificates',
       kind: 'webhook',
       target: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
       subscriptions: ['certificate.failed', 'certificate.expiring'],
     });
-    serverId = await registerLoopbackServer(t.url, owner, sshd);
     const image = `${engine.registry}/acme/api:1.0.0`;
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
@@ -194,12 +184,9 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
     expect((await deploy('1.0.0')).status).toBe('succeeded');
   }, 5 * 60_000);
   afterAll(async () => {
-    await t?.close();
-    await sshd?.stop();
+    await suite?.stop();
     await pebble?.stop();
     receiver?.close();
-    engine?.docker(['rm', '-f', EDGE]);
-    engine?.removeProject(PROJECT);
   });
 
   it('serves the domain on HTTPS with a certificate from the ACME CA, HSTS as asked', async () => {

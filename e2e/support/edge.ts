@@ -1,4 +1,16 @@
 import { request } from 'node:http';
+import type { AppConfig } from '../../src/config/app-config.js';
+import { EDGE_CONTAINER } from '../../src/runner/edge/edge-container.js';
+import { dockerEngine, type DockerEngine } from './docker-engine.js';
+import { cookieAuth, signUp } from './identity.js';
+import {
+  ALLOW_LOOPBACK,
+  registerLoopbackServer,
+  startRunnerFor,
+  startSshd,
+  type TestSshd,
+} from './sshd.js';
+import { startTestApp, type TestApp, type TestAppOptions } from './test-app.js';
 
 /**
  * What the edge proxy listening on loopback `port` answers for `host` and `path`: `<status>
@@ -48,6 +60,71 @@ export function traffic(
       running = false;
       await loop;
       return { answers: Object.fromEntries(answers), failures };
+    },
+  };
+}
+
+/** A server with a real sshd on the real engine, a Slipway whose edge proxy runs there. */
+export interface EdgeSuite {
+  engine: DockerEngine;
+  sshd: TestSshd;
+  t: TestApp;
+  /** The owner's session cookie, and the headers that send it. */
+  cookie: string;
+  owner: Record<string, string>;
+  serverId: string;
+  /** The test registry's `acme/api` image with this tag. */
+  image: (tag: string) => string;
+  /** Removes the proxy and the compose project, stops Slipway and sshd. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts what every edge suite needs, with no proxy or `project` left from another run: the
+ * engine, sshd, Slipway (its edge proxy from the test registry's Caddy image, publishing
+ * `publish`, no watch, a 1 s drain, then `edge`), its runner, an owner and the server.
+ */
+export async function startEdgeSuite(options: {
+  project: string;
+  publish: string[];
+  app?: TestAppOptions;
+  edge?: Partial<AppConfig['edge']>;
+}): Promise<EdgeSuite> {
+  const { project, publish } = options;
+  const engine = dockerEngine();
+  engine.removeProject(project);
+  engine.docker(['rm', '-f', EDGE_CONTAINER]);
+  const sshd = await startSshd({ engine });
+  const app = options.app ?? {};
+  const t = await startTestApp({
+    notes: false,
+    ...app,
+    config: { serverAddressPolicy: ALLOW_LOOPBACK, ...app.config },
+  });
+  Object.assign(t.config.edge, {
+    image: `${engine.registry}/slipway/caddy:2`,
+    publish,
+    watchSeconds: 0,
+    drainSeconds: 1,
+    ...options.edge,
+  });
+  await startRunnerFor(t, sshd);
+  const { cookie } = await signUp(t.url, 'owner@example.com');
+  const owner = cookieAuth(cookie);
+  const serverId = await registerLoopbackServer(t.url, owner, sshd);
+  return {
+    engine,
+    sshd,
+    t,
+    cookie,
+    owner,
+    serverId,
+    image: (tag) => `${engine.registry}/acme/api:${tag}`,
+    stop: async () => {
+      await t.close();
+      await sshd.stop();
+      engine.docker(['rm', '-f', EDGE_CONTAINER]);
+      engine.removeProject(project);
     },
   };
 }
