@@ -27,6 +27,8 @@ import type { ScanServerHostKey } from '../src/deployments/commands/scan-server-
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { UpdateService } from '../src/deployments/commands/update-service.js';
 import type { SetServerComposePolicy } from '../src/deployments/compose-policy/set-server-compose-policy.js';
+import type { RemoveServiceGitSource } from '../src/deployments/git/remove-service-git-source.js';
+import type { SetServiceGitSource } from '../src/deployments/git/set-service-git-source.js';
 import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
 import type { DeployWebhooks } from '../src/deployments/hooks/deploy-webhooks.js';
 import type { RevokeDeployWebhook } from '../src/deployments/hooks/revoke-deploy-webhook.js';
@@ -124,6 +126,7 @@ export interface ProcedureMessages {
   registerService: RegisterService;
   rejectRequest: RejectRequest;
   removeServerImage: RemoveServerImage;
+  removeServiceGitSource: RemoveServiceGitSource;
   requestApproval: RequestApproval;
   restoreBackup: RestoreBackup;
   revokeDeployWebhook: RevokeDeployWebhook;
@@ -142,6 +145,7 @@ export interface ProcedureMessages {
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
   setServerComposePolicy: SetServerComposePolicy;
+  setServiceGitSource: SetServiceGitSource;
   startMfaEnrollment: StartMfaEnrollment;
   syncServerEdge: SyncServerEdge;
   testNotificationChannel: TestNotificationChannel;

@@ -20,6 +20,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   EnvVarInput: { name: 'NULL_PROBE', value: 'x' },
   DeployHookRuleInput: { source: 'tag', pattern: '*', image: 'ghcr.io/acme/api:{tag}' },
   RouteInput: { domain: 'null-probe.example.com', service: 'api', port: 8080 },
+  GitRefRuleInput: { kind: 'branch', pattern: 'main', action: 'deploy' },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

@@ -7,6 +7,11 @@ import {
   type ServiceRoute,
 } from '../src/events/deployments.events.js';
 import { EdgeUpstreamsSwitched } from '../src/events/edge.events.js';
+import {
+  ServiceGitSourceRemoved,
+  ServiceGitSourceSet,
+  type GitSourceData,
+} from '../src/events/git-sources.events.js';
 import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
@@ -15,7 +20,8 @@ import { handlersOf, on, type Projection } from './projection.js';
 /**
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
  * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, routes, currentImage,
- * currentDeploymentId, registeredAt, updatedAt, status: "active"|"archived", archivedAt}`. `currentImage` follows the
+ * currentDeploymentId, registeredAt, updatedAt, status: "active"|"archived", archivedAt,
+ * gitSource}`. `currentImage` follows the
  * last succeeded deployment.
  */
 export interface ServiceDoc extends Doc {
@@ -44,7 +50,17 @@ export interface ServiceDoc extends Doc {
    * service by its edge alias.
    */
   upstreams?: Record<string, string[]>;
+  /** The git repository it follows, without anything sealed; absent or null: none. */
+  gitSource?: ServiceGitSourceView | null;
 }
+
+/** A service's git source as readers see it: the deploy key's public half, no token. */
+export type ServiceGitSourceView = Omit<GitSourceData, 'serviceId' | 'deployKey' | 'token'> & {
+  deployKey: { publicKey: string; fingerprint: string } | null;
+  /** The user name its token is presented under, when it has one. */
+  tokenUsername: string | null;
+  setAt: string;
+};
 
 export const servicesProjection: Projection = {
   name: 'services',
@@ -94,6 +110,37 @@ export const servicesProjection: Projection = {
       collection: 'services',
       documentId: (e) => e.data.serviceId,
       evolve: (c, e) => (c ? { ...c, ...e.data.changes, updatedAt: e.recordedAt } : null),
+    }),
+    on<EventDataOf<typeof ServiceGitSourceSet>, ServiceDoc>(ServiceGitSourceSet, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c, { data, recordedAt }) =>
+        c
+          ? {
+              ...c,
+              gitSource: {
+                repository: data.repository,
+                transport: data.transport,
+                host: data.host,
+                port: data.port,
+                hostKeyFingerprint: data.hostKeyFingerprint,
+                auth: data.auth,
+                deployKey: data.deployKey
+                  ? { publicKey: data.deployKey.publicKey, fingerprint: data.deployKey.fingerprint }
+                  : null,
+                tokenUsername: data.token?.username ?? null,
+                rules: data.rules,
+                contextPath: data.contextPath,
+                dockerfile: data.dockerfile,
+                setAt: recordedAt,
+              },
+            }
+          : null,
+    }),
+    on<EventDataOf<typeof ServiceGitSourceRemoved>, ServiceDoc>(ServiceGitSourceRemoved, {
+      collection: 'services',
+      documentId: (e) => e.data.serviceId,
+      evolve: (c) => (c ? { ...c, gitSource: null } : null),
     }),
     on<EventDataOf<typeof EdgeUpstreamsSwitched>, ServiceDoc>(EdgeUpstreamsSwitched, {
       collection: 'services',

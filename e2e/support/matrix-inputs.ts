@@ -117,6 +117,12 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
     rules: [{ source: 'tag', pattern: 'v*', image: 'ghcr.io/acme/api:{version}' }],
   },
   revokeDeployWebhook: { hookId: NOBODY },
+  setServiceGitSource: {
+    serviceId: NOBODY,
+    repository: 'https://git.example.invalid/acme/api.git',
+    rules: [{ kind: 'branch', pattern: 'main', action: 'deploy' }],
+  },
+  removeServiceGitSource: { serviceId: NOBODY },
   deployWebhooks: { limit: 5 },
 };
 

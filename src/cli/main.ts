@@ -5,6 +5,7 @@ import { registerApprovalCommands } from './commands/approvals.commands.js';
 import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerBackupCommands } from './commands/backups.commands.js';
+import { registerGitCommands } from './commands/git.commands.js';
 import { registerHookCommands } from './commands/hooks.commands.js';
 import { registerNotificationCommands } from './commands/notifications.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerNotificationCommands(program);
   registerHookCommands(program);
+  registerGitCommands(program);
   registerMetricsCommand(program);
   registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);

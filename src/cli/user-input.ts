@@ -2,7 +2,7 @@ import { read } from 'read';
 import { CliError } from './cli-error.js';
 
 /** Everything on standard input, for `--password-stdin` (only its first line counts). */
-async function stdinFirstLine(): Promise<string> {
+export async function stdinFirstLine(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];

@@ -20,6 +20,14 @@ export interface EnvVarInput {
   secret?: boolean;
 }
 
+/** Shared input shape `GitRefRuleInput`. */
+export interface GitRefRuleInput {
+  kind: 'branch' | 'tag';
+  /** pattern `^[A-Za-z0-9._/*-]{1,128}$` */
+  pattern: string;
+  action: 'deploy' | 'approval' | 'ignore';
+}
+
 /** Shared input shape `RouteInput`. */
 export interface RouteInput {
   /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
@@ -396,6 +404,11 @@ export interface ProcedureInputs {
     /** uuid */
     serverId: string;
   };
+  /** Stops a service following its git repository (its deploy key and token are dropped); removing none changes nothing. */
+  removeServiceGitSource: {
+    /** uuid */
+    serviceId: string;
+  };
   /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
   requestApproval: {
     action: 'deploy' | 'rollback' | 'restore';
@@ -478,7 +491,7 @@ export interface ProcedureInputs {
     cursor?: string;
     status?: 'pending-host-key' | 'ready' | 'decommissioned';
   };
-  /** One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, and the certificates of its TLS domains (issuer, expiry, last error). */
+  /** One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows. */
   serviceDetails: {
     /** uuid */
     serviceId: string;
@@ -509,6 +522,26 @@ export interface ProcedureInputs {
     serverId: string;
     /** at most 19 items */
     allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
+  };
+  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?}` → the deploy key’s public half for SSH sources. */
+  setServiceGitSource: {
+    /** uuid */
+    serviceId: string;
+    /** at most 300 characters */
+    repository: string;
+    /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
+    hostKeyFingerprint?: string;
+    /** 8-512 characters; pattern `^[\x21-\x7e]+$` */
+    token?: string;
+    /** pattern `^[A-Za-z0-9._-]{1,64}$` */
+    tokenUsername?: string;
+    /** at most 20 items */
+    rules?: GitRefRuleInput[];
+    /** pattern `^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$` */
+    contextPath?: string;
+    /** pattern `^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$` */
+    dockerfile?: string;
+    rotateDeployKey?: boolean;
   };
   /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
   startMfaEnrollment: {
@@ -664,6 +697,7 @@ export const PROCEDURES = {
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
   restoreBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   revokeDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
@@ -682,6 +716,7 @@ export const PROCEDURES = {
   serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
+  setServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   syncServerEdge: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   testNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },

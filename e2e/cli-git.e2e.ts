@@ -1,0 +1,98 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { cli as runCli, cliHome, type CliResult } from './support/cli.js';
+import { readyService } from './support/deployments.js';
+import { cookieAuth, createToken, signUp } from './support/identity.js';
+import { ALLOW_LOOPBACK, startSshd, type TestSshd } from './support/sshd.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const TOKEN = 'glpat-cli-0123456789SECRET';
+
+/** `slipway git` (the real binary): a repository followed over SSH with its host key fetched. */
+describe('slipway git set, show, remove', () => {
+  let t: TestApp;
+  let sshd: TestSshd;
+  let home: string;
+  let env: Record<string, string>;
+  const cli = (args: string[], extra: Record<string, string> = {}): Promise<CliResult> =>
+    runCli(home, args, { ...env, ...extra });
+
+  beforeAll(async () => {
+    home = cliHome();
+    sshd = await startSshd();
+    t = await startTestApp({
+      notes: false,
+      config: { serverAddressPolicy: ALLOW_LOOPBACK, serverCheckTimeoutSeconds: 10 },
+    });
+    const account = await signUp(t.url, 'owner@example.com');
+    await readyService(t.url, cookieAuth(account.cookie));
+    const scopes = ['server:read', 'server:write', 'service:read', 'service:write', 'deploy:start'];
+    env = {
+      SLIPWAY_URL: t.url,
+      SLIPWAY_TOKEN: (await createToken(t.url, account.cookie, scopes, 1)).token,
+    };
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await sshd?.stop();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('fetches the SSH host key, pins it once trusted, and prints the deploy key to add', async () => {
+    const repository = `ssh://git@127.0.0.1:${sshd.port}/srv/git/api.git`;
+    const run = await cli([
+      'git',
+      'set',
+      'api@production',
+      repository,
+      '--rule',
+      'branch:main=deploy',
+      'tag:v*=approval',
+      '--yes',
+    ]);
+    expect([run.code, run.stderr]).toEqual([0, expect.stringContaining(sshd.fingerprint)]);
+    expect(run.stdout).toMatch(/read-only deploy key .*\nssh-ed25519 \S+ slipway-api-production/);
+    const show = await cli(['git', 'show', 'api@production', '--json']);
+    expect(show.json).toMatchObject({
+      ok: true,
+      data: {
+        repository,
+        auth: 'deploy-key',
+        hostKeyFingerprint: sshd.fingerprint,
+        rules: [
+          { kind: 'branch', pattern: 'main', action: 'deploy' },
+          { kind: 'tag', pattern: 'v*', action: 'approval' },
+        ],
+      },
+    });
+    expect(show.stdout).not.toMatch(/PRIVATE/);
+  });
+
+  it('reads an HTTPS token from the environment, never from argv, and never prints it', async () => {
+    const run = await cli(
+      ['git', 'set', 'api@production', 'https://gitlab.example.com/acme/api.git', '--json'],
+      { SLIPWAY_GIT_TOKEN: TOKEN },
+    );
+    expect(run.json).toMatchObject({ ok: true, data: { auth: 'token', deployKey: null } });
+    const show = await cli(['git', 'show', 'api@production']);
+    expect(show.stdout).toContain('token user  git');
+    expect(run.stdout + show.stdout).not.toContain(TOKEN);
+  });
+
+  it('refuses a rule it cannot read, and removes the source', async () => {
+    const bad = await cli([
+      'git',
+      'set',
+      'api@production',
+      'https://x.example/a',
+      '--rule',
+      'main',
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('write kind:pattern=action');
+    const removed = await cli(['git', 'remove', 'api@production', '--yes']);
+    expect([removed.code, removed.stdout.trim()]).toEqual([0, 'Removed.']);
+    const show = await cli(['git', 'show', 'api@production']);
+    expect(show.stdout.trim()).toBe('This service follows no repository.');
+  });
+});

@@ -1,0 +1,87 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
+import { HostKeyFingerprint } from '../deployment-fields.js';
+import { MAX_REPOSITORY_LENGTH } from './git-repository.js';
+
+export class GitRefRuleInput {
+  @IsIn(['branch', 'tag'])
+  kind!: 'branch' | 'tag';
+
+  /** Glob over the branch or tag name, e.g. `main`, `release/*`, `v*`. */
+  @IsString()
+  @Matches(/^[A-Za-z0-9._/*-]{1,128}$/, {
+    message: 'pattern is letters, digits, . _ / - and * (1-128)',
+  })
+  pattern!: string;
+
+  @IsIn(['deploy', 'approval', 'ignore'])
+  action!: 'deploy' | 'approval' | 'ignore';
+}
+
+/** A path inside the repository: relative, no `..`, letters, digits and `._/-`. */
+const RepositoryPath = () =>
+  Matches(/^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$/, {
+    message: ({ property }) => `${property} is a relative path inside the repository, no ..`,
+  });
+
+export class SetServiceGitSourceInput {
+  @IsUUID()
+  serviceId!: string;
+
+  @IsString()
+  @MaxLength(MAX_REPOSITORY_LENGTH)
+  repository!: string;
+
+  /** Required over SSH: the repository host's key, as `scanServerHostKey` reports it. */
+  @Omittable()
+  @HostKeyFingerprint()
+  hostKeyFingerprint?: string;
+
+  /** Over HTTPS: an access token with read access, stored sealed and never returned. */
+  @Omittable()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(512)
+  @Matches(/^[\x21-\x7e]+$/, { message: 'token is printable characters without spaces' })
+  token?: string;
+
+  /** The user name the token is presented under (default `git`). */
+  @Omittable()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'tokenUsername is letters, digits, . _ -' })
+  tokenUsername?: string;
+
+  /** Which pushes deploy; none given: nothing deploys until rules are set. */
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  @Type(() => GitRefRuleInput)
+  rules?: GitRefRuleInput[];
+
+  /** The build context inside the repository (default `.`). */
+  @Omittable()
+  @RepositoryPath()
+  contextPath?: string;
+
+  /** The Dockerfile inside the context (default `Dockerfile`). */
+  @Omittable()
+  @RepositoryPath()
+  dockerfile?: string;
+
+  /** An SSH source that has a deploy key gets a new one (the old one stops working). */
+  @Omittable()
+  @IsBoolean()
+  rotateDeployKey?: boolean;
+}

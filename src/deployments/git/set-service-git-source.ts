@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { badRequest } from '../../common/app-error.js';
+import { ServiceGitSourceSet, serviceGitStream } from '../../events/git-sources.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { OPERATORS } from '../../kernel/roles.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { StreamFacts } from '../facts/stream-facts.js';
+import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
+import { gitSourceDecider, type FreshDeployKey } from './git-source.decider.js';
+import { SetServiceGitSourceInput } from './git-source.input.js';
+import { parseGitRepository } from './git-repository.js';
+
+export interface GitSourceAnswer {
+  serviceId: string;
+  repository: string;
+  transport: 'ssh' | 'https';
+  auth: 'deploy-key' | 'token' | 'none';
+  /** The public key to add as a read-only deploy key at the repository's host (SSH sources). */
+  deployKey: { publicKey: string; fingerprint: string } | null;
+  /** Whether this call recorded a change (setting the same source again records nothing). */
+  changed: boolean;
+}
+
+export class SetServiceGitSource extends ProcedureCommand<
+  SetServiceGitSourceInput,
+  GitSourceAnswer
+> {}
+
+const refused = (path: string, message: string) =>
+  badRequest(`${path}: ${message}`, [{ path, message }]);
+
+/** An Ed25519 key pair in OpenSSH's formats, its private half sealed at once. */
+async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDeployKey> {
+  // Loaded on first use, as for connections (ssh2 is CommonJS: its utils are on the default).
+  const { utils } = (await import('ssh2')).default;
+  const pair = utils.generateKeyPairSync('ed25519', { comment });
+  const blob = Buffer.from(pair.public.split(' ')[1], 'base64');
+  return {
+    publicKey: pair.public.trim(),
+    fingerprint: `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`,
+    privateKeyCiphertext: box.seal(pair.private),
+  };
+}
+
+/**
+ * The repository a service follows, replaced whole. Over SSH Slipway generates the deploy key
+ * (the private half sealed, never shown) and pins the host's key; over HTTPS a token, if given,
+ * is sealed. Choosing the code that deploys is as strong as a deploy hook: it takes an operator
+ * whose effective scopes hold `service:write` and `deploy:start`.
+ */
+@Procedure.command(SetServiceGitSource, {
+  name: 'setServiceGitSource',
+  roles: OPERATORS,
+  scopes: ['service:write', 'deploy:start'],
+  input: SetServiceGitSourceInput,
+  description:
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?}` → the deploy key’s public half for SSH sources.',
+})
+export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
+  constructor(
+    private readonly facts: StreamFacts,
+    private readonly runner: DeciderRunner,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute({ input, ctx }: SetServiceGitSource): Promise<GitSourceAnswer> {
+    const service = await this.facts.service(input.serviceId);
+    assertServiceActive(service);
+    const repo = parseGitRepository(input.repository);
+    if ('error' in repo) throw refused('repository', repo.error);
+    const ssh = repo.transport === 'ssh';
+    if (ssh && !input.hostKeyFingerprint)
+      throw refused('hostKeyFingerprint', 'an SSH repository needs its host key pinned');
+    if (!ssh && input.hostKeyFingerprint)
+      throw refused('hostKeyFingerprint', 'only for SSH repositories');
+    if (ssh && (input.token !== undefined || input.tokenUsername !== undefined))
+      throw refused('token', 'an SSH repository is read with its deploy key, not a token');
+    if (input.tokenUsername !== undefined && input.token === undefined)
+      throw refused('tokenUsername', 'only with a token');
+    const auth = ssh ? 'deploy-key' : input.token !== undefined ? 'token' : 'none';
+    const source = {
+      serviceId: service.id,
+      repository: input.repository,
+      transport: repo.transport,
+      host: repo.host,
+      port: repo.port,
+      hostKeyFingerprint: input.hostKeyFingerprint ?? null,
+      auth,
+      token:
+        input.token !== undefined
+          ? { username: input.tokenUsername ?? 'git', ciphertext: this.box.seal(input.token) }
+          : null,
+      rules: (input.rules ?? []).map(({ kind, pattern, action }) => ({ kind, pattern, action })),
+      contextPath: input.contextPath ?? '.',
+      dockerfile: input.dockerfile ?? 'Dockerfile',
+    } as const;
+    const comment = `slipway-${service.name}-${service.environment}`;
+    const decision = await this.runner.run(
+      serviceGitStream(service.id),
+      gitSourceDecider,
+      {
+        kind: 'set',
+        source,
+        freshKey: ssh ? await freshDeployKey(this.box, comment) : null,
+        rotateKey: input.rotateDeployKey === true,
+      },
+      ctx,
+    );
+    const recorded = decision.state.source;
+    const key = recorded?.deployKey ?? null;
+    return {
+      serviceId: service.id,
+      repository: input.repository,
+      transport: repo.transport,
+      auth,
+      deployKey: key ? { publicKey: key.publicKey, fingerprint: key.fingerprint } : null,
+      changed: decision.events.some((e) => e.type === ServiceGitSourceSet.type),
+    };
+  }
+}

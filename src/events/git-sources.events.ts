@@ -1,0 +1,41 @@
+import { defineEvent } from '../eventstore/define-event.js';
+
+/** Which pushed refs a service's git source deploys: the first rule that matches decides. */
+export type GitRefRule = {
+  kind: 'branch' | 'tag';
+  /** Glob over the branch or tag name: `*` matches any run of characters, `/` included. */
+  pattern: string;
+  /** `deploy`: at once; `approval`: queued behind the service's approval; `ignore`: nothing. */
+  action: 'deploy' | 'approval' | 'ignore';
+};
+
+/** How Slipway reads the repository. Sealed parts never leave the event store unsealed. */
+export type GitSourceData = {
+  serviceId: string;
+  /** As given: `git@host:path`, `ssh://[user@]host[:port]/path` or `https://host/path`. */
+  repository: string;
+  transport: 'ssh' | 'https';
+  host: string;
+  port: number;
+  /** The repository host's SSH host key (SHA256:…), pinned as servers' host keys are. */
+  hostKeyFingerprint: string | null;
+  auth: 'deploy-key' | 'token' | 'none';
+  /** The key pair Slipway generated for an SSH source: public part shown, private part sealed. */
+  deployKey: { publicKey: string; fingerprint: string; privateKeyCiphertext: string } | null;
+  /** An HTTPS access token, sealed, with the user name it is presented under. */
+  token: { username: string; ciphertext: string } | null;
+  rules: GitRefRule[];
+  /** Where the build's context is in the repository, and its Dockerfile within that context. */
+  contextPath: string;
+  dockerfile: string;
+};
+
+// Stream `service-git-<serviceId>`: the repository a service follows, set and replaced whole,
+// or removed.
+export const ServiceGitSourceSet = defineEvent<GitSourceData>('ServiceGitSourceSet', 1);
+export const ServiceGitSourceRemoved = defineEvent<{ serviceId: string }>(
+  'ServiceGitSourceRemoved',
+  1,
+);
+
+export const serviceGitStream = (serviceId: string) => `service-git-${serviceId}`;
