@@ -70,6 +70,8 @@ export function serviceView(s: ServiceDoc) {
     status: s.status ?? 'active',
     archivedAt: s.archivedAt ?? null,
     routes: s.routes ?? [],
+    /** The git repository it follows (nothing sealed: no token, no private key), or null. */
+    gitSource: s.gitSource ?? null,
   };
 }
 

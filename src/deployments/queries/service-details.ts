@@ -4,7 +4,6 @@ import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
-import type { ServiceGitSourceView } from '../../../projections/services.projection.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
@@ -32,8 +31,6 @@ export interface ServiceDetailsAnswer extends ServiceView {
   backups: number;
   /** The certificates of its domains routed with TLS, as its server's edge proxy holds them. */
   certificates: CertificateState[];
-  /** The git repository it follows (nothing sealed: no token, no private key), or null. */
-  gitSource: ServiceGitSourceView | null;
 }
 
 export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetailsAnswer> {}
@@ -69,7 +66,6 @@ export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
       recentDeployments: recent.items.map(deploymentSummary),
       backups,
       certificates: await certificatesOf(this.reads, service),
-      gitSource: service.gitSource ?? null,
     };
   }
 }

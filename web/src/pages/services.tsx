@@ -12,6 +12,7 @@ import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
 import { ServiceBackups } from './service-backups';
 import { ServiceDomains } from './service-domains';
+import { ServiceSource } from './service-source';
 import { ServiceHooks } from './service-hooks';
 import { ServiceForm } from './service-form';
 
@@ -92,6 +93,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
           </dd>
         </div>
         <ServiceDomains service={service} />
+        <ServiceSource service={service} />
       </dl>
       {mode !== 'edit' && (
         <div className="button-row">

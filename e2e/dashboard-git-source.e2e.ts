@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Browser } from 'playwright-core';
+import { ensureWebBundle, launchBrowser, logInThroughPage, screenshot } from './support/browser.js';
+import { data, FINGERPRINT, readyService } from './support/deployments.js';
+import { call, cookieAuth, signUp } from './support/identity.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const OWNER = 'owner@example.com';
+const REPOSITORY = 'git@git.example.com:acme/api.git';
+
+/** The repository a service follows, on its card in a real browser: never a secret. */
+describe('the dashboard: a service’s git source', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Record<string, string>;
+  let serviceId: string;
+
+  beforeAll(async () => {
+    ensureWebBundle();
+    t = await startTestApp({ notes: false });
+    owner = cookieAuth((await signUp(t.url, OWNER, 'Olivia Owner')).cookie);
+    ({ serviceId } = await readyService(t.url, owner));
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('shows the repository, the deploy key to add, the pinned host key and the rules', async () => {
+    const { deployKey } = data<{ deployKey: { publicKey: string; fingerprint: string } }>(
+      await call(t.url, 'POST', 'setServiceGitSource', owner, {
+        serviceId,
+        repository: REPOSITORY,
+        hostKeyFingerprint: FINGERPRINT,
+        rules: [
+          { kind: 'branch', pattern: 'main', action: 'deploy' },
+          { kind: 'tag', pattern: 'v*', action: 'approval' },
+        ],
+      }),
+    );
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login?returnTo=%2Fservices`);
+    await logInThroughPage(page, OWNER);
+    await page.waitForURL(`${t.url}/services`);
+    const card = page.getByRole('region', { name: 'api production' });
+    await card.getByText(REPOSITORY).waitFor();
+    await card.getByText(deployKey.fingerprint).waitFor();
+    await card.getByText(FINGERPRINT).waitFor();
+    await card.getByText('deploy after approval').waitFor();
+    await card.getByRole('button', { name: 'Copy public key' }).click();
+    await expect(
+      page.evaluate(() =>
+        (
+          globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }
+        ).navigator.clipboard.readText(),
+      ),
+    ).resolves.toBe(deployKey.publicKey);
+    expect(await page.content()).not.toMatch(/PRIVATE KEY|iphertext/);
+    await screenshot(page, 'service-git-source');
+    await context.close();
+  });
+
+  it('shows no source once it is removed', async () => {
+    await call(t.url, 'POST', 'removeServiceGitSource', owner, { serviceId });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login?returnTo=%2Fservices`);
+    await logInThroughPage(page, OWNER);
+    const card = page.getByRole('region', { name: 'api production' });
+    await card.getByText('Environment').first().waitFor();
+    await expect(card.getByText('Source').count()).resolves.toBe(0);
+    await context.close();
+  });
+});
