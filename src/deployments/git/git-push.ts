@@ -1,0 +1,126 @@
+import type { GitSourceData } from '../../events/git-sources.events.js';
+import { gitRefAction } from './git-ref-rules.js';
+import { parseGitRepository } from './git-repository.js';
+
+/** Which provider sent a delivery, as its event header says. */
+export type GitProvider = 'github' | 'gitlab' | 'gitea';
+
+/** A push as Slipway acts on it, whoever sent it. */
+export interface GitPush {
+  provider: GitProvider;
+  /** `refs/heads/<branch>` or `refs/tags/<tag>`. */
+  ref: string;
+  /** The commit the ref points to now (all zeros when the ref was deleted). */
+  commit: string;
+  deleted: boolean;
+  /** Every address the delivery gives for the repository (SSH and HTTPS). */
+  repositoryUrls: string[];
+  pusher: string | null;
+  /** The first line of the head commit's message, and its author, when the delivery says. */
+  message: string | null;
+  author: string | null;
+}
+
+type Json = Record<string, unknown>;
+const object = (value: unknown): Json =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
+const text = (value: unknown, max = 200): string | null =>
+  typeof value === 'string' && value.length
+    ? value
+        .replace(/[^\x20-\x7e\u00a0-\uffff]+/g, ' ')
+        // Direction overrides would make a message read otherwise than it is.
+        .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+        .replace(/ {2,}/g, ' ')
+        .trim()
+        .slice(0, max) || null
+    : null;
+const firstLine = (value: unknown) => text(typeof value === 'string' ? value.split('\n')[0] : null);
+const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const ZERO = /^0+$/;
+
+/** The provider's event name for a push, by the header each sends. */
+export function pushEventOf(provider: GitProvider, event: string | undefined): boolean {
+  if (provider === 'gitlab') return event === 'Push Hook' || event === 'Tag Push Hook';
+  return event === 'push';
+}
+
+/**
+ * Reads a push delivery's body as its provider sends it: GitHub's and Gitea/Forgejo's `push`
+ * (`ref`, `after`, `deleted`, `repository.ssh_url`/`clone_url`, `pusher`, `head_commit`), and
+ * GitLab's `Push Hook`/`Tag Push Hook` (`ref`, `after`, `project.git_ssh_url`/`git_http_url`,
+ * `user_username`, `commits`). A body without a ref or a commit is not a push: null.
+ */
+export function readGitPush(provider: GitProvider, body: unknown): GitPush | null {
+  const b = object(body);
+  const ref =
+    typeof b.ref === 'string' && /^refs\/(heads|tags)\/.{1,250}$/.test(b.ref) ? b.ref : null;
+  const commit = typeof b.after === 'string' && COMMIT.test(b.after) ? b.after : null;
+  if (!ref || !commit) return null;
+  const deleted = b.deleted === true || ZERO.test(commit);
+  if (provider === 'gitlab') {
+    const project = object(b.project);
+    const commits = Array.isArray(b.commits) ? b.commits.map(object) : [];
+    const head = commits.find((c) => c.id === commit) ?? commits[commits.length - 1] ?? {};
+    return {
+      provider,
+      ref,
+      commit,
+      deleted,
+      repositoryUrls: [project.git_ssh_url, project.git_http_url, project.web_url]
+        .map((u) => text(u, 300))
+        .filter((u): u is string => u !== null),
+      pusher: text(b.user_username, 100),
+      message: firstLine(head.message ?? b.message),
+      author: text(object(head.author).name, 100),
+    };
+  }
+  const repository = object(b.repository);
+  const pusher = object(b.pusher);
+  const head = object(b.head_commit);
+  return {
+    provider,
+    ref,
+    commit,
+    deleted,
+    repositoryUrls: [repository.ssh_url, repository.clone_url, repository.html_url]
+      .map((u) => text(u, 300))
+      .filter((u): u is string => u !== null),
+    pusher: text(pusher.name ?? pusher.login ?? pusher.username, 100),
+    message: firstLine(head.message),
+    author: text(object(head.author).name, 100),
+  };
+}
+
+/** A repository's identity across its addresses: host and path, without `.git`, lower-case. */
+function repositoryKey(address: string): string | null {
+  const parsed = parseGitRepository(address);
+  if ('error' in parsed) return null;
+  return `${parsed.host}/${parsed.path.replace(/\.git$/, '').replace(/\/+$/, '')}`.toLowerCase();
+}
+
+export type PushDecision =
+  | { deploy: 'now' | 'after-approval'; commit: string; refName: string }
+  | { ignored: 'deleted' | 'another-repository' | 'no-rule' | 'rule-ignores' };
+
+/**
+ * What a push means for a service following `source`: a ref deleted never deploys (the commit it
+ * names is gone); a push of another repository (the hook was pointed at the wrong service) is
+ * ignored; otherwise the first rule of the ref's kind decides.
+ */
+export function pushDecision(
+  source: Pick<GitSourceData, 'repository' | 'rules'>,
+  push: GitPush,
+): PushDecision {
+  if (push.deleted) return { ignored: 'deleted' };
+  const followed = repositoryKey(source.repository);
+  if (!followed || !push.repositoryUrls.some((u) => repositoryKey(u) === followed))
+    return { ignored: 'another-repository' };
+  const matched = gitRefAction(source.rules, push.ref);
+  if (!matched) return { ignored: 'no-rule' };
+  if (matched.rule.action === 'ignore') return { ignored: 'rule-ignores' };
+  return {
+    deploy: matched.rule.action === 'deploy' ? 'now' : 'after-approval',
+    commit: push.commit,
+    refName: matched.name,
+  };
+}
