@@ -355,6 +355,20 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       );
       return asOwner({ hookId: hook.hookId });
     },
+    setServiceGitSource: async () =>
+      asOwner({
+        serviceId: (await service()).serviceId,
+        repository: 'https://git.example.com/acme/api.git',
+        rules: [{ kind: 'branch', pattern: 'main', action: 'deploy' }],
+      }),
+    removeServiceGitSource: async () => {
+      const { serviceId } = await service();
+      await call(t.url, 'POST', 'setServiceGitSource', ownerCookie, {
+        serviceId,
+        repository: 'https://git.example.com/acme/api.git',
+      });
+      return asOwner({ serviceId });
+    },
   };
 
   /** A notification channel of the owner's (email: nothing is posted anywhere). */
