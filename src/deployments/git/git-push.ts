@@ -57,36 +57,31 @@ export function readGitPush(provider: GitProvider, body: unknown): GitPush | nul
   const commit = typeof b.after === 'string' && COMMIT.test(b.after) ? b.after : null;
   if (!ref || !commit) return null;
   const deleted = b.deleted === true || ZERO.test(commit);
+  // Where each provider puts the repository's addresses, the pusher and the head commit.
+  let urls: unknown[];
+  let pusher: unknown;
+  let head: Json;
   if (provider === 'gitlab') {
     const project = object(b.project);
     const commits = Array.isArray(b.commits) ? b.commits.map(object) : [];
-    const head = commits.find((c) => c.id === commit) ?? commits[commits.length - 1] ?? {};
-    return {
-      provider,
-      ref,
-      commit,
-      deleted,
-      repositoryUrls: [project.git_ssh_url, project.git_http_url, project.web_url]
-        .map((u) => text(u, 300))
-        .filter((u): u is string => u !== null),
-      pusher: text(b.user_username, 100),
-      message: firstLine(head.message ?? b.message),
-      author: text(object(head.author).name, 100),
-    };
+    urls = [project.git_ssh_url, project.git_http_url, project.web_url];
+    pusher = b.user_username;
+    head = commits.find((c) => c.id === commit) ?? commits[commits.length - 1] ?? {};
+  } else {
+    const repository = object(b.repository);
+    const by = object(b.pusher);
+    urls = [repository.ssh_url, repository.clone_url, repository.html_url];
+    pusher = by.name ?? by.login ?? by.username;
+    head = object(b.head_commit);
   }
-  const repository = object(b.repository);
-  const pusher = object(b.pusher);
-  const head = object(b.head_commit);
   return {
     provider,
     ref,
     commit,
     deleted,
-    repositoryUrls: [repository.ssh_url, repository.clone_url, repository.html_url]
-      .map((u) => text(u, 300))
-      .filter((u): u is string => u !== null),
-    pusher: text(pusher.name ?? pusher.login ?? pusher.username, 100),
-    message: firstLine(head.message),
+    repositoryUrls: urls.map((u) => text(u, 300)).filter((u): u is string => u !== null),
+    pusher: text(pusher, 100),
+    message: firstLine(head.message ?? (provider === 'gitlab' ? b.message : undefined)),
     author: text(object(head.author).name, 100),
   };
 }
