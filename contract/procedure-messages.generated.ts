@@ -27,6 +27,7 @@ import type { ScanServerHostKey } from '../src/deployments/commands/scan-server-
 import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.js';
 import type { UpdateService } from '../src/deployments/commands/update-service.js';
 import type { SetServerComposePolicy } from '../src/deployments/compose-policy/set-server-compose-policy.js';
+import type { DeployServiceCommit } from '../src/deployments/git/deploy-service-commit.js';
 import type { RemoveServiceGitSource } from '../src/deployments/git/remove-service-git-source.js';
 import type { SetServiceGitSource } from '../src/deployments/git/set-service-git-source.js';
 import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
@@ -105,6 +106,7 @@ export interface ProcedureMessages {
   deploymentDetails: DeploymentDetails;
   deploymentLogs: DeploymentLogs;
   deploymentPlan: DeploymentPlan;
+  deployServiceCommit: DeployServiceCommit;
   deployWebhooks: DeployWebhooks;
   disableMfa: DisableMfa;
   eraseSubjectData: EraseSubjectData;

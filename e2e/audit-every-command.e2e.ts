@@ -369,6 +369,14 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       });
       return asOwner({ serviceId });
     },
+    deployServiceCommit: async () => {
+      const { serviceId } = await service();
+      await call(t.url, 'POST', 'setServiceGitSource', ownerCookie, {
+        serviceId,
+        repository: 'https://git.example.com/acme/api.git',
+      });
+      return asOwner({ serviceId, commit: 'b'.repeat(40), ref: 'refs/heads/main' });
+    },
   };
 
   /** A notification channel of the owner's (email: nothing is posted anywhere). */

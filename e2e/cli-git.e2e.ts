@@ -52,6 +52,11 @@ describe('slipway git set, show, remove', () => {
     ]);
     expect([run.code, run.stderr]).toEqual([0, expect.stringContaining(sshd.fingerprint)]);
     expect(run.stdout).toMatch(/read-only deploy key .*\nssh-ed25519 \S+ slipway-api-production/);
+    // The push webhook's address, and its secret this once.
+    expect(run.stdout).toMatch(
+      /Push webhook: http:\/\/127\.0\.0\.1:\d+\/api\/v1\/git\/push\/[0-9a-f-]{36} /,
+    );
+    expect(run.stdout).toMatch(/shown this once.*\nwhsec_[A-Za-z0-9_-]{43}\n?$/);
     const show = await cli(['git', 'show', 'api@production', '--json']);
     expect(show.json).toMatchObject({
       ok: true,
@@ -75,8 +80,28 @@ describe('slipway git set, show, remove', () => {
     );
     expect(run.json).toMatchObject({ ok: true, data: { auth: 'token', deployKey: null } });
     const show = await cli(['git', 'show', 'api@production']);
-    expect(show.stdout).toContain('token user  git');
+    expect(show.stdout).toMatch(/token user +git/);
+    expect(show.stdout).toMatch(/push webhook +yes/);
     expect(run.stdout + show.stdout).not.toContain(TOKEN);
+    // Set again: the secret is not shown a second time.
+    expect(run.json).toMatchObject({ data: { webhook: { secret: null } } });
+  });
+
+  it('deploys a commit by hand, and refuses what is not a full commit id', async () => {
+    const commit = 'c0ffee'.padEnd(40, '0');
+    const run = await cli([
+      'git',
+      'deploy',
+      'api@production',
+      commit,
+      '--ref',
+      'refs/heads/main',
+      '--yes',
+    ]);
+    expect([run.code, run.stdout]).toEqual([0, expect.stringMatching(/^Deployment \S+ queued/)]);
+    const bad = await cli(['git', 'deploy', 'api@production', 'c0ffee', '--yes']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('full commit id');
   });
 
   it('refuses a rule it cannot read, and removes the source', async () => {

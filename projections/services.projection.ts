@@ -55,10 +55,15 @@ export interface ServiceDoc extends Doc {
 }
 
 /** A service's git source as readers see it: the deploy key's public half, no token. */
-export type ServiceGitSourceView = Omit<GitSourceData, 'serviceId' | 'deployKey' | 'token'> & {
+export type ServiceGitSourceView = Omit<
+  GitSourceData,
+  'serviceId' | 'deployKey' | 'token' | 'webhookSecretCiphertext'
+> & {
   deployKey: { publicKey: string; fingerprint: string } | null;
   /** The user name its token is presented under, when it has one. */
   tokenUsername: string | null;
+  /** Whether push deliveries can be verified (the source has a webhook secret). */
+  webhook?: boolean;
   setAt: string;
 };
 
@@ -129,6 +134,7 @@ export const servicesProjection: Projection = {
                   ? { publicKey: data.deployKey.publicKey, fingerprint: data.deployKey.fingerprint }
                   : null,
                 tokenUsername: data.token?.username ?? null,
+                webhook: !!data.webhookSecretCiphertext,
                 rules: data.rules,
                 contextPath: data.contextPath,
                 dockerfile: data.dockerfile,

@@ -123,6 +123,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
     rules: [{ kind: 'branch', pattern: 'main', action: 'deploy' }],
   },
   removeServiceGitSource: { serviceId: NOBODY },
+  deployServiceCommit: { serviceId: NOBODY, commit: 'a'.repeat(40) },
   deployWebhooks: { limit: 5 },
 };
 

@@ -7,6 +7,8 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module.js';
 import { DeployHooksModule } from '../deployments/hooks/deploy-hooks.module.js';
 import { DeployHooksController } from './deploy-hooks.controller.js';
+import { GitSourcesModule } from '../deployments/git/git-sources.module.js';
+import { GitPushController } from './git-push.controller.js';
 import { DiscoveryModule } from '@nestjs/core';
 import { DiscoveredRoutes } from './openapi/discovered-routes.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
@@ -24,6 +26,7 @@ import { RpcModule } from '../rpc/rpc.module.js';
     AccessModule,
     AuditModule,
     DeployHooksModule,
+    GitSourcesModule,
     DeploymentsModule,
     RunnerModule,
     RpcModule,
@@ -40,6 +43,7 @@ import { RpcModule } from '../rpc/rpc.module.js';
     ServersController,
     ServicesController,
     DeployHooksController,
+    GitPushController,
     DeployController,
     ServerImagesController,
   ],

@@ -13,6 +13,8 @@ export interface ApprovalAsk {
   action: Extract<Action, 'deploy' | 'rollback'>;
   payload: Record<string, unknown>;
   reason: string;
+  /** Asked for whatever the service's rule says (a git rule's `approval` action). */
+  required?: boolean;
 }
 
 /**
@@ -33,7 +35,7 @@ export class DeploymentRequests {
     ctx: RequestContext,
   ): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const { service } = launch;
-    if (approvalRequired(service.approvalRule, ctx.principal!)) {
+    if (ask.required || approvalRequired(service.approvalRule, ctx.principal!)) {
       await this.launcher.launchable(service, launch.imageRef, launch.snapshot);
       return this.approvals.open(
         ask.action,

@@ -8,8 +8,6 @@ import { RejectRequestHandler } from './commands/reject-request.js';
 import { RequestApprovalHandler } from './commands/request-approval.js';
 import { RecordBackupHandler } from './commands/record-backup.js';
 import { CancelDeploymentHandler } from './commands/cancel-deployment.js';
-import { RemoveServiceGitSourceHandler } from './git/remove-service-git-source.js';
-import { SetServiceGitSourceHandler } from './git/set-service-git-source.js';
 import { ExecuteRollbackHandler } from './commands/execute-rollback.js';
 import { TriggerDeployHandler } from './commands/trigger-deploy.js';
 import { ApproveServerHostKeyHandler } from './commands/approve-server-host-key.js';
@@ -90,8 +88,6 @@ import { ServicesHandler } from './queries/services.js';
     TriggerDeployHandler,
     ExecuteRollbackHandler,
     CancelDeploymentHandler,
-    SetServiceGitSourceHandler,
-    RemoveServiceGitSourceHandler,
     RequestApprovalHandler,
     ApproveRequestHandler,
     RejectRequestHandler,
@@ -113,6 +109,7 @@ import { ServicesHandler } from './queries/services.js';
   ],
   exports: [
     TriggerDeployHandler,
+    DeploymentRequests,
     Uploads,
     ComposeIntakeHandler,
     ServiceStreams,

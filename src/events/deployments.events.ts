@@ -38,6 +38,24 @@ export interface DeploymentSnapshot {
   context?: DeploymentContext | null;
   /** The service's routes when it was triggered: the compose services joined to the edge. */
   routes?: ServiceRoute[];
+  /** The commit built into `imageRef` on the server first (a deployment of a git source). */
+  git?: DeploymentGitBuild | null;
+}
+
+/**
+ * What a deployment builds from its service's git source. The deploy key or token is not
+ * frozen here: the runner reads the source's current credentials when it builds.
+ */
+export interface DeploymentGitBuild {
+  repository: string;
+  commit: string;
+  /** `refs/heads/<branch>` or `refs/tags/<tag>` the commit was pushed to; null: asked by SHA. */
+  ref: string | null;
+  /** From the push delivery, cleaned (one line, bounded); null when it did not say. */
+  author: string | null;
+  message: string | null;
+  contextPath: string;
+  dockerfile: string;
 }
 
 /** A file of a compose intake, its path relative to the deployment's directory. */

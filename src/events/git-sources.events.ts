@@ -28,6 +28,11 @@ export type GitSourceData = {
   /** Where the build's context is in the repository, and its Dockerfile within that context. */
   contextPath: string;
   dockerfile: string;
+  /**
+   * The secret push deliveries are signed with (GitHub, Gitea) or carry (GitLab), sealed; absent
+   * in sources set before push webhooks existed (set the source again to get one).
+   */
+  webhookSecretCiphertext?: string | null;
 };
 
 // Stream `service-git-<serviceId>`: the repository a service follows, set and replaced whole,
@@ -39,3 +44,17 @@ export const ServiceGitSourceRemoved = defineEvent<{ serviceId: string }>(
 );
 
 export const serviceGitStream = (serviceId: string) => `service-git-${serviceId}`;
+
+// Stream `git-push-delivery-<serviceId>-<sha256 of the body>`: a push delivery claimed once, so
+// the same delivery sent again (a replay, or the provider's redelivery) deploys nothing more.
+export const GitPushDeliveryClaimed = defineEvent<{
+  serviceId: string;
+  digest: string;
+  deliveryId: string;
+  provider: 'github' | 'gitlab' | 'gitea';
+  ref: string;
+  commit: string;
+}>('GitPushDeliveryClaimed', 1);
+
+export const gitPushDeliveryStream = (serviceId: string, digest: string) =>
+  `git-push-delivery-${serviceId}-${digest}`;

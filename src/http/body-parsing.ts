@@ -8,7 +8,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** The body's bytes as sent, kept only for inbound deploy hooks (their HMAC covers them). */
+    /** The body's bytes as sent, kept only for inbound hooks and pushes (their HMAC covers them). */
     rawBody?: Buffer;
   }
 }
@@ -23,6 +23,18 @@ const HOOK_PATH = /^\/api\/v1\/hooks\/[^/]+\/?$/;
 export const LARGE_BODY_ROUTES: Readonly<Record<string, number>> = {
   'POST /api/v1/deploy/compose': 20 * 1024 * 1024,
 };
+
+/**
+ * Push deliveries from git providers: kept as bytes (their signature covers them) and read by
+ * their handler, JSON or GitHub's form encoding. GitHub caps a delivery at 25 MB; a push names at
+ * most 20 commits, well within 5 MiB.
+ */
+const GIT_PUSH_PATH = /^\/api\/v1\/git\/push\/[^/]+\/?$/;
+export const GIT_PUSH_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+const gitPushParser = express.raw({
+  limit: GIT_PUSH_BODY_LIMIT_BYTES,
+  type: ['application/json', 'application/x-www-form-urlencoded'],
+});
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 const keepHookBytes = (req: IncomingMessage, _res: ServerResponse, buf: Buffer): void => {
@@ -44,6 +56,14 @@ const PROCEDURE_PATH = /^\/trpc\//;
  * only well-formed Unicode text in them (a refusal names each field; see well-formed-text.ts).
  */
 export function jsonBodyParser(req: Request, res: Response, next: NextFunction): void {
+  if (GIT_PUSH_PATH.test(req.path)) {
+    gitPushParser(req, res, (error?: unknown) => {
+      if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
+      req.body = {};
+      next(error);
+    });
+    return;
+  }
   const parser = largeJson.get(`${req.method} ${req.path}`) ?? standardJson;
   parser(req, res, (error?: unknown) => {
     if (error !== undefined || PROCEDURE_PATH.test(req.path)) {

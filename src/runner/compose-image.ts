@@ -10,12 +10,15 @@ import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
  * anchors, merge keys, tags or implicit types are left for the server's Compose to read another
  * way than the policy did. Parsed within the same limits as at registration (a compose frozen
  * before they existed may be refused here, and the deployment fails with that reason). The
- * compose services the snapshot routes join the edge network (joinEdgeNetwork).
+ * compose services the snapshot routes join the edge network (joinEdgeNetwork). An image built on
+ * the server is never pulled (`pull_policy: never`): no registry has it.
  */
 export function composeForDeployment(
   compose: string,
   imageRef: string,
   edge: { project: string; routes: readonly ServiceRoute[] } = { project: '', routes: [] },
+  /** The image was built on the server (a commit): its services never pull it. */
+  builtHere = false,
 ): string {
   const parsed = readComposeDocument(compose);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
@@ -25,7 +28,10 @@ export function composeForDeployment(
   const repository = repositoryOf(target);
   for (const service of Object.values(doc.services)) {
     const ref = service.image ? parseImageReference(service.image) : null;
-    if (ref && repositoryOf(ref) === repository) service.image = imageRef;
+    if (ref && repositoryOf(ref) === repository) {
+      service.image = imageRef;
+      if (builtHere) service.pull_policy = 'never';
+    }
   }
   joinEdgeNetwork(doc, edge.project, edge.routes);
   return `${JSON.stringify(doc, null, 2)}\n`;

@@ -17,6 +17,10 @@ import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { contextTarball } from '../deployments/uploads/uploads.js';
+import { gitSourceDecider } from '../deployments/git/git-source.decider.js';
+import { serviceGitStream } from '../events/git-sources.events.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { gitBuildAccess, type GitBuildAccess } from './git-build-step.js';
 import { deploymentSteps, digestFrom, type RemoteStep } from './deployment-steps.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { LogWriter } from './log-writer.js';
@@ -53,6 +57,7 @@ export class DeploymentExecutor {
     private readonly sessions: ServerSessions,
     private readonly policy: ComposePolicyGuard,
     private readonly cutover: EdgeCutover,
+    private readonly streams: DeciderRunner,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -90,12 +95,21 @@ export class DeploymentExecutor {
       );
       open = null;
       let digest: string | null = null;
+      if (deployment.snapshot.git) step = 'build';
+      const gitAccess = await this.gitAccess(deployment);
       const healthUrl = deployment.snapshot.healthCheckUrl;
       step = healthUrl ? 'http-probe' : step;
       const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
       const context = deployment.snapshot.context;
       const localContext = context ? contextTarball(this.config.dataDir, context.uploadId) : null;
-      const steps = deploymentSteps(deployment, this.config.runner, this.box, probe, localContext);
+      const steps = deploymentSteps(
+        deployment,
+        this.config.runner,
+        this.box,
+        probe,
+        localContext,
+        gitAccess,
+      );
       const outputs = new Map<string, string[]>();
       /** From the switch on, the new version serves: no undo, and a cancel no longer stops it. */
       let switched = false;
@@ -186,6 +200,17 @@ export class DeploymentExecutor {
     } finally {
       session?.close();
     }
+  }
+
+  /** A commit's build reads its source's credentials as they are now (never frozen). */
+  private async gitAccess(deployment: DeploymentDoc): Promise<GitBuildAccess | null> {
+    const git = deployment.snapshot.git;
+    if (!git) return null;
+    const { source } = await this.streams.load(
+      serviceGitStream(deployment.serviceId),
+      gitSourceDecider,
+    );
+    return gitBuildAccess(source, git, this.box);
   }
 
   /** Runs one remote step under the watchdog, its output in the log; its stdout lines. */

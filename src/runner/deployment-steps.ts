@@ -5,6 +5,7 @@ import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
 import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 import { gaplessSteps, upTargets } from './edge/gapless-steps.js';
+import { gitBuildStep, type GitBuildAccess } from './git-build-step.js';
 
 export type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 
@@ -102,7 +103,11 @@ export function deploymentSteps(
   probe: PinnedProbe | null = null,
   /** The uploaded build context's tarball on the control plane, when the deployment has one. */
   localContext: string | null = null,
+  /** The git source's credentials, when the deployment builds a commit. */
+  gitAccess: GitBuildAccess | null = null,
 ): DeploymentStep[] {
+  const git = deployment.snapshot.git ?? null;
+  if (git && !gitAccess) throw new Error('a deployment of a commit needs its source’s access');
   const building = !!deployment.snapshot.context;
   const { remoteDir } = runner;
   const project = composeProject(deployment.serviceName, deployment.environment);
@@ -123,14 +128,18 @@ export function deploymentSteps(
     ? gaplessSteps(deployment, dir, project, runner)
     : { before: [], after: [], services: [] };
   const steps: DeploymentStep[] = [
+    // A commit is built first: the image it makes is the one the compose file runs.
+    ...(git && gitAccess ? [gitBuildStep(git, deployment.imageRef, dir, gitAccess)] : []),
     ...contextSteps(deployment, dir, localContext),
     {
       name: 'write-compose',
       args: ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
-      stdin: composeForDeployment(deployment.snapshot.compose, deployment.imageRef, {
-        project,
-        routes: deployment.snapshot.routes ?? [],
-      }),
+      stdin: composeForDeployment(
+        deployment.snapshot.compose,
+        deployment.imageRef,
+        { project, routes: deployment.snapshot.routes ?? [] },
+        git !== null,
+      ),
     },
     ...(deployment.snapshot.files ?? []).map((file) => ({
       name: 'write-file',

@@ -50,7 +50,7 @@ interface Queued {
  * What a deploy or rollback answered; with --wait, the deployment followed to its end (an
  * error unless it succeeded). A pending approval is answered at once either way.
  */
-async function answerOrFollow(run: Run, client: ApiClient, result: Queued, wait?: boolean) {
+export async function answerOrFollow(run: Run, client: ApiClient, result: Queued, wait?: boolean) {
   if (!wait || !result.deploymentId) {
     return run.out.ok(result, () =>
       result.status === 'pending_approval'

@@ -4,6 +4,7 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
+import { answerOrFollow } from './deployments.commands.js';
 import { resolveService } from './resolve.js';
 import { scanHostKey } from './server-connection.commands.js';
 
@@ -17,6 +18,7 @@ interface GitSourceAnswer {
   transport: string;
   auth: string;
   deployKey: { publicKey: string; fingerprint: string } | null;
+  webhook: { path: string; secret: string | null };
   changed: boolean;
 }
 interface GitSource {
@@ -25,6 +27,7 @@ interface GitSource {
   hostKeyFingerprint: string | null;
   deployKey: { publicKey: string; fingerprint: string } | null;
   tokenUsername: string | null;
+  webhook?: boolean;
   rules: Rule[];
   contextPath: string;
   dockerfile: string;
@@ -74,6 +77,7 @@ export function registerGitCommands(program: Command): void {
     .option('--context-path <path>', 'the build context inside the repository', '.')
     .option('--dockerfile <path>', 'the Dockerfile inside the context', 'Dockerfile')
     .option('--rotate-key', 'SSH: make a new deploy key (the old one stops working)')
+    .option('--rotate-webhook-secret', 'make a new push webhook secret (the old one stops working)')
     .option('--yes', 'trust a fetched host key without asking')
     .action(
       action(
@@ -89,6 +93,7 @@ export function registerGitCommands(program: Command): void {
             contextPath: string;
             dockerfile: string;
             rotateKey?: boolean;
+            rotateWebhookSecret?: boolean;
             yes?: boolean;
           },
         ) => {
@@ -119,7 +124,9 @@ export function registerGitCommands(program: Command): void {
             contextPath: opts.contextPath,
             dockerfile: opts.dockerfile,
             rotateDeployKey: opts.rotateKey || undefined,
+            rotateWebhookSecret: opts.rotateWebhookSecret || undefined,
           });
+          const hook = answer.webhook;
           run.out.ok(answer, () =>
             [
               keyValues([
@@ -131,6 +138,10 @@ export function registerGitCommands(program: Command): void {
               answer.deployKey
                 ? `\nAdd this read-only deploy key at the repository's host (${answer.deployKey.fingerprint}):\n${answer.deployKey.publicKey}`
                 : '',
+              `\nPush webhook: ${new URL(hook.path, client.connection.url).href} (JSON or form; push events)`,
+              hook.secret
+                ? `\nIts secret, shown this once (GitHub/Gitea: the secret; GitLab: the token):\n${hook.secret}`
+                : '\nIts secret was shown when it was made (--rotate-webhook-secret makes a new one).',
             ].join(''),
           );
         },
@@ -155,6 +166,7 @@ export function registerGitCommands(program: Command): void {
                 ['host key', gitSource.hostKeyFingerprint ?? '-'],
                 ['deploy key', gitSource.deployKey?.publicKey ?? '-'],
                 ['token user', gitSource.tokenUsername ?? '-'],
+                ['push webhook', gitSource.webhook ? 'yes' : 'no (set the source again)'],
                 ['rules', gitSource.rules.map(ruleText).join(' ') || '(none: nothing deploys)'],
                 ['context', `${gitSource.contextPath} (${gitSource.dockerfile})`],
                 ['set', gitSource.setAt],
@@ -162,6 +174,33 @@ export function registerGitCommands(program: Command): void {
             : 'This service follows no repository.',
         );
       }),
+    );
+  git
+    .command('deploy <service> <commit>')
+    .description('build a commit of the repository on the service’s server and deploy it')
+    .option('--ref <ref>', 'the branch or tag it is on, for the record (refs/heads/main)')
+    .option('--wait', 'follow the build and deployment until it ends; non-zero unless it succeeds')
+    .option('--reason <text>', 'used if the service requires approval (12-280 characters)')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(
+        async (
+          run,
+          ref: string,
+          commit: string,
+          opts: { ref?: string; wait?: boolean; reason?: string; yes?: boolean },
+        ) => {
+          const client = run.client();
+          const serviceId = await resolveService(client, ref);
+          await confirm(opts.yes, `Build ${commit.slice(0, 12)} and deploy it to ${ref}`);
+          const result = await client.mutation<{
+            status: string;
+            deploymentId?: string;
+            approvalId?: string;
+          }>('deployServiceCommit', { serviceId, commit, ref: opts.ref, reason: opts.reason });
+          return answerOrFollow(run, client, result, opts.wait);
+        },
+      ),
     );
   git
     .command('remove <service>')

@@ -16,11 +16,15 @@ export type FreshDeployKey = NonNullable<GitSourceData['deployKey']>;
 export type GitSourceCommand =
   | {
       kind: 'set';
-      /** The source as asked, its deploy key left to the decision. */
-      source: Omit<GitSourceData, 'deployKey'>;
+      /** The source as asked, its deploy key and webhook secret left to the decision. */
+      source: Omit<GitSourceData, 'deployKey' | 'webhookSecretCiphertext'>;
       freshKey: FreshDeployKey | null;
       /** A new deploy key even though the source already has one. */
       rotateKey: boolean;
+      /** A webhook secret made for this command (sealed), used when the source has none. */
+      freshWebhookSecret: string;
+      /** A new webhook secret even though the source already has one. */
+      rotateWebhookSecret: boolean;
     }
   | { kind: 'remove'; serviceId: string };
 
@@ -28,8 +32,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * A service's git source on its stream `service-git-<serviceId>`. An SSH source keeps the deploy
- * key it has (the key the repository's host was given) unless a rotation is asked for, so the
- * source can be edited without registering a key again; setting what is already set, or
+ * key it has (the key the repository's host was given), and every source its webhook secret
+ * (what the provider's hook was given), unless a rotation is asked for, so the source can be
+ * edited without registering either again; setting what is already set, or
  * removing what is not there, records nothing (a token given again is recorded: it is sealed
  * afresh).
  */
@@ -44,14 +49,17 @@ export const gitSourceDecider: Decider<GitSourceState, GitSourceCommand> = {
   decide(command, state): PendingEvent[] {
     if (command.kind === 'remove')
       return state.source ? [ServiceGitSourceRemoved({ serviceId: command.serviceId })] : [];
-    const { source, freshKey, rotateKey } = command;
+    const { source, freshKey, rotateKey, freshWebhookSecret, rotateWebhookSecret } = command;
     const kept = state.source?.deployKey ?? null;
     let deployKey: GitSourceData['deployKey'] = null;
     if (source.auth === 'deploy-key') {
       deployKey = kept && !rotateKey ? kept : freshKey;
       if (!deployKey) throw new Error('a deploy-key source needs a key');
     }
-    const next: GitSourceData = { ...source, deployKey };
+    const keptSecret = state.source?.webhookSecretCiphertext ?? null;
+    const webhookSecretCiphertext =
+      keptSecret && !rotateWebhookSecret ? keptSecret : freshWebhookSecret;
+    const next: GitSourceData = { ...source, deployKey, webhookSecretCiphertext };
     // A token is sealed afresh at each call, so a source given a token is always recorded.
     if (state.source && same(state.source, next)) return [];
     return [ServiceGitSourceSet(next)];

@@ -84,4 +84,9 @@ export class SetServiceGitSourceInput {
   @Omittable()
   @IsBoolean()
   rotateDeployKey?: boolean;
+
+  /** A new webhook secret (the provider's hook must be given it; the old one stops working). */
+  @Omittable()
+  @IsBoolean()
+  rotateWebhookSecret?: boolean;
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '../../common/app-error.js';
@@ -22,9 +22,17 @@ export interface GitSourceAnswer {
   auth: 'deploy-key' | 'token' | 'none';
   /** The public key to add as a read-only deploy key at the repository's host (SSH sources). */
   deployKey: { publicKey: string; fingerprint: string } | null;
+  /**
+   * Where the provider sends push deliveries (relative to Slipway's public address), and the
+   * secret it signs them with: shown by the call that made it, never again (null otherwise).
+   */
+  webhook: { path: string; secret: string | null };
   /** Whether this call recorded a change (setting the same source again records nothing). */
   changed: boolean;
 }
+
+/** The route push deliveries for a service are sent to. */
+export const gitPushPath = (serviceId: string) => `/api/v1/git/push/${serviceId}`;
 
 export class SetServiceGitSource extends ProcedureCommand<
   SetServiceGitSourceInput,
@@ -59,7 +67,7 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   scopes: ['service:write', 'deploy:start'],
   input: SetServiceGitSourceInput,
   description:
-    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?}` → the deploy key’s public half for SSH sources.',
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(
@@ -100,6 +108,9 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       dockerfile: input.dockerfile ?? 'Dockerfile',
     } as const;
     const comment = `slipway-${service.name}-${service.environment}`;
+    // 32 random bytes: what a provider's hook form accepts (printable, no spaces).
+    const webhookSecret = `whsec_${randomBytes(32).toString('base64url')}`;
+    const freshWebhookSecret = this.box.seal(webhookSecret);
     const decision = await this.runner.run(
       serviceGitStream(service.id),
       gitSourceDecider,
@@ -108,6 +119,8 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
         source,
         freshKey: ssh ? await freshDeployKey(this.box, comment) : null,
         rotateKey: input.rotateDeployKey === true,
+        freshWebhookSecret,
+        rotateWebhookSecret: input.rotateWebhookSecret === true,
       },
       ctx,
     );
@@ -119,6 +132,10 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       transport: repo.transport,
       auth,
       deployKey: key ? { publicKey: key.publicKey, fingerprint: key.fingerprint } : null,
+      webhook: {
+        path: gitPushPath(service.id),
+        secret: recorded?.webhookSecretCiphertext === freshWebhookSecret ? webhookSecret : null,
+      },
       changed: decision.events.some((e) => e.type === ServiceGitSourceSet.type),
     };
   }

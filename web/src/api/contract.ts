@@ -226,6 +226,17 @@ export interface ProcedureInputs {
     /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
     imageTag: string;
   };
+  /** Builds a commit of the service’s git repository on its server and deploys it (`{serviceId, commit, ref?, reason?}`): queued, or an approval request when the service’s rule requires one. Honours Idempotency-Key. */
+  deployServiceCommit: {
+    /** uuid */
+    serviceId: string;
+    /** pattern `^(?:[0-9a-f]{40}|[0-9a-f]{64})$` */
+    commit: string;
+    /** pattern `^refs\/(?:heads|tags)\/[A-Za-z0-9._/-]{1,200}$` */
+    ref?: string;
+    /** 12-280 characters */
+    reason?: string;
+  };
   /** Deploy hooks (URL, rules, status), newest first; never their secrets. */
   deployWebhooks: {
     /** uuid */
@@ -523,7 +534,7 @@ export interface ProcedureInputs {
     /** at most 19 items */
     allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
   };
-  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?}` → the deploy key’s public half for SSH sources. */
+  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
   setServiceGitSource: {
     /** uuid */
     serviceId: string;
@@ -542,6 +553,7 @@ export interface ProcedureInputs {
     /** pattern `^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$` */
     dockerfile?: string;
     rotateDeployKey?: boolean;
+    rotateWebhookSecret?: boolean;
   };
   /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
   startMfaEnrollment: {
@@ -676,6 +688,7 @@ export const PROCEDURES = {
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  deployServiceCommit: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   deployWebhooks: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   disableMfa: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   eraseSubjectData: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['privacy:erase'], mfaExempt: false },

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { Throttle } from '../../identity/login/throttle.js';
+import { DeploymentsModule } from '../deployments.module.js';
+import { DeployServiceCommitHandler } from './deploy-service-commit.js';
+import { ReceiveGitPushHandler } from './receive-git-push.handler.js';
+import { RemoveServiceGitSourceHandler } from './remove-service-git-source.js';
+import { SetServiceGitSourceHandler } from './set-service-git-source.js';
+
+/** Git sources: their procedures, commit deployments and the push deliveries the route takes. */
+@Module({
+  imports: [DeploymentsModule],
+  providers: [
+    // Its own counters: push deliveries are limited per service, apart from logins.
+    Throttle,
+    SetServiceGitSourceHandler,
+    RemoveServiceGitSourceHandler,
+    DeployServiceCommitHandler,
+    ReceiveGitPushHandler,
+  ],
+  exports: [ReceiveGitPushHandler],
+})
+export class GitSourcesModule {}

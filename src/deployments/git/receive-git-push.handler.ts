@@ -1,0 +1,169 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { AppError, attributed, badRequest, conflict, notFound } from '../../common/app-error.js';
+import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import {
+  GitPushDeliveryClaimed,
+  gitPushDeliveryStream,
+  serviceGitStream,
+} from '../../events/git-sources.events.js';
+import { Throttle, type Limit } from '../../identity/login/throttle.js';
+import { actingAs, type RequestContext } from '../../kernel/request-context.js';
+import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import type { HeaderReader } from '../hooks/hook-signature.js';
+import { DeployServiceCommit, type CommitDeploymentAnswer } from './deploy-service-commit.js';
+import { deliveryPayload, verifyGitDelivery } from './git-push-delivery.js';
+import { pushDecision, pushEventOf, readGitPush, type GitPush } from './git-push.js';
+import { gitSourceDecider } from './git-source.decider.js';
+
+export interface GitPushDelivery {
+  serviceId: string;
+  header: HeaderReader;
+  contentType: string | undefined;
+  rawBody: Buffer;
+}
+
+export type GitPushAnswer =
+  | { status: 'pong'; serviceId: string }
+  | { status: 'ignored'; serviceId: string; deliveryId: string; reason: string }
+  | (CommitDeploymentAnswer & { serviceId: string; ref: string });
+
+/** Deliveries a service's webhook takes per minute, signed or not (each costs a MAC and a record). */
+export const GIT_PUSH_LIMIT: Limit = { max: 60, windowMs: 60_000 };
+
+const REFUSAL_CODE = { unsigned: 'AUTH_REQUIRED', forged: 'TOKEN_INVALID' } as const;
+
+const IGNORED = {
+  deleted: 'the ref was deleted',
+  'another-repository': 'the delivery is for another repository than the service follows',
+  'no-rule': 'no rule of the source matches the ref',
+  'rule-ignores': 'the matching rule ignores the ref',
+} as const;
+
+/**
+ * A push delivery for a service's git source: rate limit, then the provider's credential (see
+ * git-push-delivery.ts), then what the push means for the source's rules (git-push.ts). A push
+ * that deploys claims its body's digest once (`no_stream`), so a replay or a provider's
+ * redelivery of it is `409 replayed`, whatever delivery id comes with it; then
+ * `deployServiceCommit` runs as the source's webhook: a principal of kind `agent`, role
+ * `operator`, auth method `hook`, whose id is the service's. Refusals are attributed to the
+ * service and audited like every refused call.
+ */
+@Injectable()
+export class ReceiveGitPushHandler {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly writer: EventWriter,
+    private readonly commands: CommandBus,
+    private readonly throttle: Throttle,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  async execute(delivery: GitPushDelivery, anonymous: RequestContext): Promise<GitPushAnswer> {
+    const { serviceId } = delivery;
+    this.throttle.take(`git-push:${serviceId}`, GIT_PUSH_LIMIT);
+    const { source } = await this.runner.load(serviceGitStream(serviceId), gitSourceDecider);
+    if (!source?.webhookSecretCiphertext)
+      throw notFound('No git source with a push webhook for this service');
+    const verified = verifyGitDelivery(
+      delivery.header,
+      delivery.rawBody,
+      this.box.open(source.webhookSecretCiphertext),
+    );
+    if ('refused' in verified) {
+      throw attributed(
+        new AppError(REFUSAL_CODE[verified.refused], verified.message, {
+          reason: verified.refused,
+        }),
+        serviceId,
+      );
+    }
+    const { provider, deliveryId, event } = verified;
+    if (event === 'ping' || (provider === 'gitlab' && event === 'System Hook'))
+      return { status: 'pong', serviceId };
+    if (!pushEventOf(provider, event ?? undefined)) {
+      return { status: 'ignored', serviceId, deliveryId, reason: `not a push (${event ?? '?'})` };
+    }
+    const push = readGitPush(provider, deliveryPayload(delivery.contentType, delivery.rawBody));
+    if (!push) throw badRequest('The delivery is not a push this provider sends (ref, after)');
+    const decision = pushDecision(source, push);
+    if ('ignored' in decision)
+      return { status: 'ignored', serviceId, deliveryId, reason: IGNORED[decision.ignored] };
+    const ctx: RequestContext = {
+      ...actingAs(anonymous, {
+        id: serviceId,
+        kind: 'agent',
+        role: 'operator',
+        name: `git push${push.pusher ? ` by ${push.pusher}` : ''} (${provider})`.slice(0, 100),
+        preset: null,
+      }),
+      authMethod: 'hook',
+      scopes: ['deploy:start'],
+      idempotencyKey: `git-push:${serviceId}:${verified.digest}`,
+    };
+    await this.claim(serviceId, verified.digest, deliveryId, push, ctx);
+    const answer = await this.commands.execute(
+      new DeployServiceCommit(
+        {
+          serviceId,
+          commit: decision.commit,
+          ref: push.ref,
+          reason: reasonOf(push, decision.refName),
+        },
+        ctx,
+        {
+          author: push.author,
+          message: push.message,
+          approval: decision.deploy === 'after-approval',
+        },
+      ),
+    );
+    return { ...answer, serviceId, ref: push.ref };
+  }
+
+  /** Claims the delivery's body for this service, or refuses it as a replay. */
+  private async claim(
+    serviceId: string,
+    digest: string,
+    deliveryId: string,
+    push: GitPush,
+    ctx: RequestContext,
+  ): Promise<void> {
+    try {
+      await this.writer.append(
+        gitPushDeliveryStream(serviceId, digest),
+        [
+          GitPushDeliveryClaimed({
+            serviceId,
+            digest,
+            deliveryId,
+            provider: push.provider,
+            ref: push.ref,
+            commit: push.commit,
+          }),
+        ],
+        'no_stream',
+        ctx,
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) {
+        throw attributed(
+          conflict('This delivery was received before (replay)', {
+            reason: 'replayed',
+            deliveryId,
+          }),
+          serviceId,
+        );
+      }
+      throw error;
+    }
+  }
+}
+
+function reasonOf(push: GitPush, refName: string): string {
+  const what = push.message ? `: ${push.message}` : '';
+  return `Push of ${push.commit.slice(0, 12)} to ${refName}${what}`.slice(0, 280);
+}

@@ -1,0 +1,136 @@
+import type { DeploymentGitBuild } from '../events/deployments.events.js';
+import type { GitSourceData } from '../events/git-sources.events.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import type { RemoteStep } from './deployment-step.js';
+
+/**
+ * Fetches one commit of a repository into a clean directory and builds its image, on the server,
+ * unless the server has that image already (a rollback, a retry): then nothing is fetched.
+ *
+ * Arguments: $1 the deployment's directory, $2 the repository's address, $3 the commit, $4 the
+ * context path, $5 the Dockerfile, $6 the image to tag, $7 ssh|https, $8 host, $9 port, $10 the
+ * pinned host key (SSH). Standard input: the deploy key (SSH) or `user:token` (HTTPS), or
+ * nothing. The credential lives in a 0600 file or the git process's environment, never on a
+ * command line, and is removed when the script exits, whatever the outcome.
+ *
+ * Over SSH the host's keys are scanned and only a key with the pinned fingerprint is trusted
+ * (StrictHostKeyChecking): a host presenting another key is refused before anything is read.
+ * The commit is fetched alone (`--depth 1`, as GitHub, GitLab and Gitea allow); a server that
+ * refuses a want by id is fetched in full, and the checkout must be the commit asked for.
+ * BuildKit builds when the server's docker has it (buildx), the engine's build cache kept
+ * between builds; the classic builder otherwise.
+ */
+const GIT_BUILD = `set -eu
+dir=$1 url=$2 commit=$3 context=$4 dockerfile=$5 image=$6 transport=$7 host=$8 port=$9 pin=\${10}
+if docker image inspect --format '{{.Id}}' "$image" >/dev/null 2>&1; then
+  cat >/dev/null
+  echo "$image is on this server already: not built again"
+  exit 0
+fi
+work="$dir/git"
+rm -rf "$work"
+mkdir -p "$work"
+trap 'rm -rf "$work/.cred"' EXIT
+mkdir -m 700 "$work/.cred"
+(umask 077 && cat > "$work/.cred/secret")
+export GIT_TERMINAL_PROMPT=0 GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+if [ "$transport" = ssh ]; then
+  ssh-keyscan -T 10 -p "$port" -- "$host" 2>/dev/null > "$work/.cred/scanned" || true
+  : > "$work/.cred/known_hosts"
+  while IFS= read -r line; do
+    fp=$(printf '%s\\n' "$line" | ssh-keygen -lf - 2>/dev/null | awk '{print $2}')
+    [ "$fp" = "$pin" ] && printf '%s\\n' "$line" >> "$work/.cred/known_hosts"
+  done < "$work/.cred/scanned"
+  if [ ! -s "$work/.cred/known_hosts" ]; then
+    echo "the repository host $host:$port does not present the pinned key $pin" >&2
+    exit 1
+  fi
+  echo "repository host key $pin"
+  export GIT_SSH_COMMAND="ssh -i '$work/.cred/secret' -o IdentitiesOnly=yes -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile='$work/.cred/known_hosts' -o GlobalKnownHostsFile=/dev/null -o ConnectTimeout=15"
+elif [ -s "$work/.cred/secret" ]; then
+  export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=http.extraHeader
+  GIT_CONFIG_VALUE_0="Authorization: Basic $(base64 -w0 < "$work/.cred/secret")"
+  export GIT_CONFIG_VALUE_0
+fi
+git init -q "$work/src"
+cd "$work/src"
+git remote add origin "$url"
+if ! git fetch -q --depth 1 origin "$commit" 2>/dev/null; then
+  echo "the repository does not serve a commit alone: fetching it whole"
+  git fetch -q origin
+fi
+git -c advice.detachedHead=false checkout -q --detach "$commit"
+[ "$(git rev-parse HEAD)" = "$commit" ] || { echo "checked out $(git rev-parse HEAD), not $commit" >&2; exit 1; }
+rm -rf "$work/.cred"
+echo "checked out $commit"
+cd "$work/src/$context"
+if docker buildx version >/dev/null 2>&1; then export DOCKER_BUILDKIT=1; else export DOCKER_BUILDKIT=0; fi
+docker build --progress=plain -f "$dockerfile" -t "$image" \\
+  --label "org.opencontainers.image.revision=$commit" . 2>&1
+cd "$dir"
+rm -rf "$work"`;
+
+/** What the runner reads for a build: the source's credentials, unsealed only to be sent. */
+export interface GitBuildAccess {
+  transport: GitSourceData['transport'];
+  host: string;
+  port: number;
+  hostKeyFingerprint: string | null;
+  /** Standard input of the build: the private key, `user:token`, or empty. */
+  secret: string;
+}
+
+/**
+ * The source's current credentials for a build of `git`, or why there are none: the service
+ * no longer follows that repository (removed, or pointed elsewhere since the deployment was
+ * asked for).
+ */
+export function gitBuildAccess(
+  source: GitSourceData | null,
+  git: DeploymentGitBuild,
+  box: SecretBox,
+): GitBuildAccess {
+  if (!source || source.repository !== git.repository)
+    throw new Error(`the service no longer follows ${git.repository}: nothing to build from`);
+  const secret = source.deployKey
+    ? `${box.open(source.deployKey.privateKeyCiphertext).trimEnd()}\n`
+    : source.token
+      ? `${source.token.username}:${box.open(source.token.ciphertext)}`
+      : '';
+  return {
+    transport: source.transport,
+    host: source.host,
+    port: source.port,
+    hostKeyFingerprint: source.hostKeyFingerprint,
+    secret,
+  };
+}
+
+/** The step that fetches and builds a deployment's commit in `dir/git` on the server. */
+export function gitBuildStep(
+  git: DeploymentGitBuild,
+  imageRef: string,
+  dir: string,
+  access: GitBuildAccess,
+): RemoteStep {
+  return {
+    name: 'build',
+    args: [
+      'sh',
+      '-c',
+      GIT_BUILD,
+      'slipway',
+      dir,
+      git.repository,
+      git.commit,
+      git.contextPath,
+      git.dockerfile,
+      imageRef,
+      access.transport,
+      access.host,
+      String(access.port),
+      access.hostKeyFingerprint ?? '',
+    ],
+    stdin: access.secret,
+  };
+}
