@@ -28,7 +28,10 @@ describe('the dashboard: a service’s git source', () => {
   });
 
   it('shows the repository, the deploy key to add, the pinned host key and the rules', async () => {
-    const { deployKey } = data<{ deployKey: { publicKey: string; fingerprint: string } }>(
+    const { deployKey, webhook } = data<{
+      deployKey: { publicKey: string; fingerprint: string };
+      webhook: { path: string; secret: string };
+    }>(
       await call(t.url, 'POST', 'setServiceGitSource', owner, {
         serviceId,
         repository: REPOSITORY,
@@ -50,6 +53,7 @@ describe('the dashboard: a service’s git source', () => {
     await card.getByText(deployKey.fingerprint).waitFor();
     await card.getByText(FINGERPRINT).waitFor();
     await card.getByText('deploy after approval').waitFor();
+    await card.getByText(`${t.url}${webhook.path}`).waitFor();
     await card.getByRole('button', { name: 'Copy public key' }).click();
     await expect(
       page.evaluate(() =>
@@ -59,7 +63,31 @@ describe('the dashboard: a service’s git source', () => {
       ),
     ).resolves.toBe(deployKey.publicKey);
     expect(await page.content()).not.toMatch(/PRIVATE KEY|iphertext/);
+    expect(await page.content()).not.toContain(webhook.secret);
     await screenshot(page, 'service-git-source');
+    await context.close();
+  });
+
+  it('a deployment of a commit says which commit, on which branch, by whom', async () => {
+    const commit = '3f2a9c1d'.padEnd(40, '7');
+    const { deploymentId } = data<{ deploymentId: string }>(
+      await call(t.url, 'POST', 'deployServiceCommit', owner, {
+        serviceId,
+        commit,
+        ref: 'refs/heads/main',
+      }),
+    );
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(
+      `${t.url}/login?returnTo=${encodeURIComponent(`/deployments/${deploymentId}`)}`,
+    );
+    await logInThroughPage(page, OWNER);
+    await page.getByText('Commit', { exact: true }).waitFor();
+    await page.getByText(commit.slice(0, 12), { exact: true }).waitFor();
+    await page.getByText(`from ${REPOSITORY}`).waitFor();
+    await page.getByText(`api:${commit}`).first().waitFor();
+    await screenshot(page, 'deployment-commit');
     await context.close();
   });
 

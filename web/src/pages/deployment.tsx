@@ -47,6 +47,7 @@ function Facts({ d }: { d: Details }) {
           )}
         </dd>
       </div>
+      {d.snapshot.git && <Commit git={d.snapshot.git} />}
       <div>
         <dt>Requested</dt>
         <dd>
@@ -83,6 +84,35 @@ function Facts({ d }: { d: Details }) {
         </div>
       )}
     </dl>
+  );
+}
+
+/** Which commit the deployment builds and runs, as the push said it. */
+function Commit({ git }: { git: NonNullable<Details['snapshot']['git']> }) {
+  const refName = git.ref?.replace(/^refs\/(heads|tags)\//, '');
+  return (
+    <div>
+      <dt>Commit</dt>
+      <dd>
+        <code title={git.commit}>{git.commit.slice(0, 12)}</code>
+        {refName && (
+          <>
+            {' '}
+            on <code>{refName}</code>
+          </>
+        )}
+        {git.message && (
+          <>
+            <br />
+            {git.message}
+          </>
+        )}
+        <br />
+        <span className="muted small">
+          {git.author ? `by ${git.author}, ` : ''}from {git.repository}
+        </span>
+      </dd>
+    </div>
   );
 }
 

@@ -44,6 +44,15 @@ export function ServiceSource({ service }: { service: Service }) {
             Host key pinned: <code>{source.hostKeyFingerprint}</code>
           </div>
         )}
+        <div className="muted small">
+          {source.webhook ? (
+            <>
+              Push webhook: <code>{`${window.location.origin}/api/v1/git/push/${service.id}`}</code>
+            </>
+          ) : (
+            'No push webhook: set the source again to make its secret.'
+          )}
+        </div>
         <ul className="rule-list">
           {source.rules.length === 0 && <li className="muted">No rules: no push deploys.</li>}
           {source.rules.map((r) => (
