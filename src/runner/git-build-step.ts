@@ -64,8 +64,15 @@ git -c advice.detachedHead=false checkout -q --detach "$commit"
 rm -rf "$work/.cred"
 echo "checked out $commit"
 cd "$work/src/$context"
-if docker buildx version >/dev/null 2>&1; then export DOCKER_BUILDKIT=1; else export DOCKER_BUILDKIT=0; fi
-docker build --progress=plain -f "$dockerfile" -t "$image" \\
+# BuildKit's plain progress is a line per event; the classic builder takes no --progress.
+if docker buildx version >/dev/null 2>&1; then
+  export DOCKER_BUILDKIT=1
+  set -- --progress=plain
+else
+  export DOCKER_BUILDKIT=0
+  set --
+fi
+docker build "$@" -f "$dockerfile" -t "$image" \\
   --label "org.opencontainers.image.revision=$commit" . 2>&1
 cd "$dir"
 rm -rf "$work"`;
