@@ -6,6 +6,9 @@
 #   - Compose v2 as a CLI plugin in $DOCKER_CONFIG/cli-plugins, unpacked from Debian trixie's
 #     docker-compose package (Debian 12 ships only Compose v1), fetched with apt through a private
 #     source list, state and cache that name the machine's own Debian mirror;
+#   - buildx as a CLI plugin beside it, from Debian's docker-buildx package (trixie, else forky;
+#     Debian 12 ships none): a docker client of 23 or later builds with BuildKit only through
+#     buildx and refuses `docker build` without it;
 #   - docker-registry serving on 127.0.0.1 (a loopback registry needs no TLS: dockerd treats
 #     127.0.0.0/8 as insecure by default);
 #   - small images built FROM scratch with busybox-static (e2e/fixtures/docker-images), pushed
@@ -32,6 +35,7 @@ RUN="$DIR/run"
 SOCK="$RUN/docker.sock"
 CONFIG="$DIR/config"
 PLUGIN="$CONFIG/cli-plugins/docker-compose"
+BUILDX="$CONFIG/cli-plugins/docker-buildx"
 CADDY="$DIR/bin/caddy"
 ENV_FILE="$DIR/env"
 PACKAGES=(docker.io docker-registry busybox-static pebble)
@@ -88,6 +92,27 @@ install_compose_plugin() {
   "$DOCKER" compose version >&2
 }
 
+# A docker client of 23 or later (a server may have one on PATH before Debian's 20.10) refuses a
+# BuildKit build without buildx ("BuildKit is enabled but the buildx component is missing");
+# Debian 12 has no docker-buildx package. The plugin builds through the engine's own BuildKit
+# (the docker driver), so it needs no builder container.
+install_buildx_plugin() {
+  local work suite binary=usr/libexec/docker/cli-plugins/docker-buildx
+  for suite in trixie forky; do
+    work=$(mktemp -d)
+    # Under `if`, set -e is off inside fetch_deb: the unpacked binary is the test.
+    if fetch_deb "$suite" docker-buildx "$work" && [ -x "$work/x/$binary" ]; then break; fi
+    say "no docker-buildx from Debian $suite"
+    rm -rf "$work"
+    work=
+  done
+  [ -n "$work" ] || { say "docker-buildx found in neither trixie nor forky"; return 1; }
+  mkdir -p "$(dirname "$BUILDX")"
+  install -m 0755 "$work/x/$binary" "$BUILDX"
+  rm -rf "$work"
+  "$DOCKER" buildx version >&2
+}
+
 # The edge proxy switches upstreams by rewriting files Caddy reads per request ({file.*}, Caddy
 # 2.8 and later); Debian 12 and 13 ship 2.6, Debian forky ships 2.11, which runs on Debian 12.
 install_caddy() {
@@ -103,7 +128,7 @@ install_caddy() {
 cmd_install() {
   local missing
   missing=$(missing_packages)
-  if [ -z "$missing" ] && [ -x "$PLUGIN" ] && [ -x "$CADDY" ]; then return 0; fi
+  if [ -z "$missing" ] && [ -x "$PLUGIN" ] && [ -x "$BUILDX" ] && [ -x "$CADDY" ]; then return 0; fi
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     say "the real Docker engine for the tests needs root (dockerd runs as root). Run:"
     say "  sudo bash scripts/docker-engine.sh install && sudo bash scripts/docker-engine.sh start"
@@ -116,6 +141,7 @@ cmd_install() {
     DEBIAN_FRONTEND=noninteractive NEEDRESTART_SUSPEND=1 apt-get install -y -qq $missing >/dev/null
   fi
   [ -x "$PLUGIN" ] || DOCKER_CONFIG="$CONFIG" install_compose_plugin
+  [ -x "$BUILDX" ] || DOCKER_CONFIG="$CONFIG" install_buildx_plugin
   [ -x "$CADDY" ] || install_caddy
 }
 
