@@ -75,13 +75,22 @@ describe('slipway git set, show, remove', () => {
 
   it('reads an HTTPS token from the environment, never from argv, and never prints it', async () => {
     const run = await cli(
-      ['git', 'set', 'api@production', 'https://gitlab.example.com/acme/api.git', '--json'],
-      { SLIPWAY_GIT_TOKEN: TOKEN },
+      [
+        'git',
+        'set',
+        'api@production',
+        'https://gitlab.example.com/acme/api.git',
+        '--status-provider',
+        'gitlab',
+        '--json',
+      ],
+      { SLIPWAY_GIT_TOKEN: TOKEN, SLIPWAY_GIT_STATUS_TOKEN: `${TOKEN}-status` },
     );
     expect(run.json).toMatchObject({ ok: true, data: { auth: 'token', deployKey: null } });
     const show = await cli(['git', 'show', 'api@production']);
     expect(show.stdout).toMatch(/token user +git/);
     expect(show.stdout).toMatch(/push webhook +yes/);
+    expect(show.stdout).toMatch(/commit statuses +gitlab \(https:\/\/gitlab\.com\/api\/v4\)/);
     expect(run.stdout + show.stdout).not.toContain(TOKEN);
     // Set again: the secret is not shown a second time.
     expect(run.json).toMatchObject({ data: { webhook: { secret: null } } });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
 import request from 'supertest';
@@ -7,7 +9,7 @@ import { startEdgeSuite, traffic, viaEdge, type EdgeSuite } from './support/edge
 import { startGitHost, type GitHost } from './support/git-host.js';
 import { call } from './support/identity.js';
 import { freePort } from './support/ports.js';
-import { deploymentLog, waitForDeployment } from './support/sshd.js';
+import { ALLOW_LOOPBACK, deploymentLog, waitForDeployment } from './support/sshd.js';
 
 interface Details {
   id: string;
@@ -20,6 +22,32 @@ interface Details {
 }
 
 const PROJECT = 'site-production';
+const STATUS_TOKEN = 'ghp_status0123456789token';
+
+interface RecordedStatus {
+  path: string;
+  authorization: string | undefined;
+  body: { state: string; target_url: string; description: string; context: string };
+}
+
+/** Stands in for GitHub's API (which cannot be reached from here): records each status set. */
+async function startStatusApi(): Promise<{ server: Server; url: string; seen: RecordedStatus[] }> {
+  const seen: RecordedStatus[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      seen.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        body: JSON.parse(body) as RecordedStatus['body'],
+      });
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
 const DOMAIN = 'site.example.test';
 
 /**
@@ -34,7 +62,16 @@ describe('a push builds its commit on the server and the edge serves it', () => 
   let serviceId: string;
   let secret: string;
   let edgePort: number;
+  let statusApi: Awaited<ReturnType<typeof startStatusApi>>;
   const deployments: Details[] = [];
+  /** The states reported for `commit`, in order, once `count` of them have arrived. */
+  const statesOf = async (commit: string, count: number) => {
+    const deadline = Date.now() + 20_000;
+    const mine = () => statusApi.seen.filter((s) => s.path.endsWith(`/statuses/${commit}`));
+    while (mine().length < count && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    return mine();
+  };
 
   const site = () => viaEdge(edgePort, DOMAIN, '/version');
   /** The repository's Dockerfile: the test image, with its version page replaced. */
@@ -85,7 +122,22 @@ describe('a push builds its commit on the server and the edge serves it', () => 
 
   beforeAll(async () => {
     edgePort = await freePort();
-    suite = await startEdgeSuite({ project: PROJECT, publish: [`127.0.0.1:${edgePort}:80`] });
+    statusApi = await startStatusApi();
+    const defaults = (await import('../src/config/app-config.js')).loadConfig({});
+    suite = await startEdgeSuite({
+      project: PROJECT,
+      publish: [`127.0.0.1:${edgePort}:80`],
+      app: {
+        config: {
+          publicUrl: 'https://slipway.example.test',
+          notifications: {
+            ...defaults.notifications,
+            addressPolicy: ALLOW_LOOPBACK,
+            retryBaseMs: 50,
+          },
+        },
+      },
+    });
     git = await startGitHost({ name: 'site' });
     const { t, owner, serverId, engine } = suite;
     serviceId = data<{ serviceId: string }>(
@@ -110,6 +162,9 @@ describe('a push builds its commit on the server and the edge serves it', () => 
           { kind: 'branch', pattern: 'main', action: 'deploy' },
           { kind: 'tag', pattern: 'v*', action: 'approval' },
         ],
+        statusProvider: 'github',
+        statusApiUrl: statusApi.url,
+        statusToken: STATUS_TOKEN,
       }),
     );
     // As a user adds the deploy key at the repository's host.
@@ -119,6 +174,7 @@ describe('a push builds its commit on the server and the edge serves it', () => 
   afterAll(async () => {
     await git?.stop();
     await suite?.stop();
+    statusApi?.server.close();
   });
 
   it('a push to main builds that commit over SSH and serves it', async () => {
@@ -148,6 +204,20 @@ describe('a push builds its commit on the server and the edge serves it', () => 
     expect(label).toBe(commit);
     // Nothing of the credential is left on the server, nor in the log.
     expect(log).not.toMatch(/PRIVATE KEY/);
+    // The provider heard of it: queued, building, deployed, each linking to the deployment.
+    const statuses = await statesOf(commit, 3);
+    expect(statuses.map((s) => s.body.state)).toEqual(['pending', 'pending', 'success']);
+    expect(statuses[2]).toEqual({
+      // owner/name: the last two segments of the repository's path (…/repos/site.git).
+      path: `/repos/repos/site/statuses/${commit}`,
+      authorization: `Bearer ${STATUS_TOKEN}`,
+      body: {
+        state: 'success',
+        target_url: `https://slipway.example.test/deployments/${done.id}`,
+        description: 'Deployed',
+        context: 'slipway/site@production',
+      },
+    });
   });
 
   it('the next push replaces it without a gap; pushes of other branches deploy nothing', async () => {
@@ -191,10 +261,16 @@ describe('a push builds its commit on the server and the edge serves it', () => 
       repository: git.sshUrl,
       hostKeyFingerprint: other,
       rules: [{ kind: 'branch', pattern: 'main', action: 'deploy' }],
+      statusProvider: 'github',
+      statusApiUrl: statusApi.url,
+      statusToken: STATUS_TOKEN,
     });
-    const res = await push('refs/heads/main', commitVersion('git-3'));
+    const commit = commitVersion('git-3');
+    const res = await push('refs/heads/main', commit);
     const done = await finished(res.body.deploymentId);
     expect([done.status, done.failedStep]).toEqual(['failed', 'build']);
+    const statuses = await statesOf(commit, 3);
+    expect(statuses.map((s) => s.body.state)).toEqual(['pending', 'pending', 'failure']);
     const log = await deploymentLog(suite.t, suite.owner, done.id);
     expect(log).toContain(`does not present the pinned key ${other}`);
     await expect(site()).resolves.toBe('200 git-1');

@@ -11,6 +11,7 @@ import {
   memberWithRole,
   signUp,
 } from './support/identity.js';
+import { eventsText } from './support/audit.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const SSH_REPO = 'git@git.example.com:acme/shop.git';
@@ -170,6 +171,50 @@ describe('a service follows a git repository', () => {
     const res = await set(owner, input);
     expect([res.status, res.body.error.code]).toEqual([400, 'BAD_REQUEST']);
     expect(issuePaths(res.body)).toContain(path);
+  });
+
+  it('reports commit statuses with a sealed API token, never shown; refuses half a setting', async () => {
+    const STATUS_TOKEN = 'ghp_statusTOKEN0123456789';
+    const repository = 'https://github.com/acme/shop.git';
+    const ok = await set(owner, {
+      repository,
+      statusProvider: 'github',
+      statusToken: STATUS_TOKEN,
+    });
+    expect(ok.status).toBe(200);
+    const shown = await call(t.url, 'GET', 'serviceDetails', owner, { serviceId });
+    expect(data<{ gitSource: { commitStatus: unknown } }>(shown).gitSource.commitStatus).toEqual({
+      provider: 'github',
+      apiUrl: 'https://api.github.com',
+    });
+    expect(JSON.stringify(shown.body) + JSON.stringify(ok.body)).not.toContain(STATUS_TOKEN);
+    expect(await eventsText(t)).not.toContain(STATUS_TOKEN);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ statusToken: STATUS_TOKEN }, 'statusProvider'],
+      [{ statusProvider: 'github' }, 'statusToken'],
+      [{ statusProvider: 'gitea', statusToken: STATUS_TOKEN }, 'statusApiUrl'],
+      [{ statusProvider: 'bitbucket', statusToken: STATUS_TOKEN }, 'statusProvider'],
+      [
+        {
+          statusProvider: 'gitea',
+          statusApiUrl: 'ftp://git.example.com',
+          statusToken: STATUS_TOKEN,
+        },
+        'statusApiUrl',
+      ],
+      [
+        {
+          statusProvider: 'gitea',
+          statusApiUrl: 'https://user:pw@git.example.com/api/v1',
+          statusToken: STATUS_TOKEN,
+        },
+        'statusApiUrl',
+      ],
+    ];
+    for (const [input, path] of cases) {
+      const res = await set(owner, { repository, ...input });
+      expect([res.status, issuePaths(res.body)]).toEqual([400, [path]]);
+    }
   });
 
   it('refuses the unauthenticated, a bad token, viewers and a token without deploy:start', async () => {

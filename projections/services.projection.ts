@@ -57,13 +57,15 @@ export interface ServiceDoc extends Doc {
 /** A service's git source as readers see it: the deploy key's public half, no token. */
 export type ServiceGitSourceView = Omit<
   GitSourceData,
-  'serviceId' | 'deployKey' | 'token' | 'webhookSecretCiphertext'
+  'serviceId' | 'deployKey' | 'token' | 'webhookSecretCiphertext' | 'commitStatus'
 > & {
   deployKey: { publicKey: string; fingerprint: string } | null;
   /** The user name its token is presented under, when it has one. */
   tokenUsername: string | null;
   /** Whether push deliveries can be verified (the source has a webhook secret). */
   webhook?: boolean;
+  /** Where deployments report commit statuses (never the token); absent or null: nowhere. */
+  commitStatus?: { provider: 'github' | 'gitlab' | 'gitea'; apiUrl: string } | null;
   setAt: string;
 };
 
@@ -135,6 +137,9 @@ export const servicesProjection: Projection = {
                   : null,
                 tokenUsername: data.token?.username ?? null,
                 webhook: !!data.webhookSecretCiphertext,
+                commitStatus: data.commitStatus
+                  ? { provider: data.commitStatus.provider, apiUrl: data.commitStatus.apiUrl }
+                  : null,
                 rules: data.rules,
                 contextPath: data.contextPath,
                 dockerfile: data.dockerfile,

@@ -33,6 +33,18 @@ export type GitSourceData = {
    * in sources set before push webhooks existed (set the source again to get one).
    */
   webhookSecretCiphertext?: string | null;
+  /**
+   * Where deployments of the source's commits report their state (pending, success, failure)
+   * as commit statuses: the provider's API, and an API token, sealed. Absent or null: nowhere.
+   */
+  commitStatus?: CommitStatusTarget | null;
+};
+
+export type CommitStatusTarget = {
+  provider: 'github' | 'gitlab' | 'gitea';
+  /** The API's base, e.g. `https://api.github.com`, `https://gitlab.com/api/v4`. */
+  apiUrl: string;
+  tokenCiphertext: string;
 };
 
 // Stream `service-git-<serviceId>`: the repository a service follows, set and replaced whole,

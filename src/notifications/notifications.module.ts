@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelSender } from './delivery/channel-sender.js';
+import { CommitStatusSender } from './delivery/commit-status-sender.js';
 import { DeliverySender } from './delivery/delivery-sender.js';
 import { NotificationOutbox } from './delivery/notification-outbox.js';
 import { CreateNotificationChannelHandler } from './create-notification-channel.js';
@@ -22,6 +23,7 @@ import { TokenExpiryScan } from './token-expiry-scan.js';
     NotificationChannelsHandler,
     NotificationDeliveriesHandler,
     ChannelSender,
+    CommitStatusSender,
     DeliverySender,
     NotificationOutbox,
     TokenExpiryScan,

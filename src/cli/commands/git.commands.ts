@@ -28,6 +28,7 @@ interface GitSource {
   deployKey: { publicKey: string; fingerprint: string } | null;
   tokenUsername: string | null;
   webhook?: boolean;
+  commitStatus?: { provider: string; apiUrl: string } | null;
   rules: Rule[];
   contextPath: string;
   dockerfile: string;
@@ -78,6 +79,11 @@ export function registerGitCommands(program: Command): void {
     .option('--dockerfile <path>', 'the Dockerfile inside the context', 'Dockerfile')
     .option('--rotate-key', 'SSH: make a new deploy key (the old one stops working)')
     .option('--rotate-webhook-secret', 'make a new push webhook secret (the old one stops working)')
+    .option(
+      '--status-provider <provider>',
+      'report deployments as commit statuses: github, gitlab or gitea (API token from SLIPWAY_GIT_STATUS_TOKEN)',
+    )
+    .option('--status-api-url <url>', 'the provider API (default GitHub’s or GitLab.com’s)')
     .option('--yes', 'trust a fetched host key without asking')
     .action(
       action(
@@ -94,6 +100,8 @@ export function registerGitCommands(program: Command): void {
             dockerfile: string;
             rotateKey?: boolean;
             rotateWebhookSecret?: boolean;
+            statusProvider?: string;
+            statusApiUrl?: string;
             yes?: boolean;
           },
         ) => {
@@ -125,6 +133,12 @@ export function registerGitCommands(program: Command): void {
             dockerfile: opts.dockerfile,
             rotateDeployKey: opts.rotateKey || undefined,
             rotateWebhookSecret: opts.rotateWebhookSecret || undefined,
+            statusProvider: opts.statusProvider,
+            statusApiUrl: opts.statusApiUrl,
+            // Like the repository's token: never a flag.
+            statusToken: opts.statusProvider
+              ? process.env.SLIPWAY_GIT_STATUS_TOKEN || undefined
+              : undefined,
           });
           const hook = answer.webhook;
           run.out.ok(answer, () =>
@@ -167,6 +181,12 @@ export function registerGitCommands(program: Command): void {
                 ['deploy key', gitSource.deployKey?.publicKey ?? '-'],
                 ['token user', gitSource.tokenUsername ?? '-'],
                 ['push webhook', gitSource.webhook ? 'yes' : 'no (set the source again)'],
+                [
+                  'commit statuses',
+                  gitSource.commitStatus
+                    ? `${gitSource.commitStatus.provider} (${gitSource.commitStatus.apiUrl})`
+                    : '-',
+                ],
                 ['rules', gitSource.rules.map(ruleText).join(' ') || '(none: nothing deploys)'],
                 ['context', `${gitSource.contextPath} (${gitSource.dockerfile})`],
                 ['set', gitSource.setAt],

@@ -5,6 +5,7 @@ import {
   IsBoolean,
   IsIn,
   IsString,
+  IsUrl,
   IsUUID,
   Matches,
   MaxLength,
@@ -89,4 +90,28 @@ export class SetServiceGitSourceInput {
   @Omittable()
   @IsBoolean()
   rotateWebhookSecret?: boolean;
+
+  /**
+   * Report each deployment of a commit to the provider as a commit status, with this API token
+   * (stored sealed, never returned): GitHub statuses, GitLab commit statuses, Gitea statuses.
+   */
+  @Omittable()
+  @IsIn(['github', 'gitlab', 'gitea'])
+  statusProvider?: 'github' | 'gitlab' | 'gitea';
+
+  /** The provider's API base (default `https://api.github.com`, `https://gitlab.com/api/v4`). */
+  @Omittable()
+  @IsUrl(
+    { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
+    { message: 'statusApiUrl is an http(s) URL' },
+  )
+  @MaxLength(300)
+  statusApiUrl?: string;
+
+  @Omittable()
+  @IsString()
+  @MinLength(8)
+  @MaxLength(512)
+  @Matches(/^[\x21-\x7e]+$/, { message: 'statusToken is printable characters without spaces' })
+  statusToken?: string;
 }

@@ -2,7 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '../../common/app-error.js';
-import { ServiceGitSourceSet, serviceGitStream } from '../../events/git-sources.events.js';
+import {
+  ServiceGitSourceSet,
+  serviceGitStream,
+  type CommitStatusTarget,
+} from '../../events/git-sources.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { OPERATORS } from '../../kernel/roles.js';
@@ -67,7 +71,7 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   scopes: ['service:write', 'deploy:start'],
   input: SetServiceGitSourceInput,
   description:
-    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(
@@ -91,6 +95,7 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
     if (input.tokenUsername !== undefined && input.token === undefined)
       throw refused('tokenUsername', 'only with a token');
     const auth = ssh ? 'deploy-key' : input.token !== undefined ? 'token' : 'none';
+    const commitStatus = this.commitStatusOf(input);
     const source = {
       serviceId: service.id,
       repository: input.repository,
@@ -106,6 +111,7 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       rules: (input.rules ?? []).map(({ kind, pattern, action }) => ({ kind, pattern, action })),
       contextPath: input.contextPath ?? '.',
       dockerfile: input.dockerfile ?? 'Dockerfile',
+      commitStatus,
     } as const;
     const comment = `slipway-${service.name}-${service.environment}`;
     // 32 random bytes: what a provider's hook form accepts (printable, no spaces).
@@ -139,4 +145,29 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       changed: decision.events.some((e) => e.type === ServiceGitSourceSet.type),
     };
   }
+
+  /** Where commit statuses go: all three fields or none (GitHub's and GitLab's API by default). */
+  private commitStatusOf(input: SetServiceGitSourceInput): CommitStatusTarget | null {
+    const { statusProvider: provider, statusApiUrl, statusToken } = input;
+    if (!provider) {
+      if (statusApiUrl !== undefined || statusToken !== undefined)
+        throw refused('statusProvider', 'say which provider the statuses go to');
+      return null;
+    }
+    if (statusToken === undefined)
+      throw refused('statusToken', 'an API token that may write commit statuses');
+    const apiUrl = (statusApiUrl ?? DEFAULT_STATUS_API[provider])?.replace(/\/+$/, '');
+    if (!apiUrl) throw refused('statusApiUrl', `the API address of your ${provider}`);
+    const url = new URL(apiUrl);
+    if (url.username || url.password || url.search || url.hash)
+      throw refused('statusApiUrl', 'no credentials, query or fragment');
+    return { provider, apiUrl, tokenCiphertext: this.box.seal(statusToken) };
+  }
 }
+
+/** The public providers' API addresses; a Gitea or Forgejo instance is always self-hosted. */
+const DEFAULT_STATUS_API: Record<CommitStatusTarget['provider'], string | null> = {
+  github: 'https://api.github.com',
+  gitlab: 'https://gitlab.com/api/v4',
+  gitea: null,
+};

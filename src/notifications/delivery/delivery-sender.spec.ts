@@ -7,6 +7,7 @@ import { loadConfig, type AppConfig } from '../../config/app-config.js';
 import { SqliteReadStore } from '../../readstore/sqlite/sqlite-read-store.js';
 import type { ChannelSender } from './channel-sender.js';
 import { DELIVERIES, type DeliveryDoc } from './delivery-record.js';
+import type { CommitStatusSender } from './commit-status-sender.js';
 import { DeliverySender } from './delivery-sender.js';
 
 const clock = { now: () => new Date() };
@@ -71,7 +72,14 @@ describe('notification sender with several replicas on one store', () => {
     const senders = ['r1', 'r2'].map((name) => {
       const store = new SqliteReadStore(file);
       stores.push(store);
-      return new DeliverySender(store, store, config, clock, countingChannel(name, sent));
+      return new DeliverySender(
+        store,
+        store,
+        config,
+        clock,
+        countingChannel(name, sent),
+        {} as CommitStatusSender,
+      );
     });
     for (const s of senders) s.onApplicationBootstrap();
     const deliveries = setup.collection<DeliveryDoc>(DELIVERIES);

@@ -13,9 +13,17 @@ import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { ChannelSender, DeliveryError } from './channel-sender.js';
+import {
+  COMMIT_STATUS_CHANNEL_PREFIX,
+  type CommitStatusPayload,
+} from './commit-status-deliveries.js';
+import { CommitStatusSender } from './commit-status-sender.js';
 import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js';
 
 const logger = new Logger('Notifications');
+
+/** The delivery's channel is gone or disabled: it fails at once, never retried. */
+class ChannelGone extends Error {}
 const POLL_MS = 250;
 /** With several replicas, the one holding this lease sends; the others only record. */
 const SENDER_LEASE = 'notification-sender';
@@ -44,6 +52,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly channels: ChannelSender,
+    private readonly statuses: CommitStatusSender,
   ) {
     this.lease = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
   }
@@ -109,19 +118,24 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  private async attempt(doc: DeliveryDoc): Promise<void> {
-    const deliveries = this.primary.collection<DeliveryDoc>(DELIVERIES);
+  /** Sends on the delivery's channel: a notification channel, or a source's commit statuses. */
+  private async send(doc: DeliveryDoc, nowMs: number): Promise<{ statusCode: number | null }> {
+    if (doc.channelId.startsWith(COMMIT_STATUS_CHANNEL_PREFIX))
+      return this.statuses.send(doc.payload as unknown as CommitStatusPayload);
     const channel = await this.reads
       .collection<NotificationChannelDoc>('notification_channels')
       .get(doc.channelId);
+    if (!channel || (!channel.enabled && doc.subject !== 'test'))
+      throw new ChannelGone('channel disabled');
+    return this.channels.send(channel, doc.id, doc.payload, nowMs);
+  }
+
+  private async attempt(doc: DeliveryDoc): Promise<void> {
+    const deliveries = this.primary.collection<DeliveryDoc>(DELIVERIES);
     const attempts = doc.attempts + 1;
     const now = this.clock.now();
-    if (!channel || (!channel.enabled && doc.subject !== 'test')) {
-      await deliveries.put({ ...doc, status: 'failed', lastError: 'channel disabled', attempts });
-      return;
-    }
     try {
-      const { statusCode } = await this.channels.send(channel, doc.id, doc.payload, now.getTime());
+      const { statusCode } = await this.send(doc, now.getTime());
       await deliveries.put({
         ...doc,
         status: 'delivered',
@@ -130,6 +144,10 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
         deliveredAt: this.clock.now().toISOString(),
       });
     } catch (error) {
+      if (error instanceof ChannelGone) {
+        await deliveries.put({ ...doc, status: 'failed', lastError: error.message, attempts });
+        return;
+      }
       const message =
         error instanceof DeliveryError
           ? error.message

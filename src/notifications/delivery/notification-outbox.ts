@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
@@ -22,6 +23,7 @@ import {
   NotificationChannelTestRequested,
   NotificationChannelUpdated,
 } from '../../events/notifications.events.js';
+import { ServiceGitSourceRemoved, ServiceGitSourceSet } from '../../events/git-sources.events.js';
 import {
   PRIMARY_STORE,
   READ_STORE,
@@ -37,11 +39,18 @@ import {
   OUTBOX_COLLECTION,
   type DeliveryDoc,
 } from './delivery-record.js';
+import {
+  COMMIT_STATUS_CHANNEL_PREFIX,
+  COMMIT_STATUS_EVENTS,
+  COMMIT_STATUS_SUBJECT,
+  commitStatusOf,
+} from './commit-status-deliveries.js';
 import { DeliverySender } from './delivery-sender.js';
 import { deploymentSummary, notificationPayload } from './notification-message.js';
 
 const logger = new Logger('Notifications');
 const CHANNEL_EVENTS = [NotificationChannelCreated.type, NotificationChannelUpdated.type];
+const SOURCE_EVENTS = [ServiceGitSourceSet.type, ServiceGitSourceRemoved.type];
 
 /** `notification_outbox`: the consumer's position, one document (id `deliveries`). */
 export interface OutboxCheckpoint extends Doc {
@@ -106,27 +115,32 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   private async handleOnce(event: RecordedEvent): Promise<void> {
     const test = event.type === NotificationChannelTestRequested.type;
     const subject = test ? 'test' : subjectOf(event.type);
-    if (!subject) return;
-    // The channels (and the deployment) as of this event, at least.
-    await this.readModels.caughtUp(event.position, new Set([...CHANNEL_EVENTS, event.type]));
-    const channels = await this.channelsFor(event, subject);
-    const deployment =
+    const reportsStatus = COMMIT_STATUS_EVENTS.has(event.type);
+    if (!subject && !reportsStatus) return;
+    // The channels (the deployment, its service's source) as of this event, at least.
+    await this.readModels.caughtUp(
+      event.position,
+      new Set([...CHANNEL_EVENTS, ...SOURCE_EVENTS, event.type]),
+    );
+    const channels = subject ? await this.channelsFor(event, subject) : [];
+    const doc =
       typeof event.data.deploymentId === 'string'
-        ? deploymentSummary(
-            await this.reads.collection<DeploymentDoc>('deployments').get(event.data.deploymentId),
-          )
+        ? await this.reads.collection<DeploymentDoc>('deployments').get(event.data.deploymentId)
         : null;
+    const deployment = deploymentSummary(doc);
+    const status = reportsStatus ? await this.commitStatus(event.type, doc) : null;
     const now = this.clock.now().toISOString();
     const position = Number(event.position);
     await this.primary.transaction(async (session) => {
       const deliveries = session.collection<DeliveryDoc>(DELIVERIES);
-      for (const channel of channels) {
+      // No subject, no channels: the loop runs only when the event has one.
+      for (const channel of subject ? channels : []) {
         const id = `${event.id}:${channel.id}`;
         if (await deliveries.get(id)) continue;
         await deliveries.put({
           id,
           channelId: channel.id,
-          subject,
+          subject: subject ?? '',
           eventId: event.id,
           eventType: event.type,
           position,
@@ -138,14 +152,41 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
           nextAttemptAt: now,
           createdAt: now,
           deliveredAt: null,
-          payload: notificationPayload(id, subject, event, deployment),
+          payload: notificationPayload(id, subject ?? '', event, deployment),
+        });
+      }
+      const statusId = `${event.id}:commit-status`;
+      if (status && !(await deliveries.get(statusId))) {
+        await deliveries.put({
+          id: statusId,
+          channelId: `${COMMIT_STATUS_CHANNEL_PREFIX}${status.serviceId}`,
+          subject: COMMIT_STATUS_SUBJECT,
+          eventId: event.id,
+          eventType: event.type,
+          position,
+          testId: null,
+          status: 'pending',
+          attempts: 0,
+          lastError: null,
+          lastStatusCode: null,
+          nextAttemptAt: now,
+          createdAt: now,
+          deliveredAt: null,
+          payload: { ...status },
         });
       }
       await session
         .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
         .put({ id: 'deliveries', position });
     });
-    if (channels.length > 0) this.sender.wake();
+    if (channels.length > 0 || status) this.sender.wake();
+  }
+
+  /** The commit status a deployment event reports, when its service's source reports them. */
+  private async commitStatus(eventType: string, doc: DeploymentDoc | null) {
+    if (!doc?.snapshot.git) return null;
+    const service = await this.reads.collection<ServiceDoc>('services').get(doc.serviceId);
+    return commitStatusOf(eventType, doc, service, this.config.publicUrl);
   }
 
   private async channelsFor(
