@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
 import request from 'supertest';
@@ -252,6 +252,71 @@ describe('a push builds its commit on the server and the edge serves it', () => 
     await expect(site()).resolves.toBe('200 git-1');
     const log = await deploymentLog(suite.t, suite.owner, done.id);
     expect(log).toContain('is on this server already: not built again');
+  });
+
+  it('a build over its time limit fails, a build cancelled stops, and the old version serves', async () => {
+    // A repository host that accepts connections and never says a word: the build waits.
+    const held: Socket[] = [];
+    const stalled = createNetServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const port = (stalled.address() as AddressInfo).port;
+    const deployCommit = async (version: string) => {
+      await call(suite.t.url, 'POST', 'setServiceGitSource', suite.owner, {
+        serviceId,
+        repository: `ssh://git@127.0.0.1:${port}/stalled/site.git`,
+        hostKeyFingerprint: git.fingerprint,
+      });
+      return data<{ deploymentId: string }>(
+        await call(suite.t.url, 'POST', 'deployServiceCommit', suite.owner, {
+          serviceId,
+          commit: commitVersion(version),
+        }),
+      ).deploymentId;
+    };
+    const runner = suite.t.config.runner;
+    const limit = runner.buildTimeoutSeconds;
+    try {
+      runner.buildTimeoutSeconds = 2;
+      const done = await finished(await deployCommit('late'));
+      expect([done.status, done.failedStep, done.failureReason]).toEqual([
+        'failed',
+        'build',
+        'the build ran over its time limit of 2 s',
+      ]);
+      await expect(site()).resolves.toBe('200 git-1');
+
+      runner.buildTimeoutSeconds = limit;
+      const deploymentId = await deployCommit('cancelled');
+      // Cancelled once the build step runs (it waits on the silent host).
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const d = data<{ steps: { step: string }[] }>(
+          await call(suite.t.url, 'GET', 'deploymentDetails', suite.owner, { deploymentId }),
+        );
+        if (d.steps.some((s) => s.step === 'build')) break;
+        if (Date.now() > deadline) throw new Error('the build never started');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const cancel = await call(suite.t.url, 'POST', 'cancelDeployment', suite.owner, {
+        deploymentId,
+        reason: 'Not this one after all',
+      });
+      expect(cancel.status).toBe(200);
+      const stopped = await waitForDeployment<Details>(
+        suite.t,
+        suite.owner,
+        deploymentId,
+        ['cancelled', 'failed', 'succeeded'],
+        30_000,
+        100,
+      );
+      expect(stopped.status).toBe('cancelled');
+      await expect(site()).resolves.toBe('200 git-1');
+    } finally {
+      runner.buildTimeoutSeconds = limit;
+      for (const socket of held) socket.destroy();
+      stalled.close();
+    }
   });
 
   it('a repository host presenting another key is refused, and the service keeps serving', async () => {

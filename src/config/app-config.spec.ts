@@ -73,6 +73,7 @@ describe('loadConfig', () => {
         mode: 'embedded',
         maxPerServer: 2,
         stepTimeoutSeconds: 900,
+        buildTimeoutSeconds: 1800,
         pollMs: 1000,
         remoteDir: '/srv/slipway',
       },

@@ -65,6 +65,8 @@ export interface AppConfig {
     mode: 'embedded' | 'off';
     maxPerServer: number;
     stepTimeoutSeconds: number;
+    /** SLIPWAY_BUILD_TIMEOUT_SECONDS: the longest a commit's build step may take. */
+    buildTimeoutSeconds: number;
     pollMs: number;
     remoteDir: string;
   };
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       mode: vars.SLIPWAY_RUNNER,
       maxPerServer: vars.SLIPWAY_RUNNER_MAX_PER_SERVER,
       stepTimeoutSeconds: vars.SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS,
+      buildTimeoutSeconds: vars.SLIPWAY_BUILD_TIMEOUT_SECONDS,
       pollMs: vars.SLIPWAY_RUNNER_POLL_MS,
       remoteDir: vars.SLIPWAY_RUNNER_REMOTE_DIR,
     },

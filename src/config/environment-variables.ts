@@ -91,6 +91,13 @@ export class EnvironmentVariables extends StreamVariables {
   @Max(86_400)
   SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS = 900;
 
+  /** The longest a build of a commit may take, fetch included, however much it prints. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400)
+  SLIPWAY_BUILD_TIMEOUT_SECONDS = 1800;
+
   @Transform(toInt)
   @IsInt()
   @Min(20)

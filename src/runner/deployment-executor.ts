@@ -150,7 +150,8 @@ export class DeploymentExecutor {
           return await this.finishCancelled(id, control, log, ctx, session, undo);
         const problem =
           stdout.code !== 0
-            ? `${step} exited with ${stdout.code ?? `signal ${stdout.signal}`}`
+            ? ((stdout.code !== null ? next.exitReasons?.[stdout.code] : undefined) ??
+              `${step} exited with ${stdout.code ?? `signal ${stdout.signal}`}`)
             : (next.check?.(stdout.lines) ?? null);
         await this.machine.apply(
           { kind: 'stepFinished', deploymentId: id, step, ok: problem === null, detail: problem },

@@ -8,6 +8,8 @@ export interface RemoteStep {
   check?: (stdout: string[]) => string | null;
   /** After `args` ran: copies a local file to the server over SFTP (mode 0600). */
   upload?: { localPath: string; remotePath: string };
+  /** What a non-zero exit code means, said instead of "exited with N". */
+  exitReasons?: Record<number, string>;
   /** Runs when a later step fails before the edge proxy switched: takes back what this started. */
   undo?: string[];
 }

@@ -98,7 +98,7 @@ const UNPIN: LocalStep = { name: 'edge-unpin', local: 'unpin' };
 
 export function deploymentSteps(
   deployment: DeploymentDoc,
-  runner: { remoteDir: string; stepTimeoutSeconds: number },
+  runner: { remoteDir: string; stepTimeoutSeconds: number; buildTimeoutSeconds: number },
   box: SecretBox,
   probe: PinnedProbe | null = null,
   /** The uploaded build context's tarball on the control plane, when the deployment has one. */
@@ -129,7 +129,9 @@ export function deploymentSteps(
     : { before: [], after: [], services: [] };
   const steps: DeploymentStep[] = [
     // A commit is built first: the image it makes is the one the compose file runs.
-    ...(git && gitAccess ? [gitBuildStep(git, deployment.imageRef, dir, gitAccess)] : []),
+    ...(git && gitAccess
+      ? [gitBuildStep(git, deployment.imageRef, dir, gitAccess, runner.buildTimeoutSeconds)]
+      : []),
     ...contextSteps(deployment, dir, localContext),
     {
       name: 'write-compose',

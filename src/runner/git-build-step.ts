@@ -113,16 +113,28 @@ export function gitBuildAccess(
   };
 }
 
-/** The step that fetches and builds a deployment's commit in `dir/git` on the server. */
+/** coreutils' `timeout` exits with this when the command ran out of time. */
+const TIMED_OUT = 124;
+
+/**
+ * The step that fetches and builds a deployment's commit in `dir/git` on the server, stopped
+ * (TERM, then KILL 10 s later) after `limitSeconds` however much it prints.
+ */
 export function gitBuildStep(
   git: DeploymentGitBuild,
   imageRef: string,
   dir: string,
   access: GitBuildAccess,
+  limitSeconds: number,
 ): RemoteStep {
   return {
     name: 'build',
+    exitReasons: { [TIMED_OUT]: `the build ran over its time limit of ${limitSeconds} s` },
     args: [
+      'timeout',
+      '-k',
+      '10',
+      String(limitSeconds),
       'sh',
       '-c',
       GIT_BUILD,
