@@ -5,6 +5,7 @@ import type { CommandLaneResult } from './command-lane.bench.js';
 import type { ComposeParseRow } from './compose-parse.bench.js';
 import { FIRST_PAGE_JS_GOAL_BYTES, type DashboardResult } from './dashboard.bench.js';
 import type { EdgeDeploysResult } from './edge-deploys.bench.js';
+import type { GitPushResult } from './git-push.bench.js';
 import type { HealthBenchResult } from './health.bench.js';
 import type { LoadResult } from './http-load.js';
 import type { LogStreamResult } from './log-stream.bench.js';
@@ -30,6 +31,8 @@ export const GOALS = {
   edgeFailedRequests: 0,
   edgeRequests: 10_000,
   edgeCutoverMs: 1000,
+  /** A push of a small image serves within this many times a prebuilt image's deploy. */
+  gitPushVsImageDeploy: 2,
 };
 
 const f = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -287,6 +290,21 @@ export function edgeDeploysRows(r: EdgeDeploysResult): BenchRow[] {
       measurement: 'a request through the proxy at rest (median, p99)',
       result: `${ms(r.restMedianMs, 1)}, ${ms(r.restP99Ms, 1)}`,
       comparedWith: `straight to the container: ${ms(r.directMedianMs, 1)}, ${ms(r.directP99Ms, 1)} (${x(r.restMedianMs, r.directMedianMs)})`,
+    },
+  ];
+}
+
+export function gitPushRows(r: GitPushResult): BenchRow[] {
+  return [
+    {
+      measurement: `push to serving: a signed push → the new version answers through the edge proxy, ${r.pushes} pushes of a small image built on the server (\`bench/git-push.bench.ts\`)`,
+      result: `median ${ms(r.totalMs, 0)}, max ${ms(r.maxTotalMs, 0)} (${r.succeeded}/${r.pushes} succeeded)`,
+      comparedWith: `a prebuilt image's deploy of the same service: ${ms(r.imageDeployMs, 0)} (${x(r.totalMs, r.imageDeployMs)}); goal at most ${GOALS.gitPushVsImageDeploy} x: ${met(r.totalMs <= GOALS.gitPushVsImageDeploy * r.imageDeployMs)}`,
+    },
+    {
+      measurement: 'where a push’s time goes (medians)',
+      result: `accept ${ms(r.acceptMs, 0)}, queue ${ms(r.queueMs, 0)}, fetch ${ms(r.fetchMs, 0)}, build ${ms(r.buildMs, 0)}, deploy ${ms(r.deployMs, 0)}, cutover ${ms(r.cutoverMs, 0)}`,
+      comparedWith: 'fetch: host key scan, SSH, one commit; deploy: new containers up and healthy',
     },
   ];
 }

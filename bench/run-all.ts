@@ -6,6 +6,7 @@ import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
 import { benchDashboard } from './dashboard.bench.js';
 import { benchEdgeDeploys, printEdgeDeploys } from './edge-deploys.bench.js';
+import { benchGitPush, printGitPush } from './git-push.bench.js';
 import { benchHealth } from './health.bench.js';
 import { benchLogStream, printLogStream } from './log-stream.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
@@ -18,6 +19,7 @@ import {
   composeParseRows,
   dashboardRows,
   edgeDeploysRows,
+  gitPushRows,
   healthRows,
   logStreamRows,
   loginRows,
@@ -34,7 +36,8 @@ const TABLE_FILE = fileURLToPath(new URL('../../docs/contributors.md', import.me
  * BENCH_SECONDS (default 5) sets the length of each HTTP measurement; BENCH_DEPLOYMENTS
  * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs;
  * BENCH_EDGE_DEPLOYS (default 20) the gapless deploys through the edge proxy (on the tests'
- * Docker engine, which it starts).
+ * Docker engine, which it starts); BENCH_GIT_PUSHES (default 5) the pushes built and deployed
+ * from a git host on loopback.
  * At the end the Benchmarks table of docs/contributors.md is rewritten with this run's figures,
  * unless BENCH_TABLE=off (a run on a busy machine).
  */
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     BENCH_LOG_LINES: Number(process.env.BENCH_LOG_LINES ?? 10_000),
     BENCH_LOG_CROSS_LINES: Number(process.env.BENCH_LOG_CROSS_LINES ?? 1_000),
     BENCH_EDGE_DEPLOYS: Number(process.env.BENCH_EDGE_DEPLOYS ?? 20),
+    BENCH_GIT_PUSHES: Number(process.env.BENCH_GIT_PUSHES ?? 5),
   };
   const seconds = settings.BENCH_SECONDS;
   const rows: BenchRow[] = [];
@@ -144,6 +148,10 @@ async function main(): Promise<void> {
   const edge = await benchEdgeDeploys(settings.BENCH_EDGE_DEPLOYS);
   printEdgeDeploys(edge);
   rows.push(...edgeDeploysRows(edge));
+
+  const gitPush = await benchGitPush(settings.BENCH_GIT_PUSHES);
+  printGitPush(gitPush);
+  rows.push(...gitPushRows(gitPush));
 
   const logStream = await benchLogStream(settings.BENCH_LOG_LINES, settings.BENCH_LOG_CROSS_LINES);
   printLogStream(logStream, 250);
