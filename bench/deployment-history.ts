@@ -16,7 +16,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../src/eventstore/event-store.port.js';
-import { runnerContext } from '../src/runner/deployment-executor.js';
+import { runnerContext } from '../src/runner/run-control.js';
 import {
   readyService as readyServiceWith,
   rpc,

@@ -217,6 +217,19 @@ describe('a service follows a git repository', () => {
     }
   });
 
+  it('builds only on a registered server', async () => {
+    const unknown = await set(owner, {
+      repository: 'https://github.com/acme/shop.git',
+      buildServerId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.status).toBe(404);
+    const notAnId = await set(owner, {
+      repository: 'https://github.com/acme/shop.git',
+      buildServerId: 'builder-1',
+    });
+    expect([notAnId.status, issuePaths(notAnId.body)]).toEqual([400, ['buildServerId']]);
+  });
+
   it('refuses the unauthenticated, a bad token, viewers and a token without deploy:start', async () => {
     const input = { repository: 'https://git.example.com/a.git' };
     expect((await set({}, input)).status).toBe(401);

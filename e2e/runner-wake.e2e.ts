@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { DeploymentDoc } from '../projections/deployments.projection.js';
 import { loadConfig } from '../src/config/app-config.js';
-import { DeploymentExecutor, type RunControl } from '../src/runner/deployment-executor.js';
+import { DeploymentExecutor } from '../src/runner/deployment-executor.js';
+import type { RunControl } from '../src/runner/run-control.js';
 import { data, readyService } from './support/deployments.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';

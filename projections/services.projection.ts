@@ -143,6 +143,8 @@ export const servicesProjection: Projection = {
                 rules: data.rules,
                 contextPath: data.contextPath,
                 dockerfile: data.dockerfile,
+                buildServerId: data.buildServerId ?? null,
+                pushImage: data.pushImage === true,
                 setAt: recordedAt,
               },
             }

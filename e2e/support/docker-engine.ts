@@ -29,20 +29,44 @@ export const SCRIPT = join(
   '../../scripts/docker-engine.sh',
 );
 
+/** Another engine on this host: its state directory and its registry's port. */
+export interface SecondEngine {
+  dir: string;
+  registryPort: number;
+}
+
+const secondEnv = (second: SecondEngine) => ({
+  SLIPWAY_DOCKER_DIR: second.dir,
+  SLIPWAY_DOCKER_REGISTRY_PORT: String(second.registryPort),
+});
+
+/** Stops a second engine (started with this run's id, so only if this run started it). */
+export function stopSecondEngine(second: SecondEngine): void {
+  const owner = process.env[RUN_ID_VARIABLE];
+  execFileSync('bash', [SCRIPT, 'stop', ...(owner ? ['--owner', owner] : [])], {
+    stdio: 'inherit',
+    timeout: 60_000,
+    env: { ...process.env, ...secondEnv(second) },
+  });
+}
+
 /** The id under which this Jest run starts the engine (docker-engine.global-setup.mjs names it). */
 export const RUN_ID_VARIABLE = 'SLIPWAY_DOCKER_RUN';
 
 /**
  * Starts the engine and registry unless they run already, builds and pushes the images (a few
  * seconds) and reads the env file. An engine this run started is stopped by pid in the global
- * teardown; one started by hand is left running.
+ * teardown; one started by hand is left running. `second` starts another engine beside it (its
+ * own directory, socket and registry), as a build server's: the caller stops it
+ * (`stopSecondEngine`).
  */
-export function dockerEngine(): DockerEngine {
+export function dockerEngine(second?: SecondEngine): DockerEngine {
   const owner = process.env[RUN_ID_VARIABLE];
   const envFile = execFileSync('bash', [SCRIPT, 'start', ...(owner ? ['--owner', owner] : [])], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
     timeout: 10 * 60_000,
+    env: second ? { ...process.env, ...secondEnv(second) } : process.env,
   }).trim();
   const env = Object.fromEntries(
     readFileSync(envFile, 'utf8')

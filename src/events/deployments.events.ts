@@ -56,6 +56,10 @@ export interface DeploymentGitBuild {
   message: string | null;
   contextPath: string;
   dockerfile: string;
+  /** Where it is built (absent or null: on the deployment's server), as the source said. */
+  buildServerId?: string | null;
+  /** Pushed to the image repository from where it was built, and pulled by the server. */
+  pushImage?: boolean;
 }
 
 /** A file of a compose intake, its path relative to the deployment's directory. */

@@ -38,6 +38,13 @@ export type GitSourceData = {
    * as commit statuses: the provider's API, and an API token, sealed. Absent or null: nowhere.
    */
   commitStatus?: CommitStatusTarget | null;
+  /** The registered server that builds (absent or null: the service's own server). */
+  buildServerId?: string | null;
+  /**
+   * The built image is pushed to the service's image repository, and the service's server pulls
+   * it; otherwise a build server's image is copied to it (`docker save` | `docker load`).
+   */
+  pushImage?: boolean;
 };
 
 export type CommitStatusTarget = {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { logText } from '../common/log-text.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
-import { systemContext, type RequestContext } from '../kernel/request-context.js';
+import type { RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogStore } from '../deployments/deployment-log-store.js';
@@ -17,10 +17,8 @@ import { pinHealthUrl } from '../deployments/reach/health-check-url.js';
 import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { contextTarball } from '../deployments/uploads/uploads.js';
-import { gitSourceDecider } from '../deployments/git/git-source.decider.js';
-import { serviceGitStream } from '../events/git-sources.events.js';
-import { DeciderRunner } from '../storage/decider-runner.js';
-import { gitBuildAccess, type GitBuildAccess } from './git-build-step.js';
+import { GitBuilds } from './git-builds.js';
+import { runnerContext, type RunControl } from './run-control.js';
 import { deploymentSteps, digestFrom, type RemoteStep } from './deployment-steps.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { LogWriter } from './log-writer.js';
@@ -28,19 +26,6 @@ import { ServerSessions } from './server-sessions.js';
 import type { SshSession } from './ssh-session.js';
 
 const logger = new Logger('Runner');
-
-export function runnerContext(deploymentId: string): RequestContext {
-  return systemContext(`runner:${deploymentId}`, `deployment:${deploymentId}`);
-}
-
-/** Why a run stopped early: a cancellation asked for by a user, or the watchdog. */
-export class RunControl {
-  readonly abort = new AbortController();
-  cancelReason: string | null = null;
-  watchdogReason: string | null = null;
-  /** Past the edge proxy's switch: the new version serves, so a cancel no longer stops the run. */
-  committed = false;
-}
 
 /**
  * Runs one started deployment on its server: connect (host key pinned), the steps in order with
@@ -57,7 +42,7 @@ export class DeploymentExecutor {
     private readonly sessions: ServerSessions,
     private readonly policy: ComposePolicyGuard,
     private readonly cutover: EdgeCutover,
-    private readonly streams: DeciderRunner,
+    private readonly gitBuilds: GitBuilds,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -69,6 +54,8 @@ export class DeploymentExecutor {
     const id = deployment.id;
     let step = 'compose-policy';
     let session: SshSession | null = null;
+    /** The build server's session, when a commit is built on another server. */
+    let builder: SshSession | null = null;
     /** What to run should a step fail before the switch (newest last). */
     const undo: string[][] = [];
     /** The step started and not yet recorded as finished. */
@@ -89,14 +76,16 @@ export class DeploymentExecutor {
         'stdout',
         `connected to ${server.sshUser}@${server.host}:${server.sshPort} (${server.hostKeyFingerprint})`,
       );
-      await this.machine.apply(
-        { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
-        ctx,
-      );
+      await this.stepDone(id, step, ctx);
       open = null;
       let digest: string | null = null;
+      const building = await this.gitBuilds.openBuilder(deployment);
+      if (building) {
+        builder = building.session;
+        log.write(step, 'stdout', building.said);
+      }
       if (deployment.snapshot.git) step = 'build';
-      const gitAccess = await this.gitAccess(deployment);
+      const gitAccess = await this.gitBuilds.access(deployment);
       const healthUrl = deployment.snapshot.healthCheckUrl;
       step = healthUrl ? 'http-probe' : step;
       const probe = healthUrl ? await pinHealthUrl(this.gate, healthUrl) : null;
@@ -119,6 +108,21 @@ export class DeploymentExecutor {
         step = next.name;
         await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
         open = step;
+        if ('local' in next && next.local === 'transfer-image') {
+          if (!builder) throw new Error('no session to the build server');
+          await this.gitBuilds.transfer(
+            builder,
+            session,
+            deployment.imageRef,
+            control.abort.signal,
+            (text) => log.write(step, 'stdout', text),
+          );
+          if (control.abort.signal.aborted)
+            return await this.finishCancelled(id, control, log, ctx, session, undo);
+          await this.stepDone(id, step, ctx);
+          open = null;
+          continue;
+        }
         if ('local' in next) {
           // Whether or not the proxy takes it, the old containers serve until it does: removing
           // the new ones after a switch that half happened could leave nobody serving.
@@ -136,15 +140,13 @@ export class DeploymentExecutor {
             session,
           );
           for (const line of lines) log.write(step, 'stdout', line);
-          await this.machine.apply(
-            { kind: 'stepFinished', deploymentId: id, step, ok: true, detail: null },
-            ctx,
-          );
+          await this.stepDone(id, step, ctx);
           open = null;
           continue;
         }
         if (next.undo) undo.push(next.undo);
-        const stdout = await this.runRemote(session, next, step, log, control);
+        const on = next.on === 'builder' && builder ? builder : session;
+        const stdout = await this.runRemote(on, next, step, log, control);
         if (control.watchdogReason) throw new Error(control.watchdogReason);
         if (control.abort.signal.aborted)
           return await this.finishCancelled(id, control, log, ctx, session, undo);
@@ -200,18 +202,15 @@ export class DeploymentExecutor {
         .catch(() => undefined);
     } finally {
       session?.close();
+      builder?.close();
     }
   }
 
-  /** A commit's build reads its source's credentials as they are now (never frozen). */
-  private async gitAccess(deployment: DeploymentDoc): Promise<GitBuildAccess | null> {
-    const git = deployment.snapshot.git;
-    if (!git) return null;
-    const { source } = await this.streams.load(
-      serviceGitStream(deployment.serviceId),
-      gitSourceDecider,
+  private stepDone(deploymentId: string, step: string, ctx: RequestContext): Promise<unknown> {
+    return this.machine.apply(
+      { kind: 'stepFinished', deploymentId, step, ok: true, detail: null },
+      ctx,
     );
-    return gitBuildAccess(source, git, this.box);
   }
 
   /** Runs one remote step under the watchdog, its output in the log; its stdout lines. */

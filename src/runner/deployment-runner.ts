@@ -11,7 +11,8 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WakeSignal } from '../common/wake-signal.js';
 import { DeploymentStateMachine } from '../deployments/deployment-state-machine.js';
 import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { DeploymentExecutor, RunControl, runnerContext } from './deployment-executor.js';
+import { DeploymentExecutor } from './deployment-executor.js';
+import { RunControl, runnerContext } from './run-control.js';
 import { errorForLog } from '../common/log-text.js';
 import { RunnerLiveness } from './runner-liveness.js';
 

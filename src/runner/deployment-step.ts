@@ -10,14 +10,19 @@ export interface RemoteStep {
   upload?: { localPath: string; remotePath: string };
   /** What a non-zero exit code means, said instead of "exited with N". */
   exitReasons?: Record<number, string>;
+  /** Runs on the build server instead of the deployment's server. */
+  on?: 'builder';
   /** Runs when a later step fails before the edge proxy switched: takes back what this started. */
   undo?: string[];
 }
 
-/** A step the control plane runs itself: the edge proxy's sync, its switch, the drain. */
+/**
+ * A step the control plane runs itself: the edge proxy's sync, its switch, the drain; an image
+ * copied from the build server.
+ */
 export interface LocalStep {
   name: string;
-  local: 'edge-sync' | 'switch' | 'drain' | 'unpin';
+  local: 'edge-sync' | 'switch' | 'drain' | 'unpin' | 'transfer-image';
 }
 
 export type DeploymentStep = RemoteStep | LocalStep;

@@ -5,7 +5,7 @@ import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
 import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 import { gaplessSteps, upTargets } from './edge/gapless-steps.js';
-import { gitBuildStep, type GitBuildAccess } from './git-build-step.js';
+import { gitSteps, type GitBuildAccess } from './git-build-step.js';
 
 export type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 
@@ -130,7 +130,7 @@ export function deploymentSteps(
   const steps: DeploymentStep[] = [
     // A commit is built first: the image it makes is the one the compose file runs.
     ...(git && gitAccess
-      ? [gitBuildStep(git, deployment.imageRef, dir, gitAccess, runner.buildTimeoutSeconds)]
+      ? gitSteps(git, deployment.imageRef, dir, gitAccess, runner.buildTimeoutSeconds)
       : []),
     ...contextSteps(deployment, dir, localContext),
     {
@@ -140,7 +140,7 @@ export function deploymentSteps(
         deployment.snapshot.compose,
         deployment.imageRef,
         { project, routes: deployment.snapshot.routes ?? [] },
-        git !== null,
+        git !== null && git.pushImage !== true,
       ),
     },
     ...(deployment.snapshot.files ?? []).map((file) => ({

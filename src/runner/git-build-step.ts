@@ -1,7 +1,7 @@
 import type { DeploymentGitBuild } from '../events/deployments.events.js';
 import type { GitSourceData } from '../events/git-sources.events.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { RemoteStep } from './deployment-step.js';
+import type { DeploymentStep, RemoteStep } from './deployment-step.js';
 
 /**
  * Fetches one commit of a repository into a clean directory and builds its image, on the server,
@@ -111,6 +111,25 @@ export function gitBuildAccess(
     hostKeyFingerprint: source.hostKeyFingerprint,
     secret,
   };
+}
+
+/**
+ * What a commit's deployment runs before its compose steps: the build (on the build server when
+ * there is one), then the image pushed to its repository from there, or copied to the
+ * deployment's server; nothing more when it was built there.
+ */
+export function gitSteps(
+  git: DeploymentGitBuild,
+  imageRef: string,
+  dir: string,
+  access: GitBuildAccess,
+  limitSeconds: number,
+): DeploymentStep[] {
+  const on = git.buildServerId ? ({ on: 'builder' } as const) : {};
+  const build = { ...gitBuildStep(git, imageRef, dir, access, limitSeconds), ...on };
+  if (git.pushImage)
+    return [build, { name: 'push-image', args: ['docker', 'push', '--', imageRef], ...on }];
+  return git.buildServerId ? [build, { name: 'transfer-image', local: 'transfer-image' }] : [build];
 }
 
 /** coreutils' `timeout` exits with this when the command ran out of time. */

@@ -9,6 +9,7 @@ import { PullServerImageHandler } from './images/pull-server-image.js';
 import { RemoveServerImageHandler } from './images/remove-server-image.js';
 import { ServerImagesHandler } from './images/server-images.js';
 import { DeploymentExecutor } from './deployment-executor.js';
+import { GitBuilds } from './git-builds.js';
 import { DeploymentRunner } from './deployment-runner.js';
 import { ServerDiagnosis } from './observe/server-diagnostics.js';
 import { ServiceObserver } from './observe/service-observer.js';
@@ -27,6 +28,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
   imports: [DeploymentsModule],
   providers: [
     DeploymentExecutor,
+    GitBuilds,
     DeploymentRunner,
     ServerSessions,
     TriggerBackupHandler,

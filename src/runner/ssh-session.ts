@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Client, ClientChannel, SFTPWrapper } from 'ssh2';
 import { connectPinned, type SshTarget } from '../deployments/reach/ssh-connect.js';
@@ -13,6 +13,8 @@ export interface ExecOptions {
   onLine(stream: 'stdout' | 'stderr', text: string): void;
   /** Raw stdout bytes go here instead of being split into lines (binary artifacts). */
   onStdoutData?: (chunk: Buffer) => void;
+  /** Or piped here, at the pace it takes them (an image on its way to another server). */
+  stdoutStream?: Writable;
   /** Aborting signals the remote command (TERM) and closes the channel. */
   signal?: AbortSignal;
 }
@@ -75,9 +77,11 @@ export class SshSession {
         const out = splitter('stdout');
         const err = splitter('stderr');
         let result: ExecResult = { code: null, signal: null };
-        channel.on('data', (c: Buffer) =>
-          options.onStdoutData ? options.onStdoutData(c) : out.push(c),
-        );
+        if (options.stdoutStream) channel.pipe(options.stdoutStream);
+        else
+          channel.on('data', (c: Buffer) =>
+            options.onStdoutData ? options.onStdoutData(c) : out.push(c),
+          );
         channel.stderr.on('data', (c: Buffer) => err.push(c));
         channel.on('exit', (code: number | null, signal?: string) => {
           result = { code: code ?? null, signal: signal ?? null };

@@ -5,7 +5,7 @@ import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
 import { answerOrFollow } from './deployments.commands.js';
-import { resolveService } from './resolve.js';
+import { resolveServer, resolveService } from './resolve.js';
 import { scanHostKey } from './server-connection.commands.js';
 
 interface Rule {
@@ -29,6 +29,8 @@ interface GitSource {
   tokenUsername: string | null;
   webhook?: boolean;
   commitStatus?: { provider: string; apiUrl: string } | null;
+  buildServerId?: string | null;
+  pushImage?: boolean;
   rules: Rule[];
   contextPath: string;
   dockerfile: string;
@@ -84,6 +86,8 @@ export function registerGitCommands(program: Command): void {
       'report deployments as commit statuses: github, gitlab or gitea (API token from SLIPWAY_GIT_STATUS_TOKEN)',
     )
     .option('--status-api-url <url>', 'the provider API (default GitHub’s or GitLab.com’s)')
+    .option('--build-server <server>', 'a registered server that builds (default: the service’s)')
+    .option('--push-image', 'push built images to the service’s registry; its server pulls them')
     .option('--yes', 'trust a fetched host key without asking')
     .action(
       action(
@@ -102,6 +106,8 @@ export function registerGitCommands(program: Command): void {
             rotateWebhookSecret?: boolean;
             statusProvider?: string;
             statusApiUrl?: string;
+            buildServer?: string;
+            pushImage?: boolean;
             yes?: boolean;
           },
         ) => {
@@ -133,6 +139,10 @@ export function registerGitCommands(program: Command): void {
             dockerfile: opts.dockerfile,
             rotateDeployKey: opts.rotateKey || undefined,
             rotateWebhookSecret: opts.rotateWebhookSecret || undefined,
+            buildServerId: opts.buildServer
+              ? await resolveServer(client, opts.buildServer)
+              : undefined,
+            pushImage: opts.pushImage || undefined,
             statusProvider: opts.statusProvider,
             statusApiUrl: opts.statusApiUrl,
             // Like the repository's token: never a flag.
@@ -189,6 +199,10 @@ export function registerGitCommands(program: Command): void {
                 ],
                 ['rules', gitSource.rules.map(ruleText).join(' ') || '(none: nothing deploys)'],
                 ['context', `${gitSource.contextPath} (${gitSource.dockerfile})`],
+                [
+                  'builds on',
+                  `${gitSource.buildServerId ?? 'the service’s server'}${gitSource.pushImage ? ', pushed to the registry' : ''}`,
+                ],
                 ['set', gitSource.setAt],
               ])
             : 'This service follows no repository.',

@@ -104,6 +104,8 @@ export class DeployServiceCommitHandler implements ICommandHandler<DeployService
       message: pushed?.message ?? null,
       contextPath: source.contextPath,
       dockerfile: source.dockerfile,
+      buildServerId: source.buildServerId ?? null,
+      pushImage: source.pushImage === true,
     };
     const snapshot = { ...serviceSnapshot(service, imageRef), git };
     const short = input.commit.slice(0, 12);

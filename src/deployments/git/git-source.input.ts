@@ -91,6 +91,20 @@ export class SetServiceGitSourceInput {
   @IsBoolean()
   rotateWebhookSecret?: boolean;
 
+  /** A registered server that builds the commits (default: the service's own server). */
+  @Omittable()
+  @IsUUID()
+  buildServerId?: string;
+
+  /**
+   * Push each built image to the service's image repository (the build server's docker must be
+   * logged in to it), for the service's server to pull; otherwise a build server's image is
+   * copied to the service's server.
+   */
+  @Omittable()
+  @IsBoolean()
+  pushImage?: boolean;
+
   /**
    * Report each deployment of a commit to the provider as a commit status, with this API token
    * (stored sealed, never returned): GitHub statuses, GitLab commit statuses, Gitea statuses.

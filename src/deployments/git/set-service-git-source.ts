@@ -14,7 +14,7 @@ import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { StreamFacts } from '../facts/stream-facts.js';
-import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
+import { assertServerInService, assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { gitSourceDecider, type FreshDeployKey } from './git-source.decider.js';
 import { SetServiceGitSourceInput } from './git-source.input.js';
 import { parseGitRepository } from './git-repository.js';
@@ -71,7 +71,7 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   scopes: ['service:write', 'deploy:start'],
   input: SetServiceGitSourceInput,
   description:
-    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(
@@ -96,6 +96,10 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       throw refused('tokenUsername', 'only with a token');
     const auth = ssh ? 'deploy-key' : input.token !== undefined ? 'token' : 'none';
     const commitStatus = this.commitStatusOf(input);
+    if (input.buildServerId) {
+      const builder = await this.facts.server(input.buildServerId);
+      assertServerInService(builder);
+    }
     const source = {
       serviceId: service.id,
       repository: input.repository,
@@ -112,6 +116,8 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       contextPath: input.contextPath ?? '.',
       dockerfile: input.dockerfile ?? 'Dockerfile',
       commitStatus,
+      buildServerId: input.buildServerId ?? null,
+      pushImage: input.pushImage === true,
     } as const;
     const comment = `slipway-${service.name}-${service.environment}`;
     // 32 random bytes: what a provider's hook form accepts (printable, no spaces).

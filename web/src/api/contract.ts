@@ -534,7 +534,7 @@ export interface ProcedureInputs {
     /** at most 19 items */
     allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
   };
-  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
+  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
   setServiceGitSource: {
     /** uuid */
     serviceId: string;
@@ -554,6 +554,9 @@ export interface ProcedureInputs {
     dockerfile?: string;
     rotateDeployKey?: boolean;
     rotateWebhookSecret?: boolean;
+    /** uuid */
+    buildServerId?: string;
+    pushImage?: boolean;
     statusProvider?: 'github' | 'gitlab' | 'gitea';
     /** at most 300 characters; url */
     statusApiUrl?: string;
