@@ -340,4 +340,18 @@ describe('a push builds its commit on the server and the edge serves it', () => 
     expect(log).toContain(`does not present the pinned key ${other}`);
     await expect(site()).resolves.toBe('200 git-1');
   });
+
+  it('once the source is removed, a rollback still runs an image the server has', async () => {
+    await call(suite.t.url, 'POST', 'removeServiceGitSource', suite.owner, { serviceId });
+    const [, second] = deployments;
+    const res = data<{ deploymentId: string }>(
+      await call(suite.t.url, 'POST', 'executeRollback', suite.owner, {
+        serviceId,
+        targetDeploymentId: second.id,
+      }),
+    );
+    const done = await finished(res.deploymentId);
+    expect(done.status).toBe('succeeded');
+    await expect(site()).resolves.toBe('200 git-2');
+  });
 });

@@ -232,6 +232,47 @@ describe('a git host on loopback', () => {
     }
   });
 
+  it('serves HTTPS with a certificate its CA vouches for, under the same token', async () => {
+    const tls = await startGitHost({ name: 'secure', tls: true });
+    try {
+      const commit = tls.commit({ files: { VERSION: '3\n' }, message: 'Over TLS' });
+      expect(tls.httpsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/secure\.git$/);
+      const trusting = { GIT_SSL_CAINFO: tls.caFile };
+      // A client that does not know the CA refuses the certificate before anything is read.
+      const untrusted = await git(['ls-remote', tls.httpsUrl]);
+      expect(untrusted.code).not.toBe(0);
+      expect(untrusted.stderr).toMatch(/certificate/i);
+      expect((await git(['ls-remote', tls.httpsUrl], trusting)).stdout).toContain(
+        `${commit}\trefs/heads/main`,
+      );
+
+      tls.requireToken(TOKEN);
+      const without = await git(['ls-remote', tls.httpsUrl], trusting);
+      expect(without.code).not.toBe(0);
+      const out = scratch();
+      const clone = await git(
+        ['-c', basic('x-access-token', TOKEN), 'clone', '-q', tls.httpsUrl, out],
+        trusting,
+      );
+      expect(clone).toMatchObject({ code: 0 });
+      expect(readFileSync(join(out, 'VERSION'), 'utf8')).toBe('3\n');
+      expect(tls.httpLog()).toEqual(
+        expect.arrayContaining([
+          {
+            scheme: 'https',
+            method: 'POST',
+            path: '/secure.git/git-upload-pack',
+            user: 'x-access-token',
+            authorized: true,
+          },
+        ]),
+      );
+      expect(JSON.stringify(tls.httpLog())).not.toContain(TOKEN);
+    } finally {
+      await tls.stop();
+    }
+  });
+
   it('commits on a new branch, removes files, tags lightly, and never writes through a link', async () => {
     const feature = host.commit({
       branch: 'feature/x',

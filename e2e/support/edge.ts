@@ -81,20 +81,22 @@ export interface EdgeSuite {
 
 /**
  * Starts what every edge suite needs, with no proxy or `project` left from another run: the
- * engine, sshd, Slipway (its edge proxy from the test registry's Caddy image, publishing
- * `publish`, no watch, a 1 s drain, then `edge`), its runner, an owner and the server.
+ * engine, sshd (its sessions' environment with `sshdEnv`'s `NAME=value` lines too), Slipway (its
+ * edge proxy from the test registry's Caddy image, publishing `publish`, no watch, a 1 s drain,
+ * then `edge`), its runner, an owner and the server.
  */
 export async function startEdgeSuite(options: {
   project: string;
   publish: string[];
   app?: TestAppOptions;
   edge?: Partial<AppConfig['edge']>;
+  sshdEnv?: string[];
 }): Promise<EdgeSuite> {
   const { project, publish } = options;
   const engine = dockerEngine();
   engine.removeProject(project);
   engine.docker(['rm', '-f', EDGE_CONTAINER]);
-  const sshd = await startSshd({ engine });
+  const sshd = await startSshd({ engine, env: options.sshdEnv });
   const app = options.app ?? {};
   const t = await startTestApp({
     notes: false,

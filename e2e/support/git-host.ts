@@ -3,50 +3,32 @@ import {
   appendFileSync,
   chmodSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
-  symlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { startLoopbackSshd } from '../fixtures/loopback-sshd.js';
-import { HTTP_BACKEND, startGitHttpBackend } from './git-http-backend.js';
+import {
+  DEFAULT_BRANCH,
+  gitCommitter,
+  hermeticEnv,
+  type GitCommitOptions,
+} from './git-host-commits.js';
+import {
+  HTTP_BACKEND,
+  startGitHttpBackend,
+  testCertificates,
+  type GitHttpRequest,
+} from './git-http-backend.js';
 
-const DEFAULT_BRANCH = 'main';
-/** Every commit and tag the host makes names this committer, so only content and time vary. */
-const COMMITTER = { name: 'Slipway Test Git Host', email: 'git-host@slipway.test' };
-const DEFAULT_AUTHOR = 'Test Author <author@example.com>';
+
 /** An OpenSSH public key line: type, base64 blob, optional comment; nothing before or after. */
 const PUBLIC_KEY =
   /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-\S+) [A-Za-z0-9+/]+=*( [^\r\n]*)?$/;
-
-export interface GitCommitOptions {
-  /** The branch the commit goes on (created from the default branch's tip if new); `main`. */
-  branch?: string;
-  /** Files written (path relative to the repository root -> contents) over the branch's tree. */
-  files: Record<string, string>;
-  message: string;
-  /** `Name <email>`; a fixed test author when unset. */
-  author?: string;
-  /**
-   * Makes the commit reachable only from this new tag: its parent is `branch`'s tip (or the
-   * default branch's), and no branch moves. Refused when the tag exists.
-   */
-  tag?: string;
-  /** `annotated` (as `git tag -a`, the message as the tag's, the default) or `lightweight`. */
-  tagKind?: 'annotated' | 'lightweight';
-  /** Paths (among `files` or already in the tree) given mode 100755. */
-  executable?: string[];
-  /** Symbolic links committed as such: path -> target, kept as given (it may point anywhere). */
-  symlinks?: Record<string, string>;
-  /** Paths removed from the tree. */
-  remove?: string[];
-}
 
 export interface GitHost {
   /** The bare repository's name, without `.git`. */
@@ -79,47 +61,25 @@ export interface GitHost {
    * anyone read.
    */
   requireToken(token: string | null): void;
-  /** Every request the HTTP server saw, as its path and query, refused ones included. */
+  /** Every request the HTTP (and HTTPS) servers saw, as path and query, refused ones included. */
   httpRequests(): string[];
+  /**
+   * Every request the HTTP and HTTPS servers saw: method, path, the basic-auth user presented
+   * and whether it was let in (never the password).
+   */
+  httpLog(): GitHttpRequest[];
   stop(): Promise<void>;
 }
 
-/** What the host's own git commands run with: no user or system config, no inherited GIT_*. */
-function hermeticEnv(home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!key.startsWith('GIT_')) env[key] = value;
-  return {
-    ...env,
-    HOME: home,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    LC_ALL: 'C',
-  };
-}
-
-/**
- * `path` inside the work tree `root`, refused when it would leave it: absolute, `..`, `.git`, or
- * under a directory that is a symbolic link (a link committed earlier may point anywhere).
- */
-function inside(root: string, path: string): string {
-  const parts = path.split('/');
-  if (parts.some((p) => p === '' || p === '.' || p === '..' || p === '.git'))
-    throw new Error(`git host: not a path inside the repository: ${JSON.stringify(path)}`);
-  for (let i = 1; i < parts.length; i++) {
-    const ancestor = join(root, ...parts.slice(0, i));
-    if (lstatSync(ancestor, { throwIfNoEntry: false })?.isSymbolicLink())
-      throw new Error(
-        `git host: ${path} is under the symbolic link ${parts.slice(0, i).join('/')}`,
-      );
-  }
-  return join(root, ...parts);
-}
-
-function parseAuthor(author: string): { name: string; email: string } {
-  const match = /^(.+?)\s*<([^<>]*)>$/.exec(author.trim());
-  if (!match) throw new Error(`git host: author must be "Name <email>": ${author}`);
-  return { name: match[1], email: match[2] };
+/** A git host started with `tls: true`: the same repository over HTTPS as well. */
+export interface TlsGitHost extends GitHost {
+  /** https://127.0.0.1:<port>/<name>.git: git-http-backend behind node:https, same token. */
+  httpsUrl: string;
+  /**
+   * The test CA (PEM) that signed the HTTPS certificate (for IP 127.0.0.1), made at start: what
+   * a client trusts to read over HTTPS (GIT_SSL_CAINFO, http.sslCAInfo).
+   */
+  caFile: string;
 }
 
 /**
@@ -127,10 +87,16 @@ function parseAuthor(author: string): { name: string; email: string } {
  * authorized through `authorize`, each confined to git-shell) and over HTTP by
  * git-http-backend, which a node:http server runs as CGI. Fetching any commit by SHA is
  * allowed (`uploadpack.allowReachableSHA1InWant`, `allowAnySHA1InWant`), as GitHub, GitLab and
- * Gitea allow a shallow fetch of one commit. The HTTP server runs on this process's event loop:
- * run clients against it asynchronously (execFile, not execFileSync).
+ * Gitea allow a shallow fetch of one commit. With `tls: true` the same backend is served over
+ * node:https too (`httpsUrl`), with a certificate for 127.0.0.1 signed by a CA made at start
+ * (`caFile`), which clients must be told to trust. The HTTP servers run on this process's event
+ * loop: run clients against them asynchronously (execFile, not execFileSync).
  */
-export async function startGitHost(options: { name?: string } = {}): Promise<GitHost> {
+export async function startGitHost(options: { name?: string; tls: true }): Promise<TlsGitHost>;
+export async function startGitHost(options?: { name?: string; tls?: false }): Promise<GitHost>;
+export async function startGitHost(
+  options: { name?: string; tls?: boolean } = {},
+): Promise<GitHost | TlsGitHost> {
   if (!existsSync(HTTP_BACKEND))
     throw new Error(`${HTTP_BACKEND} not found: install git (scripts/test-prerequisites.sh does)`);
   const name = options.name ?? 'app';
@@ -167,72 +133,7 @@ export async function startGitHost(options: { name?: string } = {}): Promise<Git
   git(repoPath, ['config', 'http.receivepack', 'false']);
   git(dir, ['clone', '-q', repoPath, work]);
 
-  const committerEnv = {
-    GIT_COMMITTER_NAME: COMMITTER.name,
-    GIT_COMMITTER_EMAIL: COMMITTER.email,
-  };
-
-  const commit = (o: GitCommitOptions): string => {
-    const branch = o.branch ?? DEFAULT_BRANCH;
-    if (o.tag !== undefined) git(work, ['check-ref-format', `refs/tags/${o.tag}`]);
-    git(work, ['check-ref-format', `refs/heads/${branch}`]);
-    git(work, [
-      'fetch',
-      '-q',
-      '--prune',
-      'origin',
-      '+refs/heads/*:refs/remotes/origin/*',
-      '+refs/tags/*:refs/tags/*',
-    ]);
-    const tip = (b: string) =>
-      tryGit(work, ['rev-parse', '-q', '--verify', `refs/remotes/origin/${b}^{commit}`]);
-    const parent = tip(branch) ?? tip(DEFAULT_BRANCH);
-    if (parent) git(work, ['checkout', '-q', '-f', '--detach', parent]);
-    else git(work, ['read-tree', '--empty']);
-    git(work, ['clean', '-q', '-f', '-d', '-x']);
-    for (const path of o.remove ?? []) rmSync(inside(work, path), { recursive: true, force: true });
-    // Whatever was at a path is replaced, never written through (it may be a link).
-    for (const [path, contents] of Object.entries(o.files)) {
-      const file = inside(work, path);
-      mkdirSync(dirname(file), { recursive: true });
-      rmSync(file, { recursive: true, force: true });
-      writeFileSync(file, contents, { mode: 0o644 });
-    }
-    for (const [path, target] of Object.entries(o.symlinks ?? {})) {
-      const link = inside(work, path);
-      mkdirSync(dirname(link), { recursive: true });
-      rmSync(link, { recursive: true, force: true });
-      symlinkSync(target, link);
-    }
-    for (const path of o.executable ?? []) {
-      const file = inside(work, path);
-      if (!lstatSync(file).isFile()) throw new Error(`git host: ${path} is not a regular file`);
-      chmodSync(file, 0o755);
-    }
-    // What the caller lists is what is committed, whatever a committed .gitignore says.
-    git(work, ['add', '-A', '-f']);
-    const tree = git(work, ['write-tree']);
-    const author = parseAuthor(o.author ?? DEFAULT_AUTHOR);
-    const identity = {
-      ...committerEnv,
-      GIT_AUTHOR_NAME: author.name,
-      GIT_AUTHOR_EMAIL: author.email,
-    };
-    const sha = git(
-      work,
-      ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', o.message],
-      identity,
-    );
-    if (o.tag === undefined) {
-      git(work, ['push', '-q', 'origin', `${sha}:refs/heads/${branch}`]);
-    } else if ((o.tagKind ?? 'annotated') === 'annotated') {
-      git(work, ['tag', '-a', '-m', o.message, o.tag, sha], committerEnv);
-      git(work, ['push', '-q', 'origin', `refs/tags/${o.tag}`]);
-    } else {
-      git(work, ['push', '-q', 'origin', `${sha}:refs/tags/${o.tag}`]);
-    }
-    return sha;
-  };
+  const commit = gitCommitter(work, git, tryGit);
 
   // SSH: a key authorized here runs nothing but git-shell, which runs only git-upload-pack,
   // git-receive-pack and git-upload-archive on the path the client names. AcceptEnv lets the
@@ -255,19 +156,38 @@ export async function startGitHost(options: { name?: string } = {}): Promise<Git
     );
   };
 
-  // HTTP: git-http-backend as CGI (git-http-backend.ts).
+  // HTTP, and HTTPS when asked: git-http-backend as CGI (git-http-backend.ts), one token.
   let token: string | null = null;
   const requests: string[] = [];
-  const http = await startGitHttpBackend(reposDir, () => token, requests).catch(
-    async (error: unknown) => {
-      await sshd.stop();
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
-    },
-  );
-  const httpPort = (http.address() as AddressInfo).port;
+  const log: GitHttpRequest[] = [];
+  const servers: Awaited<ReturnType<typeof startGitHttpBackend>>[] = [];
+  const closeServers = async () => {
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  };
+  const tlsDir = join(dir, 'tls');
+  try {
+    servers.push(await startGitHttpBackend(reposDir, () => token, requests, { log }));
+    if (options.tls) {
+      mkdirSync(tlsDir);
+      testCertificates(tlsDir);
+      const tls = {
+        key: readFileSync(join(tlsDir, 'key.pem'), 'utf8'),
+        cert: readFileSync(join(tlsDir, 'cert.pem'), 'utf8'),
+      };
+      servers.push(await startGitHttpBackend(reposDir, () => token, requests, { tls, log }));
+    }
+  } catch (error) {
+    await closeServers();
+    await sshd.stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const [httpPort, httpsPort] = servers.map((server) => (server.address() as AddressInfo).port);
 
-  return {
+  const host: GitHost = {
     name,
     defaultBranch: DEFAULT_BRANCH,
     sshUrl: `ssh://${sshd.user}@${sshd.host}:${sshd.port}${repoPath}`,
@@ -284,11 +204,17 @@ export async function startGitHost(options: { name?: string } = {}): Promise<Git
       token = value;
     },
     httpRequests: () => [...requests],
+    httpLog: () => log.map((entry) => ({ ...entry })),
     stop: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closeServers();
       await sshd.stop();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+  if (!options.tls) return host;
+  return {
+    ...host,
+    httpsUrl: `https://127.0.0.1:${httpsPort}/${name}.git`,
+    caFile: join(tlsDir, 'ca.pem'),
   };
 }

@@ -1,5 +1,43 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+
+const openssl = (args: string[], cwd: string) =>
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+
+/**
+ * In `dir`: a test CA (ca.pem), and a certificate for IP 127.0.0.1 signed by it (cert.pem,
+ * key.pem). P-256 keys, valid two days.
+ */
+export function testCertificates(dir: string): void {
+  const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2'];
+  openssl(
+    ['req', '-x509', ...key, '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Test git CA'],
+    dir,
+  );
+  openssl(
+    [
+      'req',
+      '-x509',
+      ...key,
+      '-keyout',
+      'key.pem',
+      '-out',
+      'cert.pem',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-addext',
+      'basicConstraints=critical,CA:FALSE',
+    ],
+    dir,
+  );
+}
 
 export const HTTP_BACKEND = '/usr/lib/git-core/git-http-backend';
 
@@ -12,28 +50,51 @@ function headerEnd(buffer: Buffer): { at: number; length: number } | null {
   return { at: lf, length: 2 };
 }
 
+/** A request as the server saw it: never the password, only whether it was the token. */
+export interface GitHttpRequest {
+  /** `http` or `https`: which of the host's servers it reached. */
+  scheme: 'http' | 'https';
+  method: string;
+  /** Path and query. */
+  path: string;
+  /** The basic-auth user name presented, or null when no basic credentials came. */
+  user: string | null;
+  /** Let in: no token required, or the right one presented. */
+  authorized: boolean;
+}
+
 /**
- * git-http-backend as CGI behind a node:http server on a free loopback port: the request body
- * streamed to it, its CGI headers parsed and the rest streamed back. With a token (read at each
- * request), HTTP basic authentication whose password is the token is required. Every request's
- * path is appended to `requests`.
+ * git-http-backend as CGI behind a node:http server on a free loopback port (node:https with
+ * `tls`'s key and certificate): the request body streamed to it, its CGI headers parsed and the
+ * rest streamed back. With a token (read at each request), HTTP basic authentication whose
+ * password is the token is required. Every request's path is appended to `requests`, and what
+ * it presented to `log`.
  */
 export async function startGitHttpBackend(
   reposDir: string,
   currentToken: () => string | null,
   requests: string[],
-): Promise<Server> {
+  options: { tls?: { key: string; cert: string }; log?: GitHttpRequest[] } = {},
+): Promise<Server | HttpsServer> {
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     requests.push(req.url ?? '');
     let remoteUser: string | undefined;
     const token = currentToken();
+    const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
+    const decoded = /^basic$/i.test(scheme ?? '')
+      ? Buffer.from(encoded ?? '', 'base64').toString('utf8')
+      : '';
+    const colon = decoded.indexOf(':');
+    const authorized = token === null || (colon !== -1 && decoded.slice(colon + 1) === token);
+    options.log?.push({
+      scheme: options.tls ? 'https' : 'http',
+      method: req.method ?? 'GET',
+      path: req.url ?? '',
+      user: colon === -1 ? null : decoded.slice(0, colon),
+      authorized,
+    });
     if (token !== null) {
-      const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
-      const decoded = /^basic$/i.test(scheme ?? '')
-        ? Buffer.from(encoded ?? '', 'base64').toString('utf8')
-        : '';
-      const colon = decoded.indexOf(':');
-      if (colon === -1 || decoded.slice(colon + 1) !== token) {
+      if (!authorized) {
         req.resume();
         res.writeHead(401, {
           'WWW-Authenticate': 'Basic realm="git"',
@@ -117,7 +178,7 @@ export async function startGitHttpBackend(
     child.stdout.on('data', onHead);
     child.stdout.once('end', onEndBeforeHead);
   };
-  const http = createServer(serve);
+  const http = options.tls ? createHttpsServer(options.tls, serve) : createServer(serve);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', () => resolve());

@@ -76,12 +76,22 @@ exec /usr/bin/docker "$@"
 /**
  * A real OpenSSH server on a free loopback port, with generated keys. Its user's docker is a fake
  * that prints what docker would, or, given an engine, the real client talking to that engine.
+ * `env` adds `NAME=value` lines (no spaces) to every session's environment, as a server's own
+ * configuration would set them (e.g. `GIT_SSL_CAINFO` for a CA the server trusts).
  */
-export async function startSshd(options: { engine?: DockerEngine } = {}): Promise<TestSshd> {
+export async function startSshd(
+  options: { engine?: DockerEngine; env?: string[] } = {},
+): Promise<TestSshd> {
   const { engine } = options;
+  for (const line of options.env ?? [])
+    if (!/^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(line))
+      throw new Error(`startSshd: env lines are NAME=value without spaces: ${line}`);
   const sshd = await startLoopbackSshd({
     docker: engine ? recordingDocker : fakeDocker,
-    env: engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : [],
+    env: [
+      ...(engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : []),
+      ...(options.env ?? []),
+    ],
   });
   const { dir } = sshd;
   return {

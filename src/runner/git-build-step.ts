@@ -16,7 +16,8 @@ import type { DeploymentStep, RemoteStep } from './deployment-step.js';
  * Over SSH the host's keys are scanned and only a key with the pinned fingerprint is trusted
  * (StrictHostKeyChecking): a host presenting another key is refused before anything is read.
  * The commit is fetched alone (`--depth 1`, as GitHub, GitLab and Gitea allow); a server that
- * refuses a want by id is fetched in full, and the checkout must be the commit asked for.
+ * refuses a want by id is fetched in full (any other failure is shown and ends the build), and
+ * the checkout must be the commit asked for.
  * BuildKit builds when the server's docker has it (buildx), the engine's build cache kept
  * between builds; the classic builder otherwise.
  */
@@ -26,6 +27,11 @@ if docker image inspect --format '{{.Id}}' "$image" >/dev/null 2>&1; then
   cat >/dev/null
   echo "$image is on this server already: not built again"
   exit 0
+fi
+if [ "$transport" = gone ]; then
+  cat >/dev/null
+  echo "the service no longer follows $url: nothing to build from" >&2
+  exit 1
 fi
 work="$dir/git"
 rm -rf "$work"
@@ -55,9 +61,17 @@ fi
 git init -q "$work/src"
 cd "$work/src"
 git remote add origin "$url"
-if ! git fetch -q --depth 1 origin "$commit" 2>/dev/null; then
-  echo "the repository does not serve a commit alone: fetching it whole"
-  git fetch -q origin
+if ! git fetch -q --depth 1 origin "$commit" 2> "$work/.cred/fetch-error"; then
+  if grep -qiE 'unadvertised object|not our ref|does not allow request' "$work/.cred/fetch-error"; then
+    echo "the repository does not serve a commit alone: fetching it whole"
+    git fetch -q origin
+  else
+    cat "$work/.cred/fetch-error" >&2
+    if grep -qiE 'terminal prompts disabled|authentication failed|permission denied|403' "$work/.cred/fetch-error"; then
+      echo "the repository refused the source's credentials" >&2
+    fi
+    exit 1
+  fi
 fi
 git -c advice.detachedHead=false checkout -q --detach "$commit"
 [ "$(git rev-parse HEAD)" = "$commit" ] || { echo "checked out $(git rev-parse HEAD), not $commit" >&2; exit 1; }
@@ -79,7 +93,8 @@ rm -rf "$work"`;
 
 /** What the runner reads for a build: the source's credentials, unsealed only to be sent. */
 export interface GitBuildAccess {
-  transport: GitSourceData['transport'];
+  /** `gone`: the source was removed or points elsewhere; only an image already built runs. */
+  transport: GitSourceData['transport'] | 'gone';
   host: string;
   port: number;
   hostKeyFingerprint: string | null;
@@ -88,9 +103,9 @@ export interface GitBuildAccess {
 }
 
 /**
- * The source's current credentials for a build of `git`, or why there are none: the service
- * no longer follows that repository (removed, or pointed elsewhere since the deployment was
- * asked for).
+ * The source's current credentials for a build of `git`; `gone` when the service no longer
+ * follows that repository (removed, or pointed elsewhere since the deployment was asked for):
+ * a rollback to an image the server still has runs, anything else fails saying so.
  */
 export function gitBuildAccess(
   source: GitSourceData | null,
@@ -98,7 +113,7 @@ export function gitBuildAccess(
   box: SecretBox,
 ): GitBuildAccess {
   if (!source || source.repository !== git.repository)
-    throw new Error(`the service no longer follows ${git.repository}: nothing to build from`);
+    return { transport: 'gone', host: '', port: 0, hostKeyFingerprint: null, secret: '' };
   const secret = source.deployKey
     ? `${box.open(source.deployKey.privateKeyCiphertext).trimEnd()}\n`
     : source.token
