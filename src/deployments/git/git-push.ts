@@ -1,4 +1,5 @@
 import type { GitSourceData } from '../../events/git-sources.events.js';
+import { COMMIT_ID, firstLine, object, text, type Json } from './delivery-fields.js';
 import { gitRefAction } from './git-ref-rules.js';
 import { parseGitRepository } from './git-repository.js';
 
@@ -21,21 +22,6 @@ export interface GitPush {
   author: string | null;
 }
 
-type Json = Record<string, unknown>;
-const object = (value: unknown): Json =>
-  value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
-const text = (value: unknown, max = 200): string | null =>
-  typeof value === 'string' && value.length
-    ? value
-        .replace(/[^\x20-\x7e\u00a0-\uffff]+/g, ' ')
-        // Direction overrides would make a message read otherwise than it is.
-        .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
-        .replace(/ {2,}/g, ' ')
-        .trim()
-        .slice(0, max) || null
-    : null;
-const firstLine = (value: unknown) => text(typeof value === 'string' ? value.split('\n')[0] : null);
-const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const ZERO = /^0+$/;
 
 /** The provider's event name for a push, by the header each sends. */
@@ -54,7 +40,7 @@ export function readGitPush(provider: GitProvider, body: unknown): GitPush | nul
   const b = object(body);
   const ref =
     typeof b.ref === 'string' && /^refs\/(heads|tags)\/.{1,250}$/.test(b.ref) ? b.ref : null;
-  const commit = typeof b.after === 'string' && COMMIT.test(b.after) ? b.after : null;
+  const commit = typeof b.after === 'string' && COMMIT_ID.test(b.after) ? b.after : null;
   if (!ref || !commit) return null;
   const deleted = b.deleted === true || ZERO.test(commit);
   // Where each provider puts the repository's addresses, the pusher and the head commit.
