@@ -25,7 +25,6 @@ import {
   type GitHttpRequest,
 } from './git-http-backend.js';
 
-
 /** An OpenSSH public key line: type, base64 blob, optional comment; nothing before or after. */
 const PUBLIC_KEY =
   /^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-\S+) [A-Za-z0-9+/]+=*( [^\r\n]*)?$/;

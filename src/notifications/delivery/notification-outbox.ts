@@ -129,6 +129,8 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
         : null;
     const deployment = deploymentSummary(doc);
     const status = reportsStatus ? await this.commitStatus(event.type, doc) : null;
+    // A deployment event of no commit, or of a source that reports nothing: nothing to write.
+    if (!subject && !status) return;
     const now = this.clock.now().toISOString();
     const position = Number(event.position);
     await this.primary.transaction(async (session) => {
