@@ -155,6 +155,8 @@ describe('git push deliveries deploy what the source’s rules say', () => {
       message: 'Initial commit',
       contextPath: '.',
       dockerfile: 'Dockerfile',
+      buildServerId: null,
+      pushImage: false,
     });
   });
 
