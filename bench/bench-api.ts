@@ -71,3 +71,14 @@ export async function readyService(
   });
   return serviceId;
 }
+
+/** A procedure's answer read with GET, as the dashboard reads it. */
+export async function read<T>(session: ApiSession, name: string, input: unknown): Promise<T> {
+  const res = await fetch(
+    `${session.url}/trpc/${name}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
+    { headers: { cookie: session.cookie } },
+  );
+  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
+  if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body.error)}`);
+  return body.result!.data.json;
+}

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort, startLoopbackSshd } from '../e2e/fixtures/loopback-sshd.js';
-import { rpc, signUpOwner, type ApiSession } from './bench-api.js';
+import { read, rpc, signUpOwner, type ApiSession } from './bench-api.js';
+import { engineEnv } from './bench-engine.js';
 import { startSlipway } from './http-load.js';
 
 /**
@@ -32,21 +32,7 @@ export interface EdgeDeploysResult {
   deploySeconds: number;
 }
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/docker-engine.sh', import.meta.url));
 const HOST = 'shop.bench.test';
-
-function engineEnv(): Record<string, string> {
-  const file = execFileSync('bash', [SCRIPT, 'start'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
-  return Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-}
 
 /** One request on a connection of its own: status and body, or the error; and how long. */
 function get(port: number, host: string | null, path: string, address = '127.0.0.1') {
@@ -93,16 +79,6 @@ function load(connections: number, ask: () => ReturnType<typeof get>) {
 
 const quantile = (xs: number[], q: number) =>
   xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] : 0;
-
-async function read<T>(session: ApiSession, name: string, input: unknown): Promise<T> {
-  const res = await fetch(
-    `${session.url}/trpc/${name}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
-    { headers: { cookie: session.cookie } },
-  );
-  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body.error)}`);
-  return body.result!.data.json;
-}
 
 interface Deployment {
   status: string;

@@ -1,11 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startGitHost } from '../e2e/support/git-host.js';
 import { freeLoopbackPort, startLoopbackSshd } from '../e2e/fixtures/loopback-sshd.js';
-import { rpc, signUpOwner, type ApiSession } from './bench-api.js';
+import { read, rpc, signUpOwner, type ApiSession } from './bench-api.js';
+import { engineEnv } from './bench-engine.js';
 import { startSlipway } from './http-load.js';
 
 /**
@@ -32,21 +32,7 @@ export interface GitPushResult {
   imageDeployMs: number;
 }
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/docker-engine.sh', import.meta.url));
 const HOST = 'site.bench.test';
-
-function engineEnv(): Record<string, string> {
-  const file = execFileSync('bash', [SCRIPT, 'start'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
-  return Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-}
 
 /** What the proxy answers for the site's /version (a connection per request). */
 function version(port: number): Promise<string> {
@@ -87,16 +73,6 @@ interface Deployment {
   createdAt: string;
   startedAt: string | null;
   steps: { step: string; startedAt: string; finishedAt: string | null }[];
-}
-
-async function read<T>(session: ApiSession, name: string, input: unknown): Promise<T> {
-  const res = await fetch(
-    `${session.url}/trpc/${name}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`,
-    { headers: { cookie: session.cookie } },
-  );
-  const body = (await res.json()) as { result?: { data: { json: T } }; error?: unknown };
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body.error)}`);
-  return body.result!.data.json;
 }
 
 async function finished(session: ApiSession, deploymentId: string): Promise<Deployment> {
