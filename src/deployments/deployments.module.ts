@@ -52,6 +52,8 @@ import { ServersHandler } from './queries/servers.js';
 import { ServiceDetailsHandler } from './queries/service-details.js';
 import { ServicesHandler } from './queries/services.js';
 
+import { ServiceRegistrar } from './service-registrar.js';
+
 @Module({
   providers: [
     StreamFacts,
@@ -83,6 +85,7 @@ import { ServicesHandler } from './queries/services.js';
     CheckServerHandler,
     ServiceSettingsChecks,
     DomainClaims,
+    ServiceRegistrar,
     RegisterServiceHandler,
     UpdateServiceHandler,
     TriggerDeployHandler,
@@ -122,6 +125,8 @@ import { ServicesHandler } from './queries/services.js';
     StreamFacts,
     DeploymentStateMachine,
     DomainClaims,
+    ServiceRegistrar,
+    ServiceSettingsChecks,
   ],
 })
 export class DeploymentsModule {}

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
-import { AppError } from '../../common/app-error.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
-import { ServiceStreams } from '../service-streams.js';
-import { ServerStreams } from '../server-streams.js';
+import { ServiceRegistrar } from '../service-registrar.js';
 import { StreamFacts } from '../facts/stream-facts.js';
 import { ComposeText, EnvironmentName, ImageRepository, SlugName } from '../deployment-fields.js';
 import { ServiceSettingsInput } from './service-settings.input.js';
 import { ServiceSettingsChecks } from './service-settings.checks.js';
 import { assertServerInService } from '../lifecycle/lifecycle-rules.js';
-import { DomainClaims } from '../routes/domain-claims.js';
-import { domainsOf } from '../routes/route-rules.js';
 
 export class RegisterServiceInput extends ServiceSettingsInput {
   @SlugName()
@@ -43,19 +39,7 @@ export class RegisterService extends ProcedureCommand<
   RegisteredServiceAnswer
 > {}
 
-/**
- * A refusal decided before anything was stored (the name was taken): nothing to keep, so an
- * attachment made for it on the server's stream is taken back.
- */
-export const refusedUnstored = (error: unknown) =>
-  error instanceof AppError && error.code === 'CONFLICT';
-
-/**
- * Registering (or moving to a server) attaches the service on the server's stream first, where
- * decommissioning is decided: of the two, one sees the other's event or conflicts and decides
- * again. Should the service's own write then be refused, the attachment is taken back; any
- * other failure leaves it, which only keeps the server from being decommissioned.
- */
+/** Registering (or moving to a server) claims the stream of the name; see ServiceRegistrar. */
 @Procedure.command(RegisterService, {
   name: 'registerService',
   roles: DEPLOYERS,
@@ -66,11 +50,9 @@ export const refusedUnstored = (error: unknown) =>
 })
 export class RegisterServiceHandler implements ICommandHandler<RegisterService> {
   constructor(
-    private readonly services: ServiceStreams,
-    private readonly servers: ServerStreams,
+    private readonly registrar: ServiceRegistrar,
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
-    private readonly domains: DomainClaims,
   ) {}
 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
@@ -94,31 +76,7 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
       restoreCommand: input.restoreCommand ?? null,
       routes: this.settings.routes(input.routes ?? [], input.compose),
     };
-    // A taken name is refused before the server records an attachment it would take back.
-    await this.services.assertFree(input.name, input.environment);
-    const domains = domainsOf(event.routes);
-    await this.domains.claim(serviceId, domains, ctx);
-    try {
-      await this.servers.change(
-        { kind: 'attachService', serverId: input.serverId, serviceId },
-        ctx,
-      );
-    } catch (error) {
-      await this.domains.release(serviceId, domains, ctx);
-      throw error;
-    }
-    try {
-      await this.services.register(event, ctx);
-    } catch (error) {
-      if (refusedUnstored(error)) {
-        await this.servers.change(
-          { kind: 'detachService', serverId: input.serverId, serviceId },
-          ctx,
-        );
-        await this.domains.release(serviceId, domains, ctx);
-      }
-      throw error;
-    }
+    await this.registrar.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };
   }
 }

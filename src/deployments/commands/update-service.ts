@@ -13,7 +13,7 @@ import { ServerStreams } from '../server-streams.js';
 import { ServiceStreams } from '../service-streams.js';
 import { DomainClaims } from '../routes/domain-claims.js';
 import { domainsOf } from '../routes/route-rules.js';
-import { refusedUnstored } from './register-service.js';
+import { refusedUnstored } from '../service-registrar.js';
 import { ServiceSettingsChecks } from './service-settings.checks.js';
 import { EnvVarInput, ServiceSettingsInput } from './service-settings.input.js';
 
