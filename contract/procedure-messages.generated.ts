@@ -28,6 +28,9 @@ import type { TriggerDeploy } from '../src/deployments/commands/trigger-deploy.j
 import type { UpdateService } from '../src/deployments/commands/update-service.js';
 import type { SetServerComposePolicy } from '../src/deployments/compose-policy/set-server-compose-policy.js';
 import type { DeployServiceCommit } from '../src/deployments/git/deploy-service-commit.js';
+import type { ApproveServicePreview } from '../src/deployments/git/previews/approve-service-preview.js';
+import type { CloseServicePreview } from '../src/deployments/git/previews/close-service-preview.js';
+import type { ServicePreviews } from '../src/deployments/git/previews/service-previews.js';
 import type { RemoveServiceGitSource } from '../src/deployments/git/remove-service-git-source.js';
 import type { SetServiceGitSource } from '../src/deployments/git/set-service-git-source.js';
 import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
@@ -86,6 +89,7 @@ export interface ProcedureMessages {
   approvalQueue: ApprovalQueue;
   approveRequest: ApproveRequest;
   approveServerHostKey: ApproveServerHostKey;
+  approveServicePreview: ApproveServicePreview;
   archiveService: ArchiveService;
   auditTrail: AuditTrail;
   backupRestorePlan: BackupRestorePlan;
@@ -93,6 +97,7 @@ export interface ProcedureMessages {
   cancelDeployment: CancelDeployment;
   changeUserRole: ChangeUserRole;
   checkServer: CheckServer;
+  closeServicePreview: CloseServicePreview;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
@@ -143,6 +148,7 @@ export interface ProcedureMessages {
   serverImages: ServerImages;
   servers: Servers;
   serviceDetails: ServiceDetails;
+  servicePreviews: ServicePreviews;
   services: Services;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;

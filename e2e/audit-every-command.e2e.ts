@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import { trail, type EntryView } from './support/audit.js';
+import { openPreview } from './support/previews.js';
 import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
 import {
   PASSWORD,
@@ -377,7 +378,16 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       });
       return asOwner({ serviceId, commit: 'b'.repeat(40), ref: 'refs/heads/main' });
     },
+    approveServicePreview: async () => asOwner(await openPreviewOf(true)),
+    closeServicePreview: async () => asOwner(await openPreviewOf(false)),
   };
+
+  /** A pull request's preview of a new service, as a delivery would open it (a fork's waits). */
+  async function openPreviewOf(fromFork: boolean): Promise<{ serviceId: string; number: number }> {
+    const { serviceId } = await service();
+    await openPreview(t, { serviceId, number: 7, fromFork });
+    return { serviceId, number: 7 };
+  }
 
   /** A notification channel of the owner's (email: nothing is posted anywhere). */
   async function channel(): Promise<string> {

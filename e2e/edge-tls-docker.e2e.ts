@@ -1,15 +1,14 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EdgeCertificates } from '../src/runner/edge/edge-certificates.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
 import { startEdgeSuite, type EdgeSuite } from './support/edge.js';
+import { edgeRequest, until } from './support/edge-request.js';
 import { call } from './support/identity.js';
-import { startPebble, type TestPebble } from './support/pebble.js';
-import { freePort } from './support/ports.js';
+import type { TestPebble } from './support/pebble.js';
+import { startEdgeAcme } from './support/edge-acme.js';
 import { ALLOW_LOOPBACK, deployAndWait } from './support/sshd.js';
 import type { TestApp } from './support/test-app.js';
 import { DAY, TestClock } from './support/test-clock.js';
@@ -19,7 +18,6 @@ import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port
 import { serverEdgeStream } from '../src/events/edge.events.js';
 import type { EdgeCertificateDoc } from '../projections/edge-certificates.projection.js';
 
-const EDGE = 'slipway-edge';
 const PROJECT = 'tls-production';
 const SHOP = 'shop.example.test';
 /** Resolves (in Pebble's DNS) where nothing listens: the challenge cannot be answered. */
@@ -36,17 +34,6 @@ interface Certificate {
 interface Message {
   subject: string;
   data: Record<string, unknown>;
-}
-
-/** Polls `check` every 250 ms for at most `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, what: string, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /**
@@ -71,36 +58,7 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
 
   /** One request through the proxy: status, headers and body, or why there was none. */
   const viaEdge = (scheme: 'http' | 'https', host: string, path: string, ca?: string) =>
-    new Promise<{ status: number; headers: Record<string, unknown>; body: string; peer?: string }>(
-      (resolve) => {
-        const options = {
-          host: '127.0.0.1',
-          port: scheme === 'https' ? tlsPort : httpPort,
-          path,
-          headers: { Host: host },
-          servername: host,
-          ca,
-          timeout: 5000,
-          agent: false as const,
-        };
-        const req = (scheme === 'https' ? httpsRequest : httpRequest)(options, (res) => {
-          let body = '';
-          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          res.on('end', () => {
-            const socket = res.socket as { getPeerCertificate?: () => { fingerprint256: string } };
-            resolve({
-              status: res.statusCode ?? 0,
-              headers: res.headers,
-              body: body.trim(),
-              peer: socket.getPeerCertificate?.().fingerprint256,
-            });
-          });
-        });
-        req.on('timeout', () => req.destroy(new Error('timed out')));
-        req.on('error', (error) => resolve({ status: 0, headers: {}, body: error.message }));
-        req.end();
-      },
-    );
+    edgeRequest({ scheme, port: scheme === 'https' ? tlsPort : httpPort, host, path, ca });
   const certificates = async () =>
     data<{ certificates: Certificate[] }>(
       await call(t.url, 'GET', 'serviceDetails', owner, { serviceId }),
@@ -112,20 +70,8 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
   beforeAll(async () => {
     engine = dockerEngine();
     engine.removeProject(PROJECT);
-    engine.docker(['rm', '-f', EDGE]);
-    // No certificate or ACME account from another run (or another CA) in the proxy's storage.
-    engine.docker(['volume', 'rm', '-f', 'slipway-edge-data', 'slipway-edge-config']);
-    try {
-      engine.docker(['network', 'inspect', EDGE]);
-    } catch {
-      engine.docker(['network', 'create', EDGE]);
-    }
-    // Where the proxy's container reaches this host (and Pebble): its network's gateway.
-    const gateway = engine
-      .docker(['network', 'inspect', '-f', '{{range .IPAM.Config}}{{.Gateway}}{{end}}', EDGE])
-      .trim();
-    [httpPort, tlsPort] = [await freePort(), await freePort()];
-    pebble = await startPebble({ address: gateway, httpPort, tlsPort });
+    const edgeAcme = await startEdgeAcme(engine);
+    ({ pebble, httpPort, tlsPort } = edgeAcme);
     await pebble.resolve(BROKEN, '127.0.0.2');
     receiver = createServer((req, res) => {
       let body = '';
@@ -139,7 +85,7 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
     const defaults = (await import('../src/config/app-config.js')).loadConfig({});
     suite = await startEdgeSuite({
       project: PROJECT,
-      publish: [`127.0.0.1:${httpPort}:80`, `127.0.0.1:${tlsPort}:443`],
+      publish: edgeAcme.publish,
       app: {
         clock,
         config: {
@@ -151,14 +97,7 @@ describe('the edge proxy obtains certificates over ACME and serves HTTPS', () =>
           },
         },
       },
-      edge: {
-        acme: {
-          ca: pebble.directory,
-          email: 'ops@example.com',
-          caRootPem: readFileSync(pebble.caRootFile, 'utf8'),
-        },
-        certExpiryWarnDays: 14,
-      },
+      edge: { acme: edgeAcme.acme, certExpiryWarnDays: 14 },
     });
     ({ t, owner, serverId } = suite);
     await call(t.url, 'POST', 'createNotificationChannel', owner, {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
@@ -10,6 +9,7 @@ import { startGitHost, type GitHost } from './support/git-host.js';
 import { call } from './support/identity.js';
 import { freePort } from './support/ports.js';
 import { ALLOW_LOOPBACK, deploymentLog, waitForDeployment } from './support/sshd.js';
+import { startStatusApi, type StatusApi } from './support/status-api.js';
 
 interface Details {
   id: string;
@@ -24,30 +24,6 @@ interface Details {
 const PROJECT = 'site-production';
 const STATUS_TOKEN = 'ghp_status0123456789token';
 
-interface RecordedStatus {
-  path: string;
-  authorization: string | undefined;
-  body: { state: string; target_url: string; description: string; context: string };
-}
-
-/** Stands in for GitHub's API (which cannot be reached from here): records each status set. */
-async function startStatusApi(): Promise<{ server: Server; url: string; seen: RecordedStatus[] }> {
-  const seen: RecordedStatus[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      seen.push({
-        path: req.url ?? '',
-        authorization: req.headers.authorization,
-        body: JSON.parse(body) as RecordedStatus['body'],
-      });
-      res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
 const DOMAIN = 'site.example.test';
 
 /**
@@ -62,7 +38,7 @@ describe('a push builds its commit on the server and the edge serves it', () => 
   let serviceId: string;
   let secret: string;
   let edgePort: number;
-  let statusApi: Awaited<ReturnType<typeof startStatusApi>>;
+  let statusApi: StatusApi;
   const deployments: Details[] = [];
   /** The states reported for `commit`, in order, once `count` of them have arrived. */
   const statesOf = async (commit: string, count: number) => {

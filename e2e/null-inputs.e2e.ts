@@ -11,7 +11,7 @@ const contract = JSON.parse(
 ) as ApiContract;
 
 interface ObjectSchema {
-  properties: Record<string, { items?: { $ref?: string } }>;
+  properties: Record<string, { items?: { $ref?: string }; $ref?: string }>;
   required?: string[];
 }
 
@@ -21,6 +21,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   DeployHookRuleInput: { source: 'tag', pattern: '*', image: 'ghcr.io/acme/api:{tag}' },
   RouteInput: { domain: 'null-probe.example.com', service: 'api', port: 8080 },
   GitRefRuleInput: { kind: 'branch', pattern: 'main', action: 'deploy' },
+  PreviewSettingsInput: { baseDomain: 'preview.example.com', service: 'api', port: 8080 },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */
@@ -37,15 +38,18 @@ function probes(): { procedure: string; method: 'GET' | 'POST'; path: string; in
         path: field,
         input: { ...valid, [field]: null },
       });
-      const ref = fieldSchema.items?.$ref?.replace('#/definitions/', '');
+      // A list of nested inputs (`items`), or one nested input.
+      const ref = (fieldSchema.items?.$ref ?? fieldSchema.$ref)?.replace('#/definitions/', '');
       if (!ref) continue;
       const nested = contract.definitions[ref] as ObjectSchema;
+      const single = !fieldSchema.items;
       for (const inner of Object.keys(nested.properties)) {
+        const element = { ...NESTED[ref], [inner]: null };
         out.push({
           procedure: p.name,
           method: p.method,
-          path: `${field}.0.${inner}`,
-          input: { ...valid, [field]: [{ ...NESTED[ref], [inner]: null }] },
+          path: single ? `${field}.${inner}` : `${field}.0.${inner}`,
+          input: { ...valid, [field]: single ? element : [element] },
         });
       }
     }

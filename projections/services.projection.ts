@@ -5,12 +5,14 @@ import {
   type ApprovalRule,
   type RecordedEnvVar,
   type ServiceRoute,
+  type ServicePreviewOf,
 } from '../src/events/deployments.events.js';
 import { EdgeUpstreamsSwitched } from '../src/events/edge.events.js';
 import {
   ServiceGitSourceRemoved,
   ServiceGitSourceSet,
   type GitSourceData,
+  type PreviewSettings,
 } from '../src/events/git-sources.events.js';
 import { ServiceArchived } from '../src/events/lifecycle.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
@@ -21,7 +23,7 @@ import { handlersOf, on, type Projection } from './projection.js';
  * `services`: `{id, name, environment, serverId, imageRepository, compose, env (secret values
  * sealed), approvalRule, healthCheckUrl, backupCommand, restoreCommand, routes, currentImage,
  * currentDeploymentId, registeredAt, updatedAt, status: "active"|"archived", archivedAt,
- * gitSource}`. `currentImage` follows the
+ * gitSource, preview}`. `currentImage` follows the
  * last succeeded deployment.
  */
 export interface ServiceDoc extends Doc {
@@ -52,13 +54,17 @@ export interface ServiceDoc extends Doc {
   upstreams?: Record<string, string[]>;
   /** The git repository it follows, without anything sealed; absent or null: none. */
   gitSource?: ServiceGitSourceView | null;
+  /** A pull request's preview: the service it previews and the request's number. */
+  preview?: ServicePreviewOf | null;
 }
 
 /** A service's git source as readers see it: the deploy key's public half, no token. */
 export type ServiceGitSourceView = Omit<
   GitSourceData,
-  'serviceId' | 'deployKey' | 'token' | 'webhookSecretCiphertext' | 'commitStatus'
+  'serviceId' | 'deployKey' | 'token' | 'webhookSecretCiphertext' | 'commitStatus' | 'previews'
 > & {
+  /** How pull requests are previewed; secret values left out. Absent or null: not at all. */
+  previews?: PreviewSettingsView | null;
   deployKey: { publicKey: string; fingerprint: string } | null;
   /** The user name its token is presented under, when it has one. */
   tokenUsername: string | null;
@@ -68,6 +74,21 @@ export type ServiceGitSourceView = Omit<
   commitStatus?: { provider: 'github' | 'gitlab' | 'gitea'; apiUrl: string } | null;
   setAt: string;
 };
+
+export type PreviewSettingsView = Omit<PreviewSettings, 'env'> & {
+  env: { name: string; secret: boolean; value: string | null }[];
+};
+
+function previewSettingsView(settings: PreviewSettings): PreviewSettingsView {
+  return {
+    ...settings,
+    env: settings.env.map((v) => ({
+      name: v.name,
+      secret: !!v.secretCiphertext,
+      value: v.secretCiphertext ? null : v.value,
+    })),
+  };
+}
 
 export const servicesProjection: Projection = {
   name: 'services',
@@ -105,6 +126,7 @@ export const servicesProjection: Projection = {
         updatedAt: recordedAt,
         status: 'active',
         archivedAt: null,
+        ...(data.preview ? { preview: data.preview } : {}),
       }),
     }),
     on<EventDataOf<typeof ServiceArchived>, ServiceDoc>(ServiceArchived, {
@@ -145,6 +167,7 @@ export const servicesProjection: Projection = {
                 dockerfile: data.dockerfile,
                 buildServerId: data.buildServerId ?? null,
                 pushImage: data.pushImage === true,
+                previews: data.previews ? previewSettingsView(data.previews) : null,
                 setAt: recordedAt,
               },
             }

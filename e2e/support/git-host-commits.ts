@@ -19,6 +19,12 @@ export interface GitCommitOptions {
    * default branch's), and no branch moves. Refused when the tag exists.
    */
   tag?: string;
+  /**
+   * Makes the commit reachable only from this full ref, moved there whatever it held, as a
+   * provider keeps a pull request's head (`refs/pull/7/head`, a fork's too): its parent is
+   * `branch`'s tip, and no branch moves.
+   */
+  ref?: string;
   /** `annotated` (as `git tag -a`, the message as the tag's, the default) or `lightweight`. */
   tagKind?: 'annotated' | 'lightweight';
   /** Paths (among `files` or already in the tree) given mode 100755. */
@@ -87,6 +93,7 @@ export function gitCommitter(
   return (o: GitCommitOptions): string => {
     const branch = o.branch ?? DEFAULT_BRANCH;
     if (o.tag !== undefined) git(work, ['check-ref-format', `refs/tags/${o.tag}`]);
+    if (o.ref !== undefined) git(work, ['check-ref-format', o.ref]);
     git(work, ['check-ref-format', `refs/heads/${branch}`]);
     git(work, [
       'fetch',
@@ -135,7 +142,9 @@ export function gitCommitter(
       ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', o.message],
       identity,
     );
-    if (o.tag === undefined) {
+    if (o.ref !== undefined) {
+      git(work, ['push', '-q', 'origin', `+${sha}:${o.ref}`]);
+    } else if (o.tag === undefined) {
       git(work, ['push', '-q', 'origin', `${sha}:refs/heads/${branch}`]);
     } else if ((o.tagKind ?? 'annotated') === 'annotated') {
       git(work, ['tag', '-a', '-m', o.message, o.tag, sha], committerEnv);

@@ -124,6 +124,9 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   },
   removeServiceGitSource: { serviceId: NOBODY },
   deployServiceCommit: { serviceId: NOBODY, commit: 'a'.repeat(40) },
+  servicePreviews: { serviceId: NOBODY },
+  approveServicePreview: { serviceId: NOBODY, number: 1 },
+  closeServicePreview: { serviceId: NOBODY, number: 1 },
   deployWebhooks: { limit: 5 },
 };
 

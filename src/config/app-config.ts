@@ -67,6 +67,8 @@ export interface AppConfig {
     stepTimeoutSeconds: number;
     /** SLIPWAY_BUILD_TIMEOUT_SECONDS: the longest a commit's build step may take. */
     buildTimeoutSeconds: number;
+    /** SLIPWAY_PREVIEW_SWEEP_SECONDS; 0: previews expire only when a delivery moves them. */
+    previewSweepSeconds: number;
     pollMs: number;
     remoteDir: string;
   };
@@ -191,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPerServer: vars.SLIPWAY_RUNNER_MAX_PER_SERVER,
       stepTimeoutSeconds: vars.SLIPWAY_RUNNER_STEP_TIMEOUT_SECONDS,
       buildTimeoutSeconds: vars.SLIPWAY_BUILD_TIMEOUT_SECONDS,
+      previewSweepSeconds: vars.SLIPWAY_PREVIEW_SWEEP_SECONDS,
       pollMs: vars.SLIPWAY_RUNNER_POLL_MS,
       remoteDir: vars.SLIPWAY_RUNNER_REMOTE_DIR,
     },

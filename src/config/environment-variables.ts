@@ -98,6 +98,16 @@ export class EnvironmentVariables extends StreamVariables {
   @Max(86_400)
   SLIPWAY_BUILD_TIMEOUT_SECONDS = 1800;
 
+  /**
+   * How often pull-request previews are looked over, in seconds: those past their time to live
+   * are closed, and closed ones not yet torn down are torn down; 0: only as deliveries come.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  SLIPWAY_PREVIEW_SWEEP_SECONDS = 300;
+
   @Transform(toInt)
   @IsInt()
   @Min(20)

@@ -72,6 +72,8 @@ export function serviceView(s: ServiceDoc) {
     routes: s.routes ?? [],
     /** The git repository it follows (nothing sealed: no token, no private key), or null. */
     gitSource: s.gitSource ?? null,
+    /** For a pull request's preview: the service it previews and the request's number. */
+    preview: s.preview ?? null,
   };
 }
 

@@ -60,6 +60,15 @@ export interface DeploymentGitBuild {
   buildServerId?: string | null;
   /** Pushed to the image repository from where it was built, and pulled by the server. */
   pushImage?: boolean;
+  /** The service whose source it is built from, when not the deployment's (a preview's). */
+  sourceServiceId?: string | null;
+  /**
+   * A ref holding the commit that a server refusing a commit by id is fetched by instead (a
+   * pull request's head: `refs/pull/<n>/head`, `refs/merge-requests/<n>/head`).
+   */
+  fetchRef?: string | null;
+  /** The address the deployment serves, reported with its commit status (a preview's). */
+  previewUrl?: string | null;
 }
 
 /** A file of a compose intake, its path relative to the deployment's directory. */
@@ -163,8 +172,20 @@ export interface ServiceRoute {
 // Stream `service-<sha256(environment/name)>`: one service, on the stream of its unique name and
 // environment (stores written before this kept every service on the stream `catalog`, still read).
 export const ServiceRegistered = defineEvent<
-  { serviceId: string; name: string; environment: string } & ServiceSettings
+  {
+    serviceId: string;
+    name: string;
+    environment: string;
+    /** Set for a pull request's preview: the service it previews and the request's number. */
+    preview?: ServicePreviewOf;
+  } & ServiceSettings
 >('ServiceRegistered', 1);
+
+/** What a preview service previews. */
+export interface ServicePreviewOf {
+  serviceId: string;
+  number: number;
+}
 /**
  * `movedFrom`: the server the service was on, when `changes.serverId` moves it (its proxy stops
  * routing the service's domains). `releasedDomains`: the domains its routes named before and the

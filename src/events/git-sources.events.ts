@@ -1,4 +1,5 @@
 import { defineEvent } from '../eventstore/define-event.js';
+import type { RecordedEnvVar, RouteTls } from './deployments.events.js';
 
 /** Which pushed refs a service's git source deploys: the first rule that matches decides. */
 export type GitRefRule = {
@@ -45,6 +46,27 @@ export type GitSourceData = {
    * it; otherwise a build server's image is copied to it (`docker save` | `docker load`).
    */
   pushImage?: boolean;
+  /** Pull requests get preview environments this way; absent or null: none. */
+  previews?: PreviewSettings | null;
+};
+
+/** How a source's pull requests are previewed, each as a service of its own. */
+export type PreviewSettings = {
+  /** Each preview is served on `pr-<number>.<baseDomain>`. */
+  baseDomain: string;
+  /** The compose service the preview's domain goes to, and its container port. */
+  service: string;
+  port: number;
+  tls: RouteTls;
+  /** The most previews the service has at once (those waiting for an approval count). */
+  limit: number;
+  /** A preview nothing pushed to for this long is torn down. */
+  ttlHours: number;
+  /** The previews' own variables (secret values sealed): the service's are never given. */
+  env: RecordedEnvVar[];
+  /** Limits put on each of a preview's containers; null: none. */
+  memoryMb: number | null;
+  cpus: number | null;
 };
 
 export type CommitStatusTarget = {

@@ -1,19 +1,23 @@
 import { defineEvent } from '../eventstore/define-event.js';
 
-/** A pull request's preview, as recorded when it opened or moved. */
+/** A pull request's preview, as recorded when it opened. */
 export type PreviewData = {
   serviceId: string;
   /** The pull (merge) request's number in its repository. */
   number: number;
+  provider: 'github' | 'gitlab' | 'gitea';
   headCommit: string;
   /** The branch the pull request proposes, as the provider names it (not trusted as a ref). */
   headRef: string;
-  /** Opened from another repository than the source's: it waits for an approval. */
+  /** Opened from another repository than the source's: each of its commits waits for approval. */
   fromFork: boolean;
   author: string | null;
   title: string | null;
   /** `pr-<number>.<preview base domain>`. */
   domain: string;
+  /** The service it runs as: registered with this id and name when it is first deployed. */
+  previewServiceId: string;
+  previewServiceName: string;
   /** When it is torn down if nothing moves it (its time to live from the last push). */
   expiresAt: string;
 };
@@ -23,21 +27,30 @@ export const PreviewOpened = defineEvent<PreviewData & { awaitingApproval: boole
   'PreviewOpened',
   1,
 );
+/** A push to the pull request; a fork's new commit waits for an approval again. */
 export const PreviewUpdated = defineEvent<{
   serviceId: string;
   number: number;
   headCommit: string;
   expiresAt: string;
+  awaitingApproval: boolean;
 }>('PreviewUpdated', 1);
-/** A fork's preview let through by someone who may decide approvals. */
-export const PreviewApproved = defineEvent<{ serviceId: string; number: number }>(
-  'PreviewApproved',
-  1,
-);
+/** A fork's commit let through by someone who may decide approvals. */
+export const PreviewApproved = defineEvent<{
+  serviceId: string;
+  number: number;
+  headCommit: string;
+}>('PreviewApproved', 1);
 export const PreviewClosed = defineEvent<{
   serviceId: string;
   number: number;
   reason: 'closed' | 'merged' | 'expired' | 'removed';
 }>('PreviewClosed', 1);
+/** A closed preview's service archived and its containers removed from the server. */
+export const PreviewTornDown = defineEvent<{
+  serviceId: string;
+  number: number;
+  previewServiceId: string;
+}>('PreviewTornDown', 1);
 
 export const servicePreviewsStream = (serviceId: string) => `service-previews-${serviceId}`;

@@ -9,20 +9,22 @@ import type { DeploymentStep, RemoteStep } from './deployment-step.js';
  *
  * Arguments: $1 the deployment's directory, $2 the repository's address, $3 the commit, $4 the
  * context path, $5 the Dockerfile, $6 the image to tag, $7 ssh|https, $8 host, $9 port, $10 the
- * pinned host key (SSH). Standard input: the deploy key (SSH) or `user:token` (HTTPS), or
+ * pinned host key (SSH), $11 a ref that holds the commit (a pull request's head), or empty.
+ * Standard input: the deploy key (SSH) or `user:token` (HTTPS), or
  * nothing. The credential lives in a 0600 file or the git process's environment, never on a
  * command line, and is removed when the script exits, whatever the outcome.
  *
  * Over SSH the host's keys are scanned and only a key with the pinned fingerprint is trusted
  * (StrictHostKeyChecking): a host presenting another key is refused before anything is read.
  * The commit is fetched alone (`--depth 1`, as GitHub, GitLab and Gitea allow); a server that
- * refuses a want by id is fetched in full (any other failure is shown and ends the build), and
+ * refuses a want by id is fetched by the ref that holds the commit, or in full (any other failure is shown and ends the build), and
  * the checkout must be the commit asked for.
  * BuildKit builds when the server's docker has it (buildx), the engine's build cache kept
  * between builds; the classic builder otherwise.
  */
 const GIT_BUILD = `set -eu
 dir=$1 url=$2 commit=$3 context=$4 dockerfile=$5 image=$6 transport=$7 host=$8 port=$9 pin=\${10}
+fetchref=\${11:-}
 if docker image inspect --format '{{.Id}}' "$image" >/dev/null 2>&1; then
   cat >/dev/null
   echo "$image is on this server already: not built again"
@@ -63,8 +65,13 @@ cd "$work/src"
 git remote add origin "$url"
 if ! git fetch -q --depth 1 origin "$commit" 2> "$work/.cred/fetch-error"; then
   if grep -qiE 'unadvertised object|not our ref|does not allow request' "$work/.cred/fetch-error"; then
-    echo "the repository does not serve a commit alone: fetching it whole"
-    git fetch -q origin
+    if [ -n "$fetchref" ]; then
+      echo "the repository does not serve a commit alone: fetching $fetchref"
+      git fetch -q origin "$fetchref"
+    else
+      echo "the repository does not serve a commit alone: fetching it whole"
+      git fetch -q origin
+    fi
   else
     cat "$work/.cred/fetch-error" >&2
     if grep -qiE 'terminal prompts disabled|authentication failed|permission denied|403' "$work/.cred/fetch-error"; then
@@ -183,6 +190,7 @@ export function gitBuildStep(
       access.host,
       String(access.port),
       access.hostKeyFingerprint ?? '',
+      git.fetchRef ?? '',
     ],
     stdin: access.secret,
   };

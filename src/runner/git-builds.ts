@@ -29,7 +29,7 @@ export class GitBuilds {
     const git = deployment.snapshot.git;
     if (!git) return null;
     const { source } = await this.streams.load(
-      serviceGitStream(deployment.serviceId),
+      serviceGitStream(git.sourceServiceId ?? deployment.serviceId),
       gitSourceDecider,
     );
     return gitBuildAccess(source, git, this.box);

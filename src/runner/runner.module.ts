@@ -21,6 +21,9 @@ import { EdgeCertificates } from './edge/edge-certificates.js';
 import { EdgeProxy } from './edge/edge-proxy.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { EdgeWatch } from './edge/edge-watch.js';
+import { PreviewEnvironments } from './previews/preview-environments.js';
+import { PreviewSweep } from './previews/preview-sweep.js';
+import { ReconcilePreviews } from './previews/reconcile-previews.reaction.js';
 import { SyncEdgeOnRoutes } from './edge/sync-edge-on-routes.reaction.js';
 import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
@@ -48,6 +51,9 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     EdgeProxy,
     EdgeCutover,
     EdgeWatch,
+    PreviewEnvironments,
+    ReconcilePreviews,
+    PreviewSweep,
     EdgeCertificates,
     SyncEdgeOnRoutes,
     SyncServerEdgeHandler,

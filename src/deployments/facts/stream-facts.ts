@@ -38,6 +38,12 @@ export class StreamFacts {
     return doc;
   }
 
+  /** A service on the stream of its name, or null: for one just registered, by its id. */
+  async serviceNamed(environment: string, name: string, serviceId: string) {
+    const own = await this.runner.load(serviceStream(environment, name), serviceDocuments);
+    return own.get(serviceId) ?? null;
+  }
+
   async server(serverId: string): Promise<ServerDoc> {
     const { name } = await this.lookup.server(serverId);
     const own = await this.runner.load(serverStream(name), serverDocuments);

@@ -25,6 +25,11 @@ export function pullRequestEventOf(provider: GitProvider, event: string | undefi
   return provider === 'gitlab' ? event === 'Merge Request Hook' : event === 'pull_request';
 }
 
+/** Where the provider keeps a pull request's head in the base repository (forks' too). */
+export function pullRequestRef(provider: GitProvider, number: number): string {
+  return provider === 'gitlab' ? `refs/merge-requests/${number}/head` : `refs/pull/${number}/head`;
+}
+
 const GITHUB_ACTIONS: Record<string, PullRequestAction> = {
   opened: 'open',
   reopened: 'open',

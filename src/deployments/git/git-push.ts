@@ -79,6 +79,12 @@ function repositoryKey(address: string): string | null {
   return `${parsed.host}/${parsed.path.replace(/\.git$/, '').replace(/\/+$/, '')}`.toLowerCase();
 }
 
+/** Whether a delivery's addresses name the repository a source follows. */
+export function sameRepository(followed: string, deliveryUrls: readonly string[]): boolean {
+  const key = repositoryKey(followed);
+  return !!key && deliveryUrls.some((u) => repositoryKey(u) === key);
+}
+
 export type PushDecision =
   | { deploy: 'now' | 'after-approval'; commit: string; refName: string }
   | { ignored: 'deleted' | 'another-repository' | 'no-rule' | 'rule-ignores' };
@@ -93,8 +99,7 @@ export function pushDecision(
   push: GitPush,
 ): PushDecision {
   if (push.deleted) return { ignored: 'deleted' };
-  const followed = repositoryKey(source.repository);
-  if (!followed || !push.repositoryUrls.some((u) => repositoryKey(u) === followed))
+  if (!sameRepository(source.repository, push.repositoryUrls))
     return { ignored: 'another-repository' };
   const matched = gitRefAction(source.rules, push.ref);
   if (!matched) return { ignored: 'no-rule' };

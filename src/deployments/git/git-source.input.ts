@@ -15,6 +15,7 @@ import {
 import { Omittable } from '../../common/omittable.js';
 import { HostKeyFingerprint } from '../deployment-fields.js';
 import { MAX_REPOSITORY_LENGTH } from './git-repository.js';
+import { PreviewSettingsInput } from './preview-settings.input.js';
 
 export class GitRefRuleInput {
   @IsIn(['branch', 'tag'])
@@ -128,4 +129,10 @@ export class SetServiceGitSourceInput {
   @MaxLength(512)
   @Matches(/^[\x21-\x7e]+$/, { message: 'statusToken is printable characters without spaces' })
   statusToken?: string;
+
+  /** Preview environments for pull requests (replaced whole; absent: none). */
+  @Omittable()
+  @ValidateNested()
+  @Type(() => PreviewSettingsInput)
+  previews?: PreviewSettingsInput;
 }

@@ -6,6 +6,7 @@ import {
   GitPushDeliveryClaimed,
   gitPushDeliveryStream,
   serviceGitStream,
+  type GitSourceData,
 } from '../../events/git-sources.events.js';
 import { Throttle, type Limit } from '../../identity/login/throttle.js';
 import { actingAs, type RequestContext } from '../../kernel/request-context.js';
@@ -15,7 +16,14 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import type { HeaderReader } from '../hooks/hook-signature.js';
 import { DeployServiceCommit, type CommitDeploymentAnswer } from './deploy-service-commit.js';
-import { deliveryPayload, verifyGitDelivery } from './git-push-delivery.js';
+import {
+  deliveryPayload,
+  verifyGitDelivery,
+  type VerifiedGitDelivery,
+} from './git-push-delivery.js';
+import { pullRequestEventOf, pullRequestRef, readGitPullRequest } from './git-pull-request.js';
+import { PullRequestIntake, type PullRequestAnswer } from './previews/pull-request-intake.js';
+import { StreamFacts } from '../facts/stream-facts.js';
 import { pushDecision, pushEventOf, readGitPush, type GitPush } from './git-push.js';
 import { gitSourceDecider } from './git-source.decider.js';
 
@@ -29,6 +37,7 @@ export interface GitPushDelivery {
 export type GitPushAnswer =
   | { status: 'pong'; serviceId: string }
   | { status: 'ignored'; serviceId: string; deliveryId: string; reason: string }
+  | PullRequestAnswer
   | (CommitDeploymentAnswer & { serviceId: string; ref: string });
 
 /** Deliveries a service's webhook takes per minute, signed or not (each costs a MAC and a record). */
@@ -59,6 +68,8 @@ export class ReceiveGitPushHandler {
     private readonly writer: EventWriter,
     private readonly commands: CommandBus,
     private readonly throttle: Throttle,
+    private readonly facts: StreamFacts,
+    private readonly previews: PullRequestIntake,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
@@ -84,6 +95,8 @@ export class ReceiveGitPushHandler {
     const { provider, deliveryId, event } = verified;
     if (event === 'ping' || (provider === 'gitlab' && event === 'System Hook'))
       return { status: 'pong', serviceId };
+    if (pullRequestEventOf(provider, event ?? undefined))
+      return this.pullRequest(delivery, verified, source, anonymous);
     if (!pushEventOf(provider, event ?? undefined)) {
       return { status: 'ignored', serviceId, deliveryId, reason: `not a push (${event ?? '?'})` };
     }
@@ -93,15 +106,11 @@ export class ReceiveGitPushHandler {
     if ('ignored' in decision)
       return { status: 'ignored', serviceId, deliveryId, reason: IGNORED[decision.ignored] };
     const ctx: RequestContext = {
-      ...actingAs(anonymous, {
-        id: serviceId,
-        kind: 'agent',
-        role: 'operator',
-        name: `git push${push.pusher ? ` by ${push.pusher}` : ''} (${provider})`.slice(0, 100),
-        preset: null,
-      }),
-      authMethod: 'hook',
-      scopes: ['deploy:start'],
+      ...hookContext(
+        anonymous,
+        serviceId,
+        `git push${push.pusher ? ` by ${push.pusher}` : ''} (${provider})`,
+      ),
       idempotencyKey: `git-push:${serviceId}:${verified.digest}`,
     };
     await this.claim(serviceId, verified.digest, deliveryId, push, ctx);
@@ -124,12 +133,53 @@ export class ReceiveGitPushHandler {
     return { ...answer, serviceId, ref: push.ref };
   }
 
+  /**
+   * A pull request delivery (see PullRequestIntake), claimed once as pushes are: a replayed
+   * `synchronize` would otherwise move a preview back to an older commit.
+   */
+  private async pullRequest(
+    delivery: GitPushDelivery,
+    verified: VerifiedGitDelivery,
+    source: GitSourceData,
+    anonymous: RequestContext,
+  ): Promise<GitPushAnswer> {
+    const { serviceId } = delivery;
+    const { provider, deliveryId } = verified;
+    const pr = readGitPullRequest(
+      provider,
+      deliveryPayload(delivery.contentType, delivery.rawBody),
+    );
+    if (!pr) {
+      return {
+        status: 'ignored',
+        serviceId,
+        deliveryId,
+        reason: 'no preview moves on this action',
+      };
+    }
+    const service = await this.facts.service(serviceId);
+    const by = pr.author ? ` by ${pr.author}` : '';
+    const ctx = hookContext(anonymous, serviceId, `pull request #${pr.number}${by} (${provider})`);
+    await this.claim(
+      serviceId,
+      verified.digest,
+      deliveryId,
+      {
+        provider,
+        ref: pullRequestRef(provider, pr.number),
+        commit: pr.headCommit,
+      },
+      ctx,
+    );
+    return this.previews.receive(service, source, pr, deliveryId, ctx);
+  }
+
   /** Claims the delivery's body for this service, or refuses it as a replay. */
   private async claim(
     serviceId: string,
     digest: string,
     deliveryId: string,
-    push: GitPush,
+    push: Pick<GitPush, 'provider' | 'ref' | 'commit'>,
     ctx: RequestContext,
   ): Promise<void> {
     try {
@@ -161,6 +211,21 @@ export class ReceiveGitPushHandler {
       throw error;
     }
   }
+}
+
+/** The source's webhook as the principal a delivery acts as (its id is the service's). */
+function hookContext(anonymous: RequestContext, serviceId: string, name: string): RequestContext {
+  return {
+    ...actingAs(anonymous, {
+      id: serviceId,
+      kind: 'agent',
+      role: 'operator',
+      name: name.slice(0, 100),
+      preset: null,
+    }),
+    authMethod: 'hook',
+    scopes: ['deploy:start'],
+  };
 }
 
 function reasonOf(push: GitPush, refName: string): string {

@@ -6,7 +6,12 @@ import {
   ServiceGitSourceSet,
   serviceGitStream,
   type CommitStatusTarget,
+  type PreviewSettings,
 } from '../../events/git-sources.events.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { ServiceSettingsChecks } from '../commands/service-settings.checks.js';
+import { previewCompose } from './previews/preview-compose.js';
+import type { PreviewSettingsInput } from './preview-settings.input.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { OPERATORS } from '../../kernel/roles.js';
@@ -71,14 +76,42 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   scopes: ['service:write', 'deploy:start'],
   input: SetServiceGitSourceInput,
   description:
-    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(
     private readonly facts: StreamFacts,
     private readonly runner: DeciderRunner,
+    private readonly settings: ServiceSettingsChecks,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
+
+  /**
+   * How pull requests are previewed: the preview's route must fit the compose definition its
+   * previews run (the service's, without published ports), as a service's own routes must.
+   */
+  private previewsOf(input: PreviewSettingsInput, service: ServiceDoc): PreviewSettings {
+    const limits = { memoryMb: input.memoryMb ?? null, cpus: input.cpus ?? null };
+    const compose = previewCompose(service.compose, limits);
+    if (!compose) throw refused('previews', 'the service’s compose definition cannot be previewed');
+    const tls = input.tls ?? 'auto';
+    const sample = `pr-1.${input.baseDomain}`;
+    if (sample.length > 240) throw refused('previews.baseDomain', 'too long for pr-<n>. before it');
+    this.settings.routes(
+      [{ domain: sample, service: input.service, port: input.port, tls }],
+      compose,
+    );
+    return {
+      baseDomain: input.baseDomain,
+      service: input.service,
+      port: input.port,
+      tls,
+      limit: input.limit ?? 3,
+      ttlHours: input.ttlHours ?? 72,
+      env: this.settings.env(input.env),
+      ...limits,
+    };
+  }
 
   async execute({ input, ctx }: SetServiceGitSource): Promise<GitSourceAnswer> {
     const service = await this.facts.service(input.serviceId);
@@ -118,6 +151,7 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       commitStatus,
       buildServerId: input.buildServerId ?? null,
       pushImage: input.pushImage === true,
+      previews: input.previews ? this.previewsOf(input.previews, service) : null,
     } as const;
     const comment = `slipway-${service.name}-${service.environment}`;
     // 32 random bytes: what a provider's hook form accepts (printable, no spaces).

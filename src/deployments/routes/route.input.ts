@@ -18,12 +18,23 @@ import type { RouteTls } from '../../events/deployments.events.js';
 const ROUTE_TLS: readonly RouteTls[] = ['auto', 'off'];
 
 /** Lower-case DNS labels, at least two, the last with a letter (no IP addresses, no wildcards). */
-const DOMAIN =
+export const DOMAIN =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Path segments of unreserved characters, no trailing slash: `/api`, `/v1/hooks`. */
 const PATH_PREFIX = /^(?:\/[A-Za-z0-9._~-]+)+$/;
 /** A compose service name, as the compose validation accepts it. */
 const COMPOSE_SERVICE = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
+
+/** The compose service a domain goes to. */
+export const RoutedService = () =>
+  field(Matches(COMPOSE_SERVICE, { message: 'service names a compose service' }));
+
+/** The container port it listens on. */
+export const ContainerPort = () => field(IsInt(), Min(1), Max(65535));
+
+/** `auto` (the default) or `off`, which may be left out. */
+export const RouteTlsMode = () =>
+  field(Omittable(), IsIn(ROUTE_TLS, { message: `tls is one of ${ROUTE_TLS.join(', ')}` }));
 
 /** At most this many routes per service. */
 export const MAX_ROUTES = 20;
@@ -42,20 +53,17 @@ export class RouteInput {
   })
   pathPrefix?: string;
 
-  @Matches(COMPOSE_SERVICE, { message: 'service names a compose service' })
+  @RoutedService()
   service!: string;
 
-  @IsInt()
-  @Min(1)
-  @Max(65535)
+  @ContainerPort()
   port!: number;
 
   /**
    * `auto` (the default): HTTPS with a certificate obtained over ACME, HTTP redirected to it;
    * `off`: plain HTTP only. Every route of a domain says the same.
    */
-  @Omittable()
-  @IsIn(ROUTE_TLS, { message: `tls is one of ${ROUTE_TLS.join(', ')}` })
+  @RouteTlsMode()
   tls?: RouteTls;
 
   /** Send Strict-Transport-Security on the domain's HTTPS answers (needs tls auto). */

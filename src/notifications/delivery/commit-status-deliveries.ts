@@ -17,12 +17,14 @@ const STATES: Readonly<Record<string, { state: CommitState; description: string 
 
 export const COMMIT_STATUS_EVENTS: ReadonlySet<string> = new Set(Object.keys(STATES));
 
-/** A commit status delivery's payload: the status, and whose source reports it. */
+/** A commit status delivery's payload: the status, and whose source reports it (its token). */
 export type CommitStatusPayload = CommitStatus & { serviceId: string; deploymentId: string };
 
 /**
  * The commit status a deployment event reports, or null: only deployments of a commit, of a
- * service whose source reports statuses. Pure; `publicUrl` is where the deployment's page is.
+ * service whose source reports statuses (`service`: the one whose source built it, for a preview
+ * the service it previews). Pure; `publicUrl` is where the deployment's page is. A preview that
+ * is up links to its own address instead.
  */
 export function commitStatusOf(
   eventType: string,
@@ -34,13 +36,14 @@ export function commitStatusOf(
   const git = deployment?.snapshot.git;
   if (!said || !deployment || !git || !service?.gitSource?.commitStatus) return null;
   if (service.gitSource.repository !== git.repository) return null;
+  const preview = said.state === 'success' ? (git.previewUrl ?? null) : null;
   return {
-    serviceId: deployment.serviceId,
+    serviceId: service.id,
     deploymentId: deployment.id,
     commit: git.commit,
     state: said.state,
-    description: said.description,
-    targetUrl: new URL(`/deployments/${deployment.id}`, publicUrl).href,
+    description: preview ? `Preview ready at ${preview}` : said.description,
+    targetUrl: preview ?? new URL(`/deployments/${deployment.id}`, publicUrl).href,
     context: `slipway/${deployment.serviceName}@${deployment.environment}`,
   };
 }

@@ -187,7 +187,8 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
   /** The commit status a deployment event reports, when its service's source reports them. */
   private async commitStatus(eventType: string, doc: DeploymentDoc | null) {
     if (!doc?.snapshot.git) return null;
-    const service = await this.reads.collection<ServiceDoc>('services').get(doc.serviceId);
+    const sourceServiceId = doc.snapshot.git.sourceServiceId ?? doc.serviceId;
+    const service = await this.reads.collection<ServiceDoc>('services').get(sourceServiceId);
     return commitStatusOf(eventType, doc, service, this.config.publicUrl);
   }
 

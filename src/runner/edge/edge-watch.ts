@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerEdgeDoc } from '../../../projections/server-edges.projection.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
@@ -13,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { systemContext } from '../../kernel/request-context.js';
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { PeriodicPass } from '../periodic-pass.js';
 import { EdgeCertificates } from './edge-certificates.js';
 import { EdgeProxy } from './edge-proxy.js';
 
@@ -26,33 +21,18 @@ const logger = new Logger('Edge');
  * failing, expiring soon), which is also how a failure or an expiry reaches the channels.
  */
 @Injectable()
-export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
+export class EdgeWatch extends PeriodicPass {
   constructor(
     private readonly edge: EdgeProxy,
     private readonly certificates: EdgeCertificates,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const seconds = this.config.edge.watchSeconds;
-    if (this.config.runner.mode === 'off' || seconds === 0) return;
-    this.timer = setInterval(() => void this.tick(), seconds * 1000);
-    this.timer.unref();
+  ) {
+    super();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One pass (not two at once). */
-  tick(): Promise<void> {
-    this.running ??= this.pass().finally(() => (this.running = null));
-    return this.running;
+  protected intervalSeconds(): number {
+    return this.config.runner.mode === 'off' ? 0 : this.config.edge.watchSeconds;
   }
 
   /** The servers to look at: with routed services, or whose proxy routed something. */
@@ -72,7 +52,7 @@ export class EdgeWatch implements OnApplicationBootstrap, OnApplicationShutdown 
       .map((s) => s.id);
   }
 
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     try {
       const ctx = systemContext('edge-watch');
       for (const serverId of await this.servers()) {

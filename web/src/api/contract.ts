@@ -28,6 +28,27 @@ export interface GitRefRuleInput {
   action: 'deploy' | 'approval' | 'ignore';
 }
 
+/** Shared input shape `PreviewSettingsInput`. */
+export interface PreviewSettingsInput {
+  /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
+  baseDomain: string;
+  /** pattern `^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$` */
+  service: string;
+  /** integer; 1-65535 */
+  port: number;
+  tls?: 'auto' | 'off';
+  /** integer; 1-20 */
+  limit?: number;
+  /** integer; 1-720 */
+  ttlHours?: number;
+  /** at most 200 items */
+  env?: EnvVarInput[];
+  /** integer; 16-65536 */
+  memoryMb?: number;
+  /** 0.05-64 */
+  cpus?: number;
+}
+
 /** Shared input shape `RouteInput`. */
 export interface RouteInput {
   /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
@@ -72,6 +93,13 @@ export interface ProcedureInputs {
     serverId: string;
     /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
     fingerprint: string;
+  };
+  /** Lets a pull request from a fork be built and previewed at its current head commit (`{serviceId, number}`); a later push to it waits for approval again. */
+  approveServicePreview: {
+    /** uuid */
+    serviceId: string;
+    /** integer; 1-999999999 */
+    number: number;
   };
   /** Archives a service (a state; its history stays): new deployments and changes are refused. Refused while a deployment is queued or running. composeDown: also runs docker compose down for it on its server over SSH (outcome recorded and answered). */
   archiveService: {
@@ -132,6 +160,13 @@ export interface ProcedureInputs {
   checkServer: {
     /** uuid */
     serverId: string;
+  };
+  /** Closes a pull request’s preview (`{serviceId, number}`): its service is archived and its containers removed; closing one that is not open changes nothing. A later push to the pull request opens it again. */
+  closeServicePreview: {
+    /** uuid */
+    serviceId: string;
+    /** integer; 1-999999999 */
+    number: number;
   };
   /** Preflight checks for running a compose definition on a server; no side effects. */
   composeDeploymentPlan: {
@@ -507,6 +542,11 @@ export interface ProcedureInputs {
     /** uuid */
     serviceId: string;
   };
+  /** A service’s pull-request previews: number, state (waiting for approval, live, closing), domain and URL, head commit, author, title, expiry, the preview’s service and its latest deployment. */
+  servicePreviews: {
+    /** uuid */
+    serviceId: string;
+  };
   /** Services oldest first (limit 1-100, default 20, cursor; serverId?, status active|archived); secret env values masked. */
   services: {
     /** integer; 1-100 */
@@ -534,7 +574,7 @@ export interface ProcedureInputs {
     /** at most 19 items */
     allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
   };
-  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
+  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
   setServiceGitSource: {
     /** uuid */
     serviceId: string;
@@ -562,6 +602,7 @@ export interface ProcedureInputs {
     statusApiUrl?: string;
     /** 8-512 characters; pattern `^[\x21-\x7e]+$` */
     statusToken?: string;
+    previews?: PreviewSettingsInput;
   };
   /** Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once. */
   startMfaEnrollment: {
@@ -676,6 +717,7 @@ export const PROCEDURES = {
   approvalQueue: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['approval:read'], mfaExempt: false },
   approveRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   approveServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  approveServicePreview: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   archiveService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
@@ -683,6 +725,7 @@ export const PROCEDURES = {
   cancelDeployment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:cancel'], mfaExempt: false },
   changeUserRole: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   checkServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  closeServicePreview: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   composeDeploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
@@ -733,6 +776,7 @@ export const PROCEDURES = {
   serverImages: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   servers: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   serviceDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  servicePreviews: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   services: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },

@@ -4,6 +4,7 @@ import {
   PreviewApproved,
   PreviewClosed,
   PreviewOpened,
+  PreviewTornDown,
   PreviewUpdated,
   type PreviewData,
 } from '../../../events/previews.events.js';
@@ -11,20 +12,38 @@ import type { Decider } from '../../../storage/decider.js';
 
 export interface LivePreview {
   number: number;
+  provider: PreviewData['provider'];
+  author: string | null;
+  title: string | null;
   headCommit: string;
   fromFork: boolean;
   awaitingApproval: boolean;
   domain: string;
+  previewServiceId: string;
+  previewServiceName: string;
   expiresAt: string;
 }
 
-/** The previews a service has now: only the live ones, so the state stays small. */
+/**
+ * The previews a service has now: the live ones, the closed ones not yet torn down (their
+ * service ids), and how many times each pull request opened (for the next one's name).
+ */
 export interface PreviewsState {
   live: Readonly<Record<number, LivePreview>>;
+  closing: Readonly<Record<number, ClosingPreview>>;
+  opened: Readonly<Record<number, number>>;
+}
+
+/** A closed preview whose service is not torn down yet. */
+export interface ClosingPreview {
+  previewServiceId: string;
+  previewServiceName: string;
 }
 
 /** A pull request as its delivery says it, and what the source allows. */
-export type PullRequestMove = Omit<PreviewData, 'expiresAt'> & {
+export type PullRequestMove = Omit<PreviewData, 'expiresAt' | 'previewServiceName'> & {
+  /** The name of the service previewed: the preview's is `<name>-pr-<number>`. */
+  serviceName: string;
   /** The most previews a service may have at once (waiting ones count). */
   limit: number;
   /** The new expiry: now plus the source's time to live. */
@@ -35,89 +54,148 @@ export type PreviewCommand =
   /** Opened, reopened, or pushed to (an unknown one opens: it may predate the setting). */
   | { kind: 'move'; pr: PullRequestMove }
   | { kind: 'close'; serviceId: string; number: number; reason: 'closed' | 'merged' | 'removed' }
+  /** Closes every live preview (the source stopped previewing, or the service went). */
+  | { kind: 'close-all'; serviceId: string }
   | { kind: 'approve'; serviceId: string; number: number }
   /** Closes every preview whose time has come. */
-  | { kind: 'expire'; serviceId: string; now: string };
+  | { kind: 'expire'; serviceId: string; now: string }
+  | { kind: 'torn-down'; serviceId: string; number: number; previewServiceId: string };
+
+/** `<name>-pr-<n>`, then `-2`, `-3`… when it reopens: a slug of at most 80 characters. */
+export function previewServiceName(serviceName: string, number: number, times: number): string {
+  const suffix = `-pr-${number}${times > 1 ? `-${times}` : ''}`;
+  return `${serviceName.slice(0, 80 - suffix.length)}${suffix}`;
+}
+
+const closed = (serviceId: string, number: number, reason: PreviewClosed['reason']) =>
+  PreviewClosed({ serviceId, number, reason });
+type PreviewClosed = Parameters<typeof PreviewClosed>[0];
 
 /**
  * A service's pull-request previews on the stream `service-previews-<serviceId>`, one per open
- * pull request. A pull request from a fork waits for an approval before anything of it is built
- * (its code and Dockerfile are anyone's); a push to it moves the preview to the new commit and
- * renews its time to live; the limit counts waiting previews too, so forks cannot crowd the
- * service's out unnoticed. Closing what is not live records nothing.
+ * pull request. A fork's commits are anyone's code: each waits for an approval before anything
+ * of it is built, and a push to the fork waits again. A push moves the preview to the new commit
+ * and renews its time to live; the limit counts waiting previews too, so forks cannot crowd the
+ * service's own out unnoticed. Closing what is not live records nothing; a closed preview is
+ * remembered until its service is torn down.
  */
 export const previewsDecider: Decider<PreviewsState, PreviewCommand> = {
-  initialState: () => ({ live: {} }),
+  initialState: () => ({ live: {}, closing: {}, opened: {} }),
   evolve(state, event) {
+    const live = (n: number, change: Partial<LivePreview>) =>
+      state.live[n]
+        ? { ...state, live: { ...state.live, [n]: { ...state.live[n], ...change } } }
+        : state;
     if (event.type === PreviewOpened.type) {
       const d = PreviewOpened.dataOf(event);
       return {
+        ...state,
         live: {
           ...state.live,
           [d.number]: {
             number: d.number,
+            provider: d.provider,
+            author: d.author,
+            title: d.title,
             headCommit: d.headCommit,
             fromFork: d.fromFork,
             awaitingApproval: d.awaitingApproval,
             domain: d.domain,
+            previewServiceId: d.previewServiceId,
+            previewServiceName: d.previewServiceName,
             expiresAt: d.expiresAt,
           },
         },
+        opened: { ...state.opened, [d.number]: (state.opened[d.number] ?? 0) + 1 },
       };
     }
-    const live = (n: number, change: Partial<LivePreview>) =>
-      state.live[n] ? { live: { ...state.live, [n]: { ...state.live[n], ...change } } } : state;
     if (event.type === PreviewUpdated.type) {
-      const d = PreviewUpdated.dataOf(event);
-      return live(d.number, { headCommit: d.headCommit, expiresAt: d.expiresAt });
+      const { number, headCommit, expiresAt, awaitingApproval } = PreviewUpdated.dataOf(event);
+      return live(number, { headCommit, expiresAt, awaitingApproval });
     }
-    if (event.type === PreviewApproved.type)
-      return live(PreviewApproved.dataOf(event).number, { awaitingApproval: false });
+    if (event.type === PreviewApproved.type) {
+      const { number, headCommit } = PreviewApproved.dataOf(event);
+      return state.live[number]?.headCommit === headCommit
+        ? live(number, { awaitingApproval: false })
+        : state;
+    }
     if (event.type === PreviewClosed.type) {
+      const { number } = PreviewClosed.dataOf(event);
+      const gone = state.live[number];
+      if (!gone) return state;
       const rest = { ...state.live };
-      delete rest[PreviewClosed.dataOf(event).number];
-      return { live: rest };
+      delete rest[number];
+      const { previewServiceId, previewServiceName } = gone;
+      return {
+        ...state,
+        live: rest,
+        closing: { ...state.closing, [number]: { previewServiceId, previewServiceName } },
+      };
+    }
+    if (event.type === PreviewTornDown.type) {
+      const { number, previewServiceId } = PreviewTornDown.dataOf(event);
+      if (state.closing[number]?.previewServiceId !== previewServiceId) return state;
+      const rest = { ...state.closing };
+      delete rest[number];
+      return { ...state, closing: rest };
     }
     return state;
   },
   decide(command, state): PendingEvent[] {
-    if (command.kind === 'move') {
-      const { limit, ...pr } = command.pr;
-      const current = state.live[pr.number];
-      if (current) {
-        if (current.headCommit === pr.headCommit) return [];
+    switch (command.kind) {
+      case 'move': {
+        const { limit, serviceName, ...pr } = command.pr;
+        const current = state.live[pr.number];
+        if (current) {
+          if (current.headCommit === pr.headCommit) return [];
+          return [
+            PreviewUpdated({
+              serviceId: pr.serviceId,
+              number: pr.number,
+              headCommit: pr.headCommit,
+              expiresAt: pr.expiresAt,
+              awaitingApproval: current.fromFork,
+            }),
+          ];
+        }
+        const open = Object.keys(state.live).length;
+        if (open >= limit)
+          throw conflict(`This service has its ${limit} previews already: close one first`, {
+            reason: 'preview-limit',
+            limit,
+          });
+        const times = (state.opened[pr.number] ?? 0) + 1;
         return [
-          PreviewUpdated({
-            serviceId: pr.serviceId,
-            number: pr.number,
-            headCommit: pr.headCommit,
-            expiresAt: pr.expiresAt,
+          PreviewOpened({
+            ...pr,
+            previewServiceName: previewServiceName(serviceName, pr.number, times),
+            awaitingApproval: pr.fromFork,
           }),
         ];
       }
-      const open = Object.keys(state.live).length;
-      if (open >= limit)
-        throw conflict(`This service has its ${limit} previews already: close one first`, {
-          reason: 'preview-limit',
-          limit,
-        });
-      return [PreviewOpened({ ...pr, awaitingApproval: pr.fromFork })];
+      case 'approve': {
+        const current = state.live[command.number];
+        if (!current) throw notFound(`No open preview of pull request ${command.number}`);
+        if (!current.awaitingApproval) return [];
+        const { serviceId, number } = command;
+        return [PreviewApproved({ serviceId, number, headCommit: current.headCommit })];
+      }
+      case 'close':
+        return state.live[command.number]
+          ? [closed(command.serviceId, command.number, command.reason)]
+          : [];
+      case 'close-all':
+        return Object.values(state.live).map((p) => closed(command.serviceId, p.number, 'removed'));
+      case 'expire':
+        return Object.values(state.live)
+          .filter((p) => p.expiresAt <= command.now)
+          .map((p) => closed(command.serviceId, p.number, 'expired'));
+      case 'torn-down': {
+        const { serviceId, number, previewServiceId } = command;
+        return state.closing[number]?.previewServiceId === previewServiceId
+          ? [PreviewTornDown({ serviceId, number, previewServiceId })]
+          : [];
+      }
     }
-    if (command.kind === 'approve') {
-      const current = state.live[command.number];
-      if (!current) throw notFound(`No preview of pull request ${command.number}`);
-      if (!current.awaitingApproval) return [];
-      return [PreviewApproved({ serviceId: command.serviceId, number: command.number })];
-    }
-    if (command.kind === 'close') {
-      if (!state.live[command.number]) return [];
-      const { serviceId, number, reason } = command;
-      return [PreviewClosed({ serviceId, number, reason })];
-    }
-    return Object.values(state.live)
-      .filter((p) => p.expiresAt <= command.now)
-      .map((p) =>
-        PreviewClosed({ serviceId: command.serviceId, number: p.number, reason: 'expired' }),
-      );
   },
 };
