@@ -6,6 +6,7 @@ import { registerAuditCommands } from './commands/audit.commands.js';
 import { registerAuthCommands } from './commands/auth.commands.js';
 import { registerBackupCommands } from './commands/backups.commands.js';
 import { registerGitCommands } from './commands/git.commands.js';
+import { registerPreviewCommands } from './commands/previews.commands.js';
 import { registerHookCommands } from './commands/hooks.commands.js';
 import { registerNotificationCommands } from './commands/notifications.commands.js';
 import { registerDeploymentCommands } from './commands/deployments.commands.js';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerNotificationCommands(program);
   registerHookCommands(program);
   registerGitCommands(program);
+  registerPreviewCommands(program);
   registerMetricsCommand(program);
   registerMcpCommand(program);
   for (const command of program.commands) applyToTree(command);

@@ -5,6 +5,7 @@ import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
 import { answerOrFollow } from './deployments.commands.js';
+import { previewSettings, withPreviewOptions, type PreviewOptions } from './preview-options.js';
 import { resolveServer, resolveService } from './resolve.js';
 import { scanHostKey } from './server-connection.commands.js';
 
@@ -31,6 +32,13 @@ interface GitSource {
   commitStatus?: { provider: string; apiUrl: string } | null;
   buildServerId?: string | null;
   pushImage?: boolean;
+  previews?: {
+    baseDomain: string;
+    service: string;
+    port: number;
+    limit: number;
+    ttlHours: number;
+  } | null;
   rules: Rule[];
   contextPath: string;
   dockerfile: string;
@@ -62,8 +70,7 @@ export function registerGitCommands(program: Command): void {
   const git = program
     .command('git')
     .description('the git repository a service follows: deploy key, host key, rules');
-  git
-    .command('set <service> <repository>')
+  withPreviewOptions(git.command('set <service> <repository>'))
     .description(
       'follow a repository (git@host:path, ssh://… or https://…); prints the deploy key to add',
     )
@@ -109,7 +116,7 @@ export function registerGitCommands(program: Command): void {
             buildServer?: string;
             pushImage?: boolean;
             yes?: boolean;
-          },
+          } & PreviewOptions,
         ) => {
           const client = run.client();
           const serviceId = await resolveService(client, ref);
@@ -149,6 +156,7 @@ export function registerGitCommands(program: Command): void {
             statusToken: opts.statusProvider
               ? process.env.SLIPWAY_GIT_STATUS_TOKEN || undefined
               : undefined,
+            previews: previewSettings(opts),
           });
           const hook = answer.webhook;
           run.out.ok(answer, () =>
@@ -162,7 +170,7 @@ export function registerGitCommands(program: Command): void {
               answer.deployKey
                 ? `\nAdd this read-only deploy key at the repository's host (${answer.deployKey.fingerprint}):\n${answer.deployKey.publicKey}`
                 : '',
-              `\nPush webhook: ${new URL(hook.path, client.connection.url).href} (JSON or form; push events)`,
+              `\nPush webhook: ${new URL(hook.path, client.connection.url).href} (JSON or form; push and pull request events)`,
               hook.secret
                 ? `\nIts secret, shown this once (GitHub/Gitea: the secret; GitLab: the token):\n${hook.secret}`
                 : '\nIts secret was shown when it was made (--rotate-webhook-secret makes a new one).',
@@ -202,6 +210,12 @@ export function registerGitCommands(program: Command): void {
                 [
                   'builds on',
                   `${gitSource.buildServerId ?? 'the service’s server'}${gitSource.pushImage ? ', pushed to the registry' : ''}`,
+                ],
+                [
+                  'previews',
+                  gitSource.previews
+                    ? `pr-<n>.${gitSource.previews.baseDomain} → ${gitSource.previews.service}:${gitSource.previews.port} (at most ${gitSource.previews.limit}, ${gitSource.previews.ttlHours} h)`
+                    : '-',
                 ],
                 ['set', gitSource.setAt],
               ])

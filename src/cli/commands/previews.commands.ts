@@ -1,0 +1,104 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error.js';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { table } from '../output.js';
+import { resolveService } from './resolve.js';
+
+interface PreviewRow {
+  number: number;
+  state: string;
+  url: string | null;
+  headCommit: string | null;
+  fromFork: boolean | null;
+  author: string | null;
+  title: string | null;
+  expiresAt: string | null;
+  previewServiceName: string;
+  latestDeployment: { status: string } | null;
+}
+
+const NUMBER = /^[1-9]\d{0,8}$/;
+
+export function registerPreviewCommands(program: Command): void {
+  const previews = program
+    .command('previews')
+    .description('the preview environments of a service’s pull requests');
+  previews
+    .command('list <service>')
+    .description('open pull requests’ previews: state, address, commit, last deployment')
+    .action(
+      action(async (run, ref: string) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        const answer = await client.query<{ previews: PreviewRow[] }>('servicePreviews', {
+          serviceId,
+        });
+        run.out.ok(answer, () =>
+          answer.previews.length
+            ? table(
+                ['#', 'STATE', 'URL', 'COMMIT', 'BY', 'DEPLOYMENT', 'EXPIRES'],
+                answer.previews.map((p) => [
+                  p.number,
+                  p.state === 'waiting' ? 'waiting (approve it)' : p.state,
+                  p.url ?? '-',
+                  p.headCommit?.slice(0, 12) ?? '-',
+                  `${p.author ?? '-'}${p.fromFork ? ' (fork)' : ''}`,
+                  p.latestDeployment?.status ?? '-',
+                  p.expiresAt ?? '-',
+                ]),
+              )
+            : 'No previews.',
+        );
+      }),
+    );
+  onePreview(previews, {
+    name: 'approve',
+    description: 'let a fork’s pull request be built and previewed at its current head commit',
+    ask: (n) => `Build and run the code of pull request #${n} on your server`,
+    procedure: 'approveServicePreview',
+    said: (a: { approved: boolean; headCommit: string }) =>
+      a.approved
+        ? `Approved at ${a.headCommit.slice(0, 12)}: it is being built.`
+        : 'It was not waiting for an approval.',
+  });
+  onePreview(previews, {
+    name: 'close',
+    description: 'tear a pull request’s preview down (a later push opens it again)',
+    ask: (n) => `Tear down the preview of pull request #${n}`,
+    procedure: 'closeServicePreview',
+    said: (a: { closed: boolean }) => (a.closed ? 'Closed.' : 'That preview was not open.'),
+  });
+}
+
+/** `previews <name> <service> <number>`: one procedure on one preview, confirmed first. */
+function onePreview<A>(
+  previews: Command,
+  c: {
+    name: string;
+    description: string;
+    ask: (n: number) => string;
+    procedure: string;
+    said: (answer: A) => string;
+  },
+): void {
+  previews
+    .command(`${c.name} <service> <number>`)
+    .description(c.description)
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, ref: string, number: string, opts: { yes?: boolean }) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        const n = pullRequestNumber(number);
+        await confirm(opts.yes, c.ask(n));
+        const answer = await client.mutation<A>(c.procedure, { serviceId, number: n });
+        run.out.ok(answer, () => c.said(answer));
+      }),
+    );
+}
+
+function pullRequestNumber(text: string): number {
+  if (!NUMBER.test(text)) throw new CliError('BAD_USAGE', `${text}: a pull request number`);
+  return Number(text);
+}
