@@ -20,6 +20,9 @@ const LABELS: Record<string, string> = {
   deactivated: 'Deactivated',
   revoked: 'Revoked',
   denied: 'Denied',
+  waiting: 'Waiting for approval',
+  live: 'Live',
+  closing: 'Being torn down',
 };
 
 /** A status in words with its colour; the word carries the meaning, the colour only helps. */

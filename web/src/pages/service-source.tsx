@@ -62,6 +62,13 @@ export function ServiceSource({ service }: { service: Service }) {
             </li>
           ))}
         </ul>
+        {source.previews && (
+          <div className="muted small">
+            Pull requests previewed on <code>pr-&lt;n&gt;.{source.previews.baseDomain}</code> (at
+            most {source.previews.limit}, torn down {source.previews.ttlHours} h after their last
+            push)
+          </div>
+        )}
         <div className="muted small">
           Builds <code>{source.dockerfile}</code> (context <code>{source.contextPath}</code>), set{' '}
           <When at={source.setAt} />

@@ -12,6 +12,7 @@ import { Dialog } from '../components/dialog';
 import { DeployPanel } from './deploy-panel';
 import { ServiceBackups } from './service-backups';
 import { ServiceDomains } from './service-domains';
+import { ServicePreviews } from './service-previews';
 import { ServiceSource } from './service-source';
 import { ServiceHooks } from './service-hooks';
 import { ServiceForm } from './service-form';
@@ -37,6 +38,9 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
         <h2 id={headingId}>
           {service.name} <span className="muted">{service.environment}</span>
         </h2>
+        {service.preview && (
+          <span className="muted small">preview of pull request #{service.preview.number}</span>
+        )}
         <StatusBadge status={service.health} />
       </div>
       {note && <Done>{note}</Done>}
@@ -94,6 +98,9 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
         </div>
         <ServiceDomains service={service} />
         <ServiceSource service={service} />
+        {service.gitSource?.previews && can('servicePreviews') && (
+          <ServicePreviews serviceId={service.id} />
+        )}
       </dl>
       {mode !== 'edit' && (
         <div className="button-row">
