@@ -47,7 +47,14 @@ describe('pull requests get previews on their own domains', () => {
   let tlsPort: number;
   let firstPreview: string;
 
-  const commitVersion = (number: number, version: string) =>
+  /** The pull request's own compose file: what its preview runs (ports and all, stripped). */
+  const prCompose = (version: string, extra = '') =>
+    `services:\n  web:\n    image: ${suite.engine.registry}/acme/site:latest\n    ports: ["8089:80"]\n    environment:\n      DATABASE_URL: \${DATABASE_URL}\n      FROM_PULL_REQUEST: ${version}\n${extra}`;
+  const commitVersion = (
+    number: number,
+    version: string,
+    tree: { compose?: string | null; symlinks?: Record<string, string> } = {},
+  ) =>
     git.commit({
       branch: 'main',
       ref: `refs/pull/${number}/head`,
@@ -55,7 +62,9 @@ describe('pull requests get previews on their own domains', () => {
       files: {
         Dockerfile: `FROM ${suite.image('1.0.0')}\nCOPY version /www/version\n`,
         version: `${version}\n`,
+        ...(tree.compose === null ? {} : { 'compose.yaml': tree.compose ?? prCompose(version) }),
       },
+      symlinks: tree.symlinks,
     });
   /** A pull_request delivery as GitHub sends it; a fork's head is in another repository. */
   const pullRequest = async (
@@ -98,7 +107,7 @@ describe('pull requests get previews on their own domains', () => {
       await call(suite.t.url, 'GET', 'servicePreviews', suite.owner, { serviceId }),
     ).previews;
   /** The preview of `number` once its deployment of `commit` finished (succeeded or not). */
-  const deployed = async (number: number, commit: string) => {
+  const deployed = async (number: number, commit: string, outcome = 'succeeded') => {
     const preview = await until(
       async () => {
         const p = (await previews()).find((x) => x.number === number);
@@ -110,11 +119,10 @@ describe('pull requests get previews on their own domains', () => {
       `the preview of #${number} at ${commit}`,
       180_000,
     );
-    if (preview?.latestDeployment?.status !== 'succeeded') {
-      const log = await deploymentLog(suite.t, suite.owner, preview!.latestDeployment!.id);
-      throw new Error(`the preview's deployment failed:\n${log}`);
-    }
-    return preview;
+    const log = await deploymentLog(suite.t, suite.owner, preview?.latestDeployment?.id ?? '');
+    if (preview?.latestDeployment?.status !== outcome)
+      throw new Error(`the preview's deployment did not end ${outcome}:\n${log}`);
+    return Object.assign(preview, { log });
   };
   /** The preview's version page over HTTPS, its certificate checked against Pebble's root. */
   const page = async (number: number) =>
@@ -175,6 +183,7 @@ describe('pull requests get previews on their own domains', () => {
         statusProvider: 'github',
         statusApiUrl: statusApi.url,
         statusToken: STATUS_TOKEN,
+        composeFile: 'compose.yaml',
         previews: {
           baseDomain: BASE,
           service: 'web',
@@ -223,6 +232,9 @@ describe('pull requests get previews on their own domains', () => {
       HostConfig: { Memory: number };
     }[];
     expect(inspect[0].Config.Env).toContain('DATABASE_URL=postgres://preview');
+    // The pull request's own compose file runs, not the service's.
+    expect(inspect[0].Config.Env).toContain('FROM_PULL_REQUEST=pr-7');
+    expect(preview.log).toMatch(/compose\.yaml from the repository: compose\.yaml at [0-9a-f]{12}/);
     expect(inspect[0].Config.Env.join('\n')).not.toContain('production');
     expect(inspect[0].HostConfig.Memory).toBe(64 * 1024 * 1024);
     expect(inspect[0].Name).not.toBe('/site-web');
@@ -247,6 +259,22 @@ describe('pull requests get previews on their own domains', () => {
   }, 180_000);
 
   it('a push to the pull request moves its preview to the new commit', async () => {
+    // A compose file that is a link out of the repository is not read; one the server's policy
+    // refuses does not run; either way the preview keeps serving what it served.
+    const linked = commitVersion(7, 'linked', {
+      compose: null,
+      symlinks: { 'compose.yaml': '/etc/passwd' },
+    });
+    await pullRequest('synchronize', 7, linked);
+    expect((await deployed(7, linked, 'failed')).log).toContain(
+      'the repository has no file compose.yaml',
+    );
+    const privileged = commitVersion(7, 'privileged', {
+      compose: prCompose('privileged', '    privileged: true\n'),
+    });
+    await pullRequest('synchronize', 7, privileged);
+    expect((await deployed(7, privileged, 'failed')).log).toContain('does not allow');
+    await served(7, 'pr-7');
     const head = commitVersion(7, 'pr-7b');
     const res = await pullRequest('synchronize', 7, head);
     expect(res.body.recorded).toEqual(['PreviewUpdated']);

@@ -155,6 +155,7 @@ describe('git push deliveries deploy what the source’s rules say', () => {
       message: 'Initial commit',
       contextPath: '.',
       dockerfile: 'Dockerfile',
+      composeFile: null,
       buildServerId: null,
       pushImage: false,
     });

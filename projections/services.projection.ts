@@ -165,6 +165,7 @@ export const servicesProjection: Projection = {
                 rules: data.rules,
                 contextPath: data.contextPath,
                 dockerfile: data.dockerfile,
+                composeFile: data.composeFile ?? null,
                 buildServerId: data.buildServerId ?? null,
                 pushImage: data.pushImage === true,
                 previews: data.previews ? previewSettingsView(data.previews) : null,

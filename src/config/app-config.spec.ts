@@ -74,6 +74,7 @@ describe('loadConfig', () => {
         maxPerServer: 2,
         stepTimeoutSeconds: 900,
         buildTimeoutSeconds: 1800,
+        previewSweepSeconds: 300,
         pollMs: 1000,
         remoteDir: '/srv/slipway',
       },

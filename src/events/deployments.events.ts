@@ -69,6 +69,10 @@ export interface DeploymentGitBuild {
   fetchRef?: string | null;
   /** The address the deployment serves, reported with its commit status (a preview's). */
   previewUrl?: string | null;
+  /** The repository's compose file at the commit runs, read after the build; null: the service's. */
+  composeFile?: string | null;
+  /** A preview's container limits, put on the repository's compose file too. */
+  previewLimits?: { memoryMb: number | null; cpus: number | null } | null;
 }
 
 /** A file of a compose intake, its path relative to the deployment's directory. */

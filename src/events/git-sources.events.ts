@@ -30,6 +30,11 @@ export type GitSourceData = {
   contextPath: string;
   dockerfile: string;
   /**
+   * A compose file in the repository that each commit's deployment runs (its own, at that
+   * commit) instead of the service's compose definition; absent or null: the service's.
+   */
+  composeFile?: string | null;
+  /**
    * The secret push deliveries are signed with (GitHub, Gitea) or carry (GitLab), sealed; absent
    * in sources set before push webhooks existed (set the source again to get one).
    */

@@ -108,15 +108,18 @@ export class DeploymentExecutor {
         step = next.name;
         await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);
         open = step;
-        if ('local' in next && next.local === 'transfer-image') {
-          if (!builder) throw new Error('no session to the build server');
-          await this.gitBuilds.transfer(
-            builder,
+        if (
+          'local' in next &&
+          (next.local === 'transfer-image' || next.local === 'repository-compose')
+        ) {
+          await this.gitBuilds.localStep(next.local, {
+            deployment,
+            server,
             session,
-            deployment.imageRef,
-            control.abort.signal,
-            (text) => log.write(step, 'stdout', text),
-          );
+            builder,
+            signal: control.abort.signal,
+            log: (text) => log.write(step, 'stdout', text),
+          });
           if (control.abort.signal.aborted)
             return await this.finishCancelled(id, control, log, ctx, session, undo);
           await this.stepDone(id, step, ctx);

@@ -18,11 +18,11 @@ export interface RemoteStep {
 
 /**
  * A step the control plane runs itself: the edge proxy's sync, its switch, the drain; an image
- * copied from the build server.
+ * copied from the build server; the repository's compose file judged and written.
  */
 export interface LocalStep {
   name: string;
-  local: 'edge-sync' | 'switch' | 'drain' | 'unpin' | 'transfer-image';
+  local: 'edge-sync' | 'switch' | 'drain' | 'unpin' | 'transfer-image' | 'repository-compose';
 }
 
 export type DeploymentStep = RemoteStep | LocalStep;

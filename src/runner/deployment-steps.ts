@@ -39,6 +39,11 @@ function contextSteps(
   ];
 }
 
+/** Where a deployment's files are on its server (and on its build server). */
+export function deploymentDir(remoteDir: string, deployment: DeploymentDoc): string {
+  return `${remoteDir}/${composeProject(deployment.serviceName, deployment.environment)}/${deployment.id}`;
+}
+
 /** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
 export function envFile(deployment: DeploymentDoc, box: SecretBox): string {
   return deployment.snapshot.env
@@ -111,7 +116,7 @@ export function deploymentSteps(
   const building = !!deployment.snapshot.context;
   const { remoteDir } = runner;
   const project = composeProject(deployment.serviceName, deployment.environment);
-  const dir = `${remoteDir}/${project}/${deployment.id}`;
+  const dir = deploymentDir(remoteDir, deployment);
   const compose = [
     'docker',
     'compose',
@@ -133,16 +138,24 @@ export function deploymentSteps(
       ? gitSteps(git, deployment.imageRef, dir, gitAccess, runner.buildTimeoutSeconds)
       : []),
     ...contextSteps(deployment, dir, localContext),
-    {
-      name: 'write-compose',
-      args: ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
-      stdin: composeForDeployment(
-        deployment.snapshot.compose,
-        deployment.imageRef,
-        { project, routes: deployment.snapshot.routes ?? [] },
-        git !== null && git.pushImage !== true,
-      ),
-    },
+    git?.composeFile
+      ? { name: 'write-compose', local: 'repository-compose' }
+      : {
+          name: 'write-compose',
+          args: [
+            'sh',
+            '-c',
+            'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"',
+            'slipway',
+            dir,
+          ],
+          stdin: composeForDeployment(
+            deployment.snapshot.compose,
+            deployment.imageRef,
+            { project, routes: deployment.snapshot.routes ?? [] },
+            git !== null && git.pushImage !== true,
+          ),
+        },
     ...(deployment.snapshot.files ?? []).map((file) => ({
       name: 'write-file',
       args: ['sh', '-c', WRITE_FILE, 'slipway', dir, file.path],

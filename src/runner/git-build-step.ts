@@ -9,7 +9,9 @@ import type { DeploymentStep, RemoteStep } from './deployment-step.js';
  *
  * Arguments: $1 the deployment's directory, $2 the repository's address, $3 the commit, $4 the
  * context path, $5 the Dockerfile, $6 the image to tag, $7 ssh|https, $8 host, $9 port, $10 the
- * pinned host key (SSH), $11 a ref that holds the commit (a pull request's head), or empty.
+ * pinned host key (SSH), $11 a ref that holds the commit (a pull request's head), or empty, $12
+ * the repository's compose file to keep as `repository-compose.yaml` in $1, or empty (with one,
+ * an image already there is not built again, but the commit is still fetched for the file).
  * Standard input: the deploy key (SSH) or `user:token` (HTTPS), or
  * nothing. The credential lives in a 0600 file or the git process's environment, never on a
  * command line, and is removed when the script exits, whatever the outcome.
@@ -24,11 +26,12 @@ import type { DeploymentStep, RemoteStep } from './deployment-step.js';
  */
 const GIT_BUILD = `set -eu
 dir=$1 url=$2 commit=$3 context=$4 dockerfile=$5 image=$6 transport=$7 host=$8 port=$9 pin=\${10}
-fetchref=\${11:-}
+fetchref=\${11:-} composefile=\${12:-}
+built=
 if docker image inspect --format '{{.Id}}' "$image" >/dev/null 2>&1; then
-  cat >/dev/null
   echo "$image is on this server already: not built again"
-  exit 0
+  if [ -z "$composefile" ]; then cat >/dev/null; exit 0; fi
+  built=yes
 fi
 if [ "$transport" = gone ]; then
   cat >/dev/null
@@ -84,6 +87,18 @@ git -c advice.detachedHead=false checkout -q --detach "$commit"
 [ "$(git rev-parse HEAD)" = "$commit" ] || { echo "checked out $(git rev-parse HEAD), not $commit" >&2; exit 1; }
 rm -rf "$work/.cred"
 echo "checked out $commit"
+if [ -n "$composefile" ]; then
+  # The repository's file itself, inside the checkout: never through a link to elsewhere.
+  real=$(realpath -e -- "$work/src/$composefile" 2>/dev/null) || real=
+  case $real in
+    "$work/src/"*) [ -f "$real" ] && [ ! -L "$work/src/$composefile" ] || real= ;;
+    *) real= ;;
+  esac
+  [ -n "$real" ] || { echo "the repository has no file $composefile at $commit" >&2; exit 1; }
+  cp -- "$real" "$dir/repository-compose.yaml"
+  echo "kept $composefile of $commit"
+fi
+if [ -n "$built" ]; then cd "$dir"; rm -rf "$work"; exit 0; fi
 cd "$work/src/$context"
 # BuildKit's plain progress is a line per event; the classic builder takes no --progress.
 if docker buildx version >/dev/null 2>&1; then
@@ -191,6 +206,7 @@ export function gitBuildStep(
       String(access.port),
       access.hostKeyFingerprint ?? '',
       git.fetchRef ?? '',
+      git.composeFile ?? '',
     ],
     stdin: access.secret,
   };

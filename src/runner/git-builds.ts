@@ -1,6 +1,8 @@
 import { PassThrough, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { ServerDoc } from '../../projections/servers.projection.js';
+import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { gitSourceDecider } from '../deployments/git/git-source.decider.js';
 import { serviceGitStream } from '../events/git-sources.events.js';
@@ -8,6 +10,8 @@ import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { gitBuildAccess, type GitBuildAccess } from './git-build-step.js';
+import { deploymentDir } from './deployment-steps.js';
+import { RepositoryCompose } from './repository-compose.js';
 import { ServerSessions } from './server-sessions.js';
 import type { SshSession } from './ssh-session.js';
 
@@ -21,7 +25,9 @@ export class GitBuilds {
     private readonly streams: DeciderRunner,
     private readonly lookup: DeploymentLookup,
     private readonly sessions: ServerSessions,
+    private readonly repositoryCompose: RepositoryCompose,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The source's credentials for the build (never frozen in the deployment); null: no commit. */
@@ -50,6 +56,33 @@ export class GitBuilds {
       session: await this.sessions.open(server),
       said: `connected to the build server ${server.sshUser}@${server.host}:${server.sshPort} (${server.hostKeyFingerprint})`,
     };
+  }
+
+  /**
+   * The steps of a commit's deployment the control plane runs between its servers: the image
+   * copied from the build server, and the repository's compose file judged and written.
+   */
+  async localStep(
+    kind: 'transfer-image' | 'repository-compose',
+    on: {
+      deployment: DeploymentDoc;
+      server: ServerDoc;
+      session: SshSession;
+      builder: SshSession | null;
+      signal: AbortSignal;
+      log: (text: string) => void;
+    },
+  ): Promise<void> {
+    const { deployment, session, builder } = on;
+    if (kind === 'transfer-image') {
+      if (!builder) throw new Error('no session to the build server');
+      return this.transfer(builder, session, deployment.imageRef, on.signal, on.log);
+    }
+    // The file is where the commit was built.
+    const built = deployment.snapshot.git?.buildServerId && builder ? builder : session;
+    const dir = deploymentDir(this.config.runner.remoteDir, deployment);
+    const lines = await this.repositoryCompose.write(deployment, on.server, dir, built, session);
+    lines.forEach(on.log);
   }
 
   /**

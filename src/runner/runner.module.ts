@@ -22,6 +22,7 @@ import { EdgeProxy } from './edge/edge-proxy.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { EdgeWatch } from './edge/edge-watch.js';
 import { PreviewEnvironments } from './previews/preview-environments.js';
+import { RepositoryCompose } from './repository-compose.js';
 import { PreviewSweep } from './previews/preview-sweep.js';
 import { ReconcilePreviews } from './previews/reconcile-previews.reaction.js';
 import { SyncEdgeOnRoutes } from './edge/sync-edge-on-routes.reaction.js';
@@ -52,6 +53,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     EdgeCutover,
     EdgeWatch,
     PreviewEnvironments,
+    RepositoryCompose,
     ReconcilePreviews,
     PreviewSweep,
     EdgeCertificates,

@@ -42,6 +42,7 @@ interface GitSource {
   rules: Rule[];
   contextPath: string;
   dockerfile: string;
+  composeFile?: string | null;
   setAt: string;
 }
 
@@ -86,6 +87,10 @@ export function registerGitCommands(program: Command): void {
     .option('--rule <rule...>', 'kind:pattern=action, e.g. branch:main=deploy (first match wins)')
     .option('--context-path <path>', 'the build context inside the repository', '.')
     .option('--dockerfile <path>', 'the Dockerfile inside the context', 'Dockerfile')
+    .option(
+      '--compose-file <path>',
+      'run the repository’s compose file at each commit (a pull request’s preview runs its own) instead of the service’s',
+    )
     .option('--rotate-key', 'SSH: make a new deploy key (the old one stops working)')
     .option('--rotate-webhook-secret', 'make a new push webhook secret (the old one stops working)')
     .option(
@@ -109,6 +114,7 @@ export function registerGitCommands(program: Command): void {
             rule?: string[];
             contextPath: string;
             dockerfile: string;
+            composeFile?: string;
             rotateKey?: boolean;
             rotateWebhookSecret?: boolean;
             statusProvider?: string;
@@ -144,6 +150,7 @@ export function registerGitCommands(program: Command): void {
             rules: (opts.rule ?? []).map(parseRule),
             contextPath: opts.contextPath,
             dockerfile: opts.dockerfile,
+            composeFile: opts.composeFile,
             rotateDeployKey: opts.rotateKey || undefined,
             rotateWebhookSecret: opts.rotateWebhookSecret || undefined,
             buildServerId: opts.buildServer
@@ -207,6 +214,7 @@ export function registerGitCommands(program: Command): void {
                 ],
                 ['rules', gitSource.rules.map(ruleText).join(' ') || '(none: nothing deploys)'],
                 ['context', `${gitSource.contextPath} (${gitSource.dockerfile})`],
+                ['compose file', gitSource.composeFile ?? 'the service’s'],
                 [
                   'builds on',
                   `${gitSource.buildServerId ?? 'the service’s server'}${gitSource.pushImage ? ', pushed to the registry' : ''}`,

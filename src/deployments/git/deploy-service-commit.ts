@@ -104,6 +104,7 @@ export class DeployServiceCommitHandler implements ICommandHandler<DeployService
       message: pushed?.message ?? null,
       contextPath: source.contextPath,
       dockerfile: source.dockerfile,
+      composeFile: source.composeFile ?? null,
       buildServerId: source.buildServerId ?? null,
       pushImage: source.pushImage === true,
     };

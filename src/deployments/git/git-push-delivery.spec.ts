@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { createHmac } from 'node:crypto';
 import { sign } from '@octokit/webhooks-methods';
-import { deliveryPayload, verifyGitDelivery } from './git-push-delivery.js';
+import { verifyGitDelivery } from './git-push-delivery.js';
 
 const SECRET = 'whsec_test-secret';
 const body = Buffer.from(JSON.stringify({ ref: 'refs/heads/main' }));
@@ -105,24 +105,5 @@ describe('verifyGitDelivery', () => {
     );
     expect(verified).toMatchObject({ deliveryId: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(verified).toMatchObject({ event: null });
-  });
-});
-
-describe('deliveryPayload', () => {
-  it('reads JSON bodies and GitHub’s form encoding', () => {
-    expect(deliveryPayload('application/json; charset=utf-8', body)).toEqual({
-      ref: 'refs/heads/main',
-    });
-    const form = Buffer.from(`payload=${encodeURIComponent(body.toString())}`);
-    expect(deliveryPayload('application/x-www-form-urlencoded', form)).toEqual({
-      ref: 'refs/heads/main',
-    });
-  });
-
-  it('answers null for what is not a readable payload', () => {
-    expect(deliveryPayload('application/json', Buffer.from('{'))).toBeNull();
-    expect(deliveryPayload('application/x-www-form-urlencoded', Buffer.from('a=1'))).toBeNull();
-    expect(deliveryPayload('text/plain', body)).toBeNull();
-    expect(deliveryPayload(undefined, body)).toBeNull();
   });
 });

@@ -82,6 +82,15 @@ export class SetServiceGitSourceInput {
   @RepositoryPath()
   dockerfile?: string;
 
+  /**
+   * A compose file in the repository (e.g. `compose.yaml`) that each commit's deployment runs,
+   * as it is at that commit, instead of the service's compose definition; a pull request's
+   * preview runs its own. Checked and judged by the server's policy when it is read.
+   */
+  @Omittable()
+  @RepositoryPath()
+  composeFile?: string;
+
   /** An SSH source that has a deploy key gets a new one (the old one stops working). */
   @Omittable()
   @IsBoolean()

@@ -16,11 +16,8 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import type { HeaderReader } from '../hooks/hook-signature.js';
 import { DeployServiceCommit, type CommitDeploymentAnswer } from './deploy-service-commit.js';
-import {
-  deliveryPayload,
-  verifyGitDelivery,
-  type VerifiedGitDelivery,
-} from './git-push-delivery.js';
+import { deliveryPayload } from '../delivery-payload.js';
+import { verifyGitDelivery, type VerifiedGitDelivery } from './git-push-delivery.js';
 import { pullRequestEventOf, pullRequestRef, readGitPullRequest } from './git-pull-request.js';
 import { PullRequestIntake, type PullRequestAnswer } from './previews/pull-request-intake.js';
 import { StreamFacts } from '../facts/stream-facts.js';

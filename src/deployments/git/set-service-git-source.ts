@@ -76,7 +76,7 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   scopes: ['service:write', 'deploy:start'],
   input: SetServiceGitSourceInput,
   description:
-    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
+    'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, composeFile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(
@@ -148,6 +148,7 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       rules: (input.rules ?? []).map(({ kind, pattern, action }) => ({ kind, pattern, action })),
       contextPath: input.contextPath ?? '.',
       dockerfile: input.dockerfile ?? 'Dockerfile',
+      composeFile: input.composeFile ?? null,
       commitStatus,
       buildServerId: input.buildServerId ?? null,
       pushImage: input.pushImage === true,

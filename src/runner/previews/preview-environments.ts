@@ -104,10 +104,10 @@ export class PreviewEnvironments {
         ),
       );
     }
-    for (const [number, closing] of Object.entries(state.closing)) {
-      await this.tearDown(serviceId, Number(number), closing).catch((error: unknown) =>
+    for (const [previewServiceId, closing] of Object.entries(state.closing)) {
+      await this.tearDown(serviceId, previewServiceId, closing).catch((error: unknown) =>
         logger.warn(
-          `Preview #${number} of service ${serviceId} could not be torn down: ${errorForLog(error)}`,
+          `Preview #${closing.number} of service ${serviceId} could not be torn down: ${errorForLog(error)}`,
         ),
       );
     }
@@ -147,6 +147,8 @@ export class PreviewEnvironments {
       sourceServiceId: parent.id,
       fetchRef: pullRequestRef(preview.provider, preview.number),
       previewUrl: previewUrl(preview.domain, settings.tls),
+      composeFile: source.composeFile ?? null,
+      previewLimits: { memoryMb: settings.memoryMb, cpus: settings.cpus },
     };
     // What runs is the source's preview settings now, whatever they were at registration.
     const snapshot = { ...serviceSnapshot(service, imageRef), compose, env: settings.env, git };
@@ -219,12 +221,13 @@ export class PreviewEnvironments {
    * A closed preview's service is archived and its compose project taken down; a deployment of
    * it still queued or running is cancelled first, and the archiving waits for the next pass.
    */
-  private async tearDown(serviceId: string, number: number, closing: ClosingPreview) {
+  private async tearDown(serviceId: string, previewServiceId: string, closing: ClosingPreview) {
+    const { number } = closing;
     const ctx = previewContext(serviceId, `closed preview of pull request #${number}`);
     const service = await this.facts.serviceNamed(
       PREVIEW_ENVIRONMENT,
       closing.previewServiceName,
-      closing.previewServiceId,
+      previewServiceId,
     );
     if (service && service.status !== 'archived') {
       const active = (
@@ -244,7 +247,7 @@ export class PreviewEnvironments {
     await this.runner.run(
       servicePreviewsStream(serviceId),
       previewsDecider,
-      { kind: 'torn-down', serviceId, number, previewServiceId: closing.previewServiceId },
+      { kind: 'torn-down', serviceId, number, previewServiceId },
       ctx,
     );
   }

@@ -70,8 +70,14 @@ export function ServiceSource({ service }: { service: Service }) {
           </div>
         )}
         <div className="muted small">
-          Builds <code>{source.dockerfile}</code> (context <code>{source.contextPath}</code>), set{' '}
-          <When at={source.setAt} />
+          Builds <code>{source.dockerfile}</code> (context <code>{source.contextPath}</code>)
+          {source.composeFile && (
+            <>
+              {' '}
+              and runs the repository’s <code>{source.composeFile}</code>
+            </>
+          )}
+          , set <When at={source.setAt} />
         </div>
       </dd>
     </div>

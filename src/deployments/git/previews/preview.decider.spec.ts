@@ -15,12 +15,10 @@ import {
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
-const serviceIdOf = (number: number) =>
-  `00000000-0000-4000-8000-${String(number).padStart(12, '0')}`;
+const C = 'c'.repeat(40);
 
 const pr = (number: number, change: Partial<PullRequestMove> = {}): PullRequestMove => ({
   serviceId: 's1',
-  serviceName: 'api',
   number,
   provider: 'github',
   headCommit: A,
@@ -29,7 +27,8 @@ const pr = (number: number, change: Partial<PullRequestMove> = {}): PullRequestM
   author: 'ada',
   title: 'A change',
   domain: `pr-${number}.preview.example.com`,
-  previewServiceId: serviceIdOf(number),
+  previewServiceId: `p${number}`,
+  serviceName: 'web',
   expiresAt: '2026-12-01T00:00:00.000Z',
   limit: 2,
   ...change,
@@ -42,9 +41,7 @@ const opened = (number: number, change: Partial<PullRequestMove> = {}, times = 1
     awaitingApproval: data.fromFork,
   });
 };
-const closed = (number: number, reason: 'closed' | 'merged' | 'expired' | 'removed' = 'closed') =>
-  PreviewClosed({ serviceId: 's1', number, reason });
-const updated = (number: number, headCommit: string, awaitingApproval = false) =>
+const updated = (number: number, headCommit: string, awaitingApproval: boolean) =>
   PreviewUpdated({
     serviceId: 's1',
     number,
@@ -52,17 +49,31 @@ const updated = (number: number, headCommit: string, awaitingApproval = false) =
     expiresAt: '2026-12-02T00:00:00.000Z',
     awaitingApproval,
   });
-const moved = (number: number, headCommit: string, fromFork = false) =>
-  pr(number, { headCommit, fromFork, expiresAt: '2026-12-02T00:00:00.000Z' });
-const approve = (number: number) => ({ kind: 'approve', serviceId: 's1', number }) as const;
+const push = (number: number, headCommit: string, change: Partial<PullRequestMove> = {}) => ({
+  kind: 'move' as const,
+  pr: pr(number, { headCommit, expiresAt: '2026-12-02T00:00:00.000Z', ...change }),
+});
+const approve = (number: number) => ({ kind: 'approve' as const, serviceId: 's1', number });
+const approved = (number: number, headCommit: string) =>
+  PreviewApproved({ serviceId: 's1', number, headCommit });
+const closed = (number: number, reason: 'closed' | 'merged' | 'expired' | 'removed' = 'closed') =>
+  PreviewClosed({ serviceId: 's1', number, reason });
+const tornDown = (number: number, previewServiceId = `p${number}`) => ({
+  kind: 'torn-down' as const,
+  serviceId: 's1',
+  number,
+  previewServiceId,
+});
 
 describe('pull request previews', () => {
-  it('opens a preview of a pull request of the repository itself, named after the service', () => {
+  it('opens a preview for a pull request of the repository itself, named after the service', () => {
     given(previews)
       .when({ kind: 'move', pr: pr(7) })
       .then(opened(7));
     expect(opened(7).data).toMatchObject({
-      previewServiceName: 'api-pr-7',
+      previewServiceName: 'web-pr-7',
+      previewServiceId: 'p7',
+      provider: 'github',
       awaitingApproval: false,
     });
   });
@@ -72,42 +83,36 @@ describe('pull request previews', () => {
     given(previews)
       .when({ kind: 'move', pr: pr(8, { fromFork: true }) })
       .then(fork);
-    given(previews, fork)
-      .when(approve(8))
-      .then(PreviewApproved({ serviceId: 's1', number: 8, headCommit: A }));
-    given(previews, fork, PreviewApproved({ serviceId: 's1', number: 8, headCommit: A }))
-      .when(approve(8))
-      .thenNothing();
+    given(previews, fork).when(approve(8)).then(approved(8, A));
+    given(previews, fork, approved(8, A)).when(approve(8)).thenNothing();
     given(previews).when(approve(9)).thenRefused('NOT_FOUND');
     given(previews, opened(7)).when(approve(7)).thenNothing();
   });
 
   it('a push moves the preview to its commit and renews its time; the same commit is nothing', () => {
     given(previews, opened(7))
-      .when({ kind: 'move', pr: moved(7, B) })
-      .then(updated(7, B));
+      .when(push(7, B))
+      .then(updated(7, B, false));
     given(previews, opened(7))
       .when({ kind: 'move', pr: pr(7) })
       .thenNothing();
   });
 
-  it('a push to an approved fork waits again; an approval of its older commit lets nothing through', () => {
-    const history = [
-      opened(8, { fromFork: true }),
-      PreviewApproved({ serviceId: 's1', number: 8, headCommit: A }),
-    ];
-    given(previews, ...history)
-      .when({ kind: 'move', pr: moved(8, B, true) })
+  it('a push to a fork waits for an approval again; approving an older commit lets nothing through', () => {
+    const fork = opened(8, { fromFork: true });
+    given(previews, fork, approved(8, A))
+      .when(push(8, B, { fromFork: true }))
       .then(updated(8, B, true));
-    // An approval recorded for A after B arrived (a race) does not approve B.
-    given(
-      previews,
-      opened(8, { fromFork: true }),
-      updated(8, B, true),
-      PreviewApproved({ serviceId: 's1', number: 8, headCommit: A }),
-    )
+    // The approval of A, recorded after the push to B, does not approve B.
+    given(previews, fork, updated(8, B, true), approved(8, A))
       .when(approve(8))
-      .then(PreviewApproved({ serviceId: 's1', number: 8, headCommit: B }));
+      .then(approved(8, B));
+    given(previews, fork, approved(8, A), updated(8, B, true), updated(8, C, true))
+      .when(approve(8))
+      .then(approved(8, C));
+    given(previews, fork, updated(8, B, true), approved(8, B))
+      .when(approve(8))
+      .thenNothing();
   });
 
   it('refuses a preview over the limit, counting the ones waiting for approval', () => {
@@ -117,26 +122,27 @@ describe('pull request previews', () => {
     given(previews, opened(1), opened(2), closed(1, 'merged'))
       .when({ kind: 'move', pr: pr(3) })
       .then(opened(3));
+    given(previews, opened(1), opened(2))
+      .when(push(2, B))
+      .then(updated(2, B, false));
   });
 
-  it('closes a live preview once; reopened, its service gets a name of its own', () => {
+  it('closes a live preview once; closing an unknown one is nothing', () => {
     given(previews, opened(7))
       .when({ kind: 'close', serviceId: 's1', number: 7, reason: 'merged' })
       .then(closed(7, 'merged'));
     given(previews, opened(7), closed(7))
       .when({ kind: 'close', serviceId: 's1', number: 7, reason: 'closed' })
       .thenNothing();
-    const again = { previewServiceId: serviceIdOf(70) };
-    given(previews, opened(7), closed(7))
-      .when({ kind: 'move', pr: pr(7, again) })
-      .then(opened(7, again, 2));
-    expect(opened(7, again, 2).data.previewServiceName).toBe('api-pr-7-2');
+    given(previews)
+      .when({ kind: 'close', serviceId: 's1', number: 9, reason: 'closed' })
+      .thenNothing();
   });
 
-  it('closes every live preview when the service stops previewing', () => {
-    given(previews, opened(1), opened(2), closed(1))
+  it('closes every live preview at once', () => {
+    given(previews, opened(1), opened(2), opened(3), closed(2))
       .when({ kind: 'close-all', serviceId: 's1' })
-      .then(closed(2, 'removed'));
+      .then(closed(1, 'removed'), closed(3, 'removed'));
     given(previews).when({ kind: 'close-all', serviceId: 's1' }).thenNothing();
   });
 
@@ -145,38 +151,64 @@ describe('pull request previews', () => {
       previews,
       opened(1, { expiresAt: '2026-11-30T00:00:00.000Z' }),
       opened(2, { expiresAt: '2026-12-05T00:00:00.000Z' }),
+      opened(3, { expiresAt: '2026-12-01T00:00:00.000Z' }),
     )
       .when({ kind: 'expire', serviceId: 's1', now: '2026-12-01T00:00:00.000Z' })
-      .then(closed(1, 'expired'));
-    given(previews).when({ kind: 'expire', serviceId: 's1', now: '2027-01-01' }).thenNothing();
-  });
-
-  it('records a closed preview torn down once, and only for its own service', () => {
-    const tornDown = { kind: 'torn-down', serviceId: 's1', number: 7 } as const;
-    given(previews, opened(7), closed(7))
-      .when({ ...tornDown, previewServiceId: serviceIdOf(7) })
-      .then(PreviewTornDown({ serviceId: 's1', number: 7, previewServiceId: serviceIdOf(7) }));
-    given(
-      previews,
-      opened(7),
-      closed(7),
-      PreviewTornDown({ serviceId: 's1', number: 7, previewServiceId: serviceIdOf(7) }),
-    )
-      .when({ ...tornDown, previewServiceId: serviceIdOf(7) })
+      .then(closed(1, 'expired'), closed(3, 'expired'));
+    given(previews, opened(1, { expiresAt: '2026-11-30T00:00:00.000Z' }), updated(1, B, false))
+      .when({ kind: 'expire', serviceId: 's1', now: '2026-12-01T00:00:00.000Z' })
       .thenNothing();
-    given(previews, opened(7), closed(7))
-      .when({ ...tornDown, previewServiceId: serviceIdOf(99) })
-      .thenNothing();
-    given(previews, opened(7))
-      .when({ ...tornDown, previewServiceId: serviceIdOf(7) })
+    given(previews)
+      .when({ kind: 'expire', serviceId: 's1', now: '2027-01-01T00:00:00.000Z' })
       .thenNothing();
   });
 
-  it('names a preview’s service within 80 characters', () => {
-    expect(previewServiceName('api', 12, 1)).toBe('api-pr-12');
-    expect(previewServiceName('api', 12, 3)).toBe('api-pr-12-3');
-    const long = previewServiceName('s'.repeat(80), 123456789, 2);
-    expect(long).toHaveLength(80);
-    expect(long.endsWith('-pr-123456789-2')).toBe(true);
+  it('records a closed preview torn down once, and only with its own service id', () => {
+    const torn = PreviewTornDown({ serviceId: 's1', number: 7, previewServiceId: 'p7' });
+    given(previews, opened(7), closed(7)).when(tornDown(7)).then(torn);
+    given(previews, opened(7), closed(7), torn).when(tornDown(7)).thenNothing();
+    given(previews, opened(7), closed(7)).when(tornDown(7, 'other')).thenNothing();
+    given(previews, opened(7)).when(tornDown(7)).thenNothing();
+    given(previews).when(tornDown(7)).thenNothing();
+  });
+
+  it('a request closed, reopened and closed again before any teardown has both torn down', () => {
+    const twice = [opened(7), closed(7), opened(7, { previewServiceId: 'p7b' }, 2), closed(7)];
+    given(previews, ...twice)
+      .when(tornDown(7))
+      .then(PreviewTornDown({ serviceId: 's1', number: 7, previewServiceId: 'p7' }));
+    given(previews, ...twice)
+      .when(tornDown(7, 'p7b'))
+      .then(PreviewTornDown({ serviceId: 's1', number: 7, previewServiceId: 'p7b' }));
+  });
+
+  it('a pull request reopened after closing opens again under a new name', () => {
+    given(previews, opened(7), closed(7))
+      .when({ kind: 'move', pr: pr(7, { previewServiceId: 'p7b' }) })
+      .then(opened(7, { previewServiceId: 'p7b' }, 2));
+    expect(opened(7, {}, 2).data.previewServiceName).toBe('web-pr-7-2');
+    given(previews, opened(7), closed(7), opened(7, {}, 2), closed(7))
+      .when({ kind: 'move', pr: pr(7) })
+      .then(opened(7, {}, 3));
+    expect(opened(7, {}, 3).data.previewServiceName).toBe('web-pr-7-3');
+  });
+});
+
+describe('previewServiceName', () => {
+  it('names the first preview <name>-pr-<n>, then -2, -3… on reopening', () => {
+    expect(previewServiceName('web', 12, 1)).toBe('web-pr-12');
+    expect(previewServiceName('web', 12, 2)).toBe('web-pr-12-2');
+    expect(previewServiceName('web', 12, 3)).toBe('web-pr-12-3');
+  });
+
+  it('truncates the service’s name to keep the whole at 80 characters, suffix kept', () => {
+    const long = 'x'.repeat(100);
+    expect(previewServiceName(long, 1234, 1)).toBe(`${'x'.repeat(72)}-pr-1234`);
+    expect(previewServiceName(long, 1234, 2)).toHaveLength(80);
+    expect(previewServiceName(long, 1234, 2).endsWith('-pr-1234-2')).toBe(true);
+    expect(previewServiceName('y'.repeat(75), 7, 1)).toBe(`${'y'.repeat(75)}-pr-7`);
+    expect(previewServiceName('y'.repeat(76), 7, 1)).toBe(`${'y'.repeat(75)}-pr-7`);
+    // A cut that ends on a separator drops it: never `--pr-`.
+    expect(previewServiceName(`${'z'.repeat(74)}-abc`, 7, 1)).toBe(`${'z'.repeat(74)}-pr-7`);
   });
 });

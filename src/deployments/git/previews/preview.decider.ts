@@ -30,13 +30,14 @@ export interface LivePreview {
  */
 export interface PreviewsState {
   live: Readonly<Record<number, LivePreview>>;
-  closing: Readonly<Record<number, ClosingPreview>>;
+  /** By the preview service's id: a request closed, reopened and closed again has two. */
+  closing: Readonly<Record<string, ClosingPreview>>;
   opened: Readonly<Record<number, number>>;
 }
 
 /** A closed preview whose service is not torn down yet. */
 export interface ClosingPreview {
-  previewServiceId: string;
+  number: number;
   previewServiceName: string;
 }
 
@@ -64,7 +65,8 @@ export type PreviewCommand =
 /** `<name>-pr-<n>`, then `-2`, `-3`… when it reopens: a slug of at most 80 characters. */
 export function previewServiceName(serviceName: string, number: number, times: number): string {
   const suffix = `-pr-${number}${times > 1 ? `-${times}` : ''}`;
-  return `${serviceName.slice(0, 80 - suffix.length)}${suffix}`;
+  // Cut where it may, but never leaving `--pr-` (a name ends with a letter or digit).
+  return `${serviceName.slice(0, 80 - suffix.length).replace(/[-._]+$/, '')}${suffix}`;
 }
 
 const closed = (serviceId: string, number: number, reason: PreviewClosed['reason']) =>
@@ -129,14 +131,14 @@ export const previewsDecider: Decider<PreviewsState, PreviewCommand> = {
       return {
         ...state,
         live: rest,
-        closing: { ...state.closing, [number]: { previewServiceId, previewServiceName } },
+        closing: { ...state.closing, [previewServiceId]: { number, previewServiceName } },
       };
     }
     if (event.type === PreviewTornDown.type) {
-      const { number, previewServiceId } = PreviewTornDown.dataOf(event);
-      if (state.closing[number]?.previewServiceId !== previewServiceId) return state;
+      const { previewServiceId } = PreviewTornDown.dataOf(event);
+      if (!state.closing[previewServiceId]) return state;
       const rest = { ...state.closing };
-      delete rest[number];
+      delete rest[previewServiceId];
       return { ...state, closing: rest };
     }
     return state;
@@ -192,7 +194,7 @@ export const previewsDecider: Decider<PreviewsState, PreviewCommand> = {
           .map((p) => closed(command.serviceId, p.number, 'expired'));
       case 'torn-down': {
         const { serviceId, number, previewServiceId } = command;
-        return state.closing[number]?.previewServiceId === previewServiceId
+        return state.closing[previewServiceId]?.number === number
           ? [PreviewTornDown({ serviceId, number, previewServiceId })]
           : [];
       }

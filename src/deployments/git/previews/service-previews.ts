@@ -63,10 +63,10 @@ export class ServicePreviewsHandler implements IQueryHandler<ServicePreviews> {
     const tls = service.gitSource?.previews?.tls ?? 'auto';
     const previews: PreviewView[] = [];
     for (const p of Object.values(state.live)) previews.push(await this.view(p, tls));
-    for (const [number, closing] of Object.entries(state.closing))
+    for (const [previewServiceId, closing] of Object.entries(state.closing))
       previews.push({
-        ...(await this.running(closing.previewServiceId)),
-        number: Number(number),
+        ...(await this.running(previewServiceId)),
+        number: closing.number,
         state: 'closing',
         domain: null,
         url: null,
@@ -75,7 +75,7 @@ export class ServicePreviewsHandler implements IQueryHandler<ServicePreviews> {
         author: null,
         title: null,
         expiresAt: null,
-        previewServiceId: closing.previewServiceId,
+        previewServiceId,
         previewServiceName: closing.previewServiceName,
       });
     return { serviceId: service.id, previews: previews.sort((a, b) => a.number - b.number) };

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { ServerDoc } from '../../projections/servers.projection.js';
+import { validateCompose } from '../deployments/compose.js';
+import { COMPOSE_LIMITS } from '../deployments/compose-limits.js';
+import {
+  ComposePolicyGuard,
+  describeRefusal,
+} from '../deployments/compose-policy/compose-policy.guard.js';
+import { previewCompose } from '../deployments/git/previews/preview-compose.js';
+import { routeIssues, routeValues } from '../deployments/routes/route-rules.js';
+import { composeForDeployment } from './compose-image.js';
+import { composeProject } from './compose-project.js';
+import type { SshSession } from './ssh-session.js';
+
+/** Reads the file the build kept, base64 on one line, at most one character over the limit. */
+const READ_KEPT = `f="$1/repository-compose.yaml"
+[ -f "$f" ] || exit 3
+head -c "$2" "$f" | base64 -w0
+rm -f "$f"`;
+
+const NOT_KEPT = 3;
+
+/**
+ * The compose file a deployment of a commit runs when its source names one: the repository's, as
+ * the build kept it at that commit (on the server that built it), never the service's. It is
+ * judged as what will run, at run time: read within the compose limits, validated, made a
+ * preview's when the deployment is one (no published ports or container names, the previews'
+ * limits), its routes checked against it, and held to the deployment server's compose policy;
+ * then written as the deployment's compose.yaml. Its text is never logged (a compose file may
+ * carry values nobody meant for the log): only its path, commit and SHA-256.
+ */
+@Injectable()
+export class RepositoryCompose {
+  constructor(private readonly policy: ComposePolicyGuard) {}
+
+  async write(
+    deployment: DeploymentDoc,
+    server: ServerDoc,
+    dir: string,
+    /** Where the commit was built (the build server, or the deployment's server). */
+    built: SshSession,
+    target: SshSession,
+  ): Promise<string[]> {
+    const git = deployment.snapshot.git;
+    if (!git?.composeFile) throw new Error('the deployment names no repository compose file');
+    const where = `${git.composeFile} at ${git.commit.slice(0, 12)}`;
+    const text = await this.read(built, dir, where);
+    const checked = validateCompose(text);
+    if (!checked.ok)
+      throw new Error(
+        `the repository's ${where} is not a compose definition Slipway runs: ${checked.issues
+          .slice(0, 5)
+          .map((i) => `${i.path}: ${i.message}`)
+          .join('; ')}`,
+      );
+    const compose = git.previewLimits ? previewCompose(text, git.previewLimits) : text;
+    if (compose === null) throw new Error(`the repository's ${where} cannot be previewed`);
+    const routes = deployment.snapshot.routes ?? [];
+    const summary = validateCompose(compose);
+    const misfits = summary.ok ? routeIssues(routeValues(routes), summary.summary) : [];
+    if (misfits.length)
+      throw new Error(
+        `the service's routes do not fit the repository's ${where}: ${misfits.map((i) => i.message).join('; ')}`,
+      );
+    const refused = this.policy.refusals(compose, server);
+    if (refused.length) throw new Error(describeRefusal(refused, server.name));
+    const project = composeProject(deployment.serviceName, deployment.environment);
+    const final = composeForDeployment(
+      compose,
+      deployment.imageRef,
+      { project, routes },
+      git.pushImage !== true,
+    );
+    const result = await target.exec(
+      ['sh', '-c', 'umask 077 && mkdir -p "$1" && cat > "$1/compose.yaml"', 'slipway', dir],
+      { stdin: final, onLine: () => undefined },
+    );
+    if (result.code !== 0) throw new Error('the compose file could not be written on the server');
+    const sha256 = createHash('sha256').update(text).digest('hex');
+    return [
+      `compose.yaml from the repository: ${where} (sha256 ${sha256.slice(0, 16)}…), allowed on ${server.name}`,
+    ];
+  }
+
+  private async read(session: SshSession, dir: string, where: string): Promise<string> {
+    const out: string[] = [];
+    const result = await session.exec(
+      // Bytes: up to four a character, and one more to tell a file over the limit.
+      ['sh', '-c', READ_KEPT, 'slipway', dir, String(4 * COMPOSE_LIMITS.maxChars + 1)],
+      { onLine: (stream, line) => void (stream === 'stdout' && out.push(line)) },
+    );
+    if (result.code === NOT_KEPT) throw new Error(`the build kept no ${where}`);
+    if (result.code !== 0) throw new Error(`the repository's ${where} could not be read`);
+    const text = Buffer.from(out.join(''), 'base64').toString('utf8');
+    if (text.length > COMPOSE_LIMITS.maxChars)
+      throw new Error(
+        `the repository's ${where} is longer than ${COMPOSE_LIMITS.maxChars} characters`,
+      );
+    return text;
+  }
+}
