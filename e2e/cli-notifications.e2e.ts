@@ -78,6 +78,18 @@ describe('slipway notifications and hooks commands', () => {
     expect(list.stdout).not.toContain(hook.secret);
     const revoked = await cli(['hooks', 'revoke', hook.hookId, '--yes']);
     expect(revoked.stdout.trim()).toBe(`Hook ${hook.hookId} revoked.`);
+    const hub = await cli([
+      'hooks',
+      'create',
+      SERVICE_ID,
+      'hub',
+      '--rule',
+      'image:*=ghcr.io/acme/api:{tag}',
+      '--unsigned-url',
+    ]);
+    expect(hub.stdout).toMatch(
+      /Unsigned URL for Docker Hub \(shown once; whoever has it can deploy\): http\S+\/api\/v1\/hooks\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}/,
+    );
     const badRule = await cli(['hooks', 'create', SERVICE_ID, 'x', '--rule', 'nonsense']);
     expect(badRule.code).toBe(1);
   });

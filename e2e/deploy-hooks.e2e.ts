@@ -91,7 +91,7 @@ describe('inbound deploy hooks (signed deliveries deploy through the runner over
 
   it('answers the URL and a secret once; lists never show the secret', async () => {
     expect(hook.url).toBe(`${t.config.publicUrl}/api/v1/hooks/${hook.hookId}`);
-    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const list = data<{ items: Record<string, unknown>[] }>(
       await call(t.url, 'GET', 'deployWebhooks', owner, { serviceId }),
     );

@@ -8,7 +8,7 @@ import { handlersOf, on, type Projection } from './projection.js';
 
 /**
  * `deploy_hooks`: `{id, serviceId, name, secretCiphertext, rules, status: "active"|"revoked",
- * createdAt, createdBy, revokedAt}`. The signing secret stays sealed.
+ * createdAt, createdBy, revokedAt, unsignedUrl}`. The signing secret stays sealed.
  */
 export interface DeployHookDoc extends Doc {
   serviceId: string;
@@ -19,6 +19,8 @@ export interface DeployHookDoc extends Doc {
   createdAt: string;
   createdBy: string | null;
   revokedAt: string | null;
+  /** Takes unsigned deliveries at its token URL (absent: no). */
+  unsignedUrl?: boolean;
 }
 
 export const deployHooksProjection: Projection = {
@@ -39,6 +41,7 @@ export const deployHooksProjection: Projection = {
         createdAt: recordedAt,
         createdBy: metadata.actor.principalId,
         revokedAt: null,
+        ...(data.unsignedUrl ? { unsignedUrl: true } : {}),
       }),
     }),
     on(DeployHookRevoked, {

@@ -1,9 +1,11 @@
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError, badRequest } from '../common/app-error.js';
+import { deliveryPayload } from '../deployments/delivery-payload.js';
 import {
   ReceiveDeployHookHandler,
   type HookAnswer,
+  type HookDelivery,
 } from '../deployments/hooks/receive-deploy-hook.handler.js';
 import { inputFieldNames } from '../kernel/audit-attribution.js';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -32,16 +34,46 @@ export class DeployHooksController {
   @Post(':hookId')
   @HttpCode(202)
   deliver(@Param('hookId') hookId: string, @Req() req: Request): Promise<HookAnswer> {
+    return this.call(req, 'POST /api/v1/hooks/:hookId', hookId, () => delivery(hookId, req));
+  }
+
+  /**
+   * `POST /api/v1/hooks/{id}/{token}`: the hook's unsigned URL, for senders that sign nothing
+   * (Docker Hub), taken only by a hook made with `unsignedUrl`. Weaker: whoever sees the URL can
+   * post to it.
+   */
+  @Post(':hookId/:token')
+  @HttpCode(202)
+  deliverUnsigned(
+    @Param('hookId') hookId: string,
+    @Param('token') token: string,
+    @Req() req: Request,
+  ): Promise<HookAnswer> {
+    return this.call(req, 'POST /api/v1/hooks/:hookId/:token', hookId, () => ({
+      ...delivery(hookId, req),
+      urlToken: token.slice(0, 100),
+    }));
+  }
+
+  /** Through the call pipeline: what goes wrong reading the delivery is refused and audited too. */
+  private call(
+    req: Request,
+    route: string,
+    hookId: string,
+    read: () => HookDelivery,
+  ): Promise<HookAnswer> {
+    let payload: unknown = null;
     return this.pipeline.call(
       req,
-      {
-        access: { auth: 'signed' },
-        audit: { surface: 'route', name: 'POST /api/v1/hooks/:hookId', lane: 'command' },
-      },
+      { access: { auth: 'signed' }, audit: { surface: 'route', name: route, lane: 'command' } },
       [],
-      (_, anonymous) => this.receive.execute(delivery(hookId, req), anonymous),
+      (_, anonymous) => {
+        const hook = read();
+        payload = hook.payload;
+        return this.receive.execute(hook, anonymous);
+      },
       {
-        fields: () => inputFieldNames(req.body),
+        fields: () => inputFieldNames(payload),
         // Nothing deployed: still a call someone made with the hook's secret.
         noEffect: (answer, _appended, anonymous) =>
           answer.status === 'pong' || answer.status === 'ignored'
@@ -52,14 +84,19 @@ export class DeployHooksController {
   }
 }
 
-function delivery(hookId: string, req: Request) {
+function delivery(hookId: string, req: Request): HookDelivery {
   if (!UUID.test(hookId)) throw new AppError('NOT_FOUND', 'No such deploy hook');
   const raw = req.rawBody;
-  if (!raw) throw badRequest('A hook delivery is a JSON body (Content-Type: application/json)');
+  if (!raw)
+    throw badRequest(
+      'A hook delivery is a JSON body (application/json) or GitHub’s form encoding (application/x-www-form-urlencoded)',
+    );
   if (raw.length > HOOK_BODY_LIMIT_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', 'A hook delivery is at most 256 KiB');
   }
-  return { hookId, header: (name: string) => req.header(name), rawBody: raw, payload: req.body };
+  const payload = deliveryPayload(req.header('content-type'), raw);
+  if (payload === null) throw badRequest('The delivery’s body is not readable JSON');
+  return { hookId, header: (name: string) => req.header(name), rawBody: raw, payload };
 }
 
 function hookCaller(anonymous: RequestContext, hookId: string): RequestContext {

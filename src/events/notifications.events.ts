@@ -84,7 +84,19 @@ export const DeployHookCreated = defineEvent<{
   name: string;
   secretCiphertext: string;
   rules: DeployHookRule[];
+  /**
+   * Takes unsigned deliveries (Docker Hub signs nothing) at a URL that carries a token derived
+   * from the secret; absent (hooks made before it existed) and false: signed deliveries only.
+   */
+  unsignedUrl?: boolean;
 }>('DeployHookCreated', 1);
+
+/**
+ * How a delivery proved it came from the hook's sender: Slipway's signature, GitHub's or Gitea's
+ * HMAC, GitLab's token, a Standard Webhooks signature (GitLab's signing token), or the token in
+ * an unsigned URL (Docker Hub).
+ */
+export type DeployHookForm = 'slipway' | 'github' | 'gitlab' | 'standard' | 'url';
 
 export const DeployHookRevoked = defineEvent<{ hookId: string }>('DeployHookRevoked', 1);
 
@@ -94,7 +106,7 @@ export type DeployHookDeliveryData = {
   deliveryId: string;
   /** sha256 (hex) of the signed bytes; null in version 1 (kept on a stream per delivery id). */
   digest: string | null;
-  form: 'github' | 'slipway';
+  form: DeployHookForm;
   source: 'tag' | 'image';
   tag: string;
   imageRef: string;
@@ -122,7 +134,7 @@ export const DeployHookDeliveryClaimed = defineEvent<{
   digest: string;
   /** The sender's delivery id, for the record: it is not signed, so never the claim's key. */
   deliveryId: string;
-  form: 'github' | 'slipway';
+  form: DeployHookForm;
 }>('DeployHookDeliveryClaimed', 1);
 
 export const deployHookStream = (hookId: string) => `deploy-hook-${hookId}`;

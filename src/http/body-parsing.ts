@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { assertWellFormedText } from '../kernel/well-formed-text.js';
 import { answerError } from './answer-error.js';
@@ -13,9 +12,6 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Inbound deploy hooks sign their body's exact bytes: those requests keep them. */
-const HOOK_PATH = /^\/api\/v1\/hooks\/[^/]+\/?$/;
-
 /**
  * The routes whose JSON bodies may be larger, and how large: a compose intake carries up to 16
  * files of 1 MiB each (checked per file after parsing), with room for JSON's escapes.
@@ -25,24 +21,30 @@ export const LARGE_BODY_ROUTES: Readonly<Record<string, number>> = {
 };
 
 /**
- * Push deliveries from git providers: kept as bytes (their signature covers them) and read by
- * their handler, JSON or GitHub's form encoding. GitHub caps a delivery at 25 MB; a push names at
- * most 20 commits, well within 5 MiB.
+ * Deliveries from other systems are kept as bytes (their signature covers them) and read by
+ * their handler, JSON or GitHub's form encoding (a hook made with GitHub's defaults sends that):
+ * push deliveries from git providers (GitHub caps a delivery at 25 MB; a push names at most 20
+ * commits, well within 5 MiB), and inbound deploy hooks, at their URL or their unsigned URL.
  */
-const GIT_PUSH_PATH = /^\/api\/v1\/git\/push\/[^/]+\/?$/;
 export const GIT_PUSH_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
-const gitPushParser = express.raw({
-  limit: GIT_PUSH_BODY_LIMIT_BYTES,
-  type: ['application/json', 'application/x-www-form-urlencoded'],
-});
+const DELIVERY_TYPES = [
+  'application/json',
+  'application/*+json',
+  'application/x-www-form-urlencoded',
+];
+const RAW_ROUTES: readonly { path: RegExp; parser: ReturnType<typeof express.raw> }[] = [
+  {
+    path: /^\/api\/v1\/git\/push\/[^/]+\/?$/,
+    parser: express.raw({ limit: GIT_PUSH_BODY_LIMIT_BYTES, type: DELIVERY_TYPES }),
+  },
+  {
+    path: /^\/api\/v1\/hooks\/[^/]+(?:\/[^/]+)?\/?$/,
+    parser: express.raw({ limit: BODY_LIMIT_BYTES, type: DELIVERY_TYPES }),
+  },
+];
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
-const keepHookBytes = (req: IncomingMessage, _res: ServerResponse, buf: Buffer): void => {
-  const request = req as Request;
-  if (HOOK_PATH.test(request.path ?? '')) request.rawBody = buf;
-};
-const jsonParser = (limit: number) =>
-  express.json({ limit, strict: true, type: JSON_TYPES, verify: keepHookBytes });
+const jsonParser = (limit: number) => express.json({ limit, strict: true, type: JSON_TYPES });
 const standardJson = jsonParser(BODY_LIMIT_BYTES);
 const largeJson = new Map(
   Object.entries(LARGE_BODY_ROUTES).map(([route, limit]) => [route, jsonParser(limit)]),
@@ -56,8 +58,9 @@ const PROCEDURE_PATH = /^\/trpc\//;
  * only well-formed Unicode text in them (a refusal names each field; see well-formed-text.ts).
  */
 export function jsonBodyParser(req: Request, res: Response, next: NextFunction): void {
-  if (GIT_PUSH_PATH.test(req.path)) {
-    gitPushParser(req, res, (error?: unknown) => {
+  const raw = RAW_ROUTES.find((r) => r.path.test(req.path));
+  if (raw) {
+    raw.parser(req, res, (error?: unknown) => {
       if (Buffer.isBuffer(req.body)) req.rawBody = req.body;
       req.body = {};
       next(error);

@@ -67,27 +67,40 @@ export function registerHookCommands(program: Command): void {
       '--rule <rule...>',
       'source:pattern=image, e.g. tag:v*=ghcr.io/acme/api:{version} (first match wins)',
     )
+    .option(
+      '--unsigned-url',
+      'also print a URL that takes unsigned deliveries (Docker Hub signs nothing): weaker, keep it secret',
+    )
     .action(
-      action(async (run, ref: string, name: string, opts: { rule: string[] }) => {
-        const client = run.client();
-        const serviceId = await resolveService(client, ref);
-        const hook = await client.mutation<Hook>('createDeployWebhook', {
-          serviceId,
-          name,
-          rules: opts.rule.map(parseRule),
-        });
-        run.out.ok(hook, () =>
-          [
-            keyValues([
-              ['hook', hook.hookId],
-              ['url', hook.url],
-              ['service', hook.serviceId],
-            ]),
-            `\nSigning secret (shown once): ${hook.secret}`,
-            '\nSign with X-Hub-Signature-256 (GitHub) or X-Slipway-Signature + X-Slipway-Timestamp + X-Slipway-Delivery.',
-          ].join(''),
-        );
-      }),
+      action(
+        async (run, ref: string, name: string, opts: { rule: string[]; unsignedUrl?: boolean }) => {
+          const client = run.client();
+          const serviceId = await resolveService(client, ref);
+          const hook = await client.mutation<Hook & { unsignedUrl: string | null }>(
+            'createDeployWebhook',
+            {
+              serviceId,
+              name,
+              rules: opts.rule.map(parseRule),
+              unsignedUrl: opts.unsignedUrl || undefined,
+            },
+          );
+          run.out.ok(hook, () =>
+            [
+              keyValues([
+                ['hook', hook.hookId],
+                ['url', hook.url],
+                ['service', hook.serviceId],
+              ]),
+              `\nSigning secret (shown once): ${hook.secret}`,
+              '\nGitHub and Gitea: the webhook’s Secret; GitLab: its Secret token or Signing token; or sign with X-Slipway-Signature + X-Slipway-Timestamp + X-Slipway-Delivery.',
+              hook.unsignedUrl
+                ? `\nUnsigned URL for Docker Hub (shown once; whoever has it can deploy): ${hook.unsignedUrl}`
+                : '',
+            ].join(''),
+          );
+        },
+      ),
     );
   hooks
     .command('revoke <hookId>')

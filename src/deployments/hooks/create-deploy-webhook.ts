@@ -28,6 +28,7 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
 import { DeployHooks } from './deploy-hooks.js';
+import { unsignedUrlToken } from './hook-signature.js';
 
 export class DeployHookRuleInput {
   @IsIn(['tag', 'image'])
@@ -68,6 +69,14 @@ export class CreateDeployWebhookInput {
   @ValidateNested({ each: true })
   @Type(() => DeployHookRuleInput)
   rules!: DeployHookRuleInput[];
+
+  /**
+   * Also take unsigned deliveries (Docker Hub signs nothing) at a URL of its own, shown once:
+   * weaker than a signature, since whoever sees the URL can post to it.
+   */
+  @Omittable()
+  @IsBoolean()
+  unsignedUrl?: boolean;
 }
 
 /** A rule's template must make an image of the service's repository, whatever the tag. */
@@ -97,8 +106,13 @@ export interface CreatedDeployHook {
   serviceId: string;
   /** Where deliveries are posted: `POST /api/v1/hooks/{hookId}`. */
   url: string;
-  /** The signing secret, returned this once. */
+  /**
+   * The signing secret, returned this once: GitHub's and Gitea's "Secret", GitLab's "Secret
+   * token" or "Signing token" (`whsec_` and 32 bytes in base64, the Standard Webhooks form).
+   */
   secret: string;
+  /** With `unsignedUrl`: the URL that takes unsigned deliveries, returned this once; else null. */
+  unsignedUrl: string | null;
   rules: DeployHookRule[];
 }
 
@@ -118,7 +132,7 @@ export class CreateDeployWebhook extends ProcedureCommand<
   scopes: ['service:write', 'deploy:start'],
   input: CreateDeployWebhookInput,
   description:
-    'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once.',
+    'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}], unsignedUrl?}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once (GitHub/Gitea secret, GitLab secret or signing token); with unsignedUrl, a URL that takes unsigned deliveries (Docker Hub), shown once.',
 })
 export class CreateDeployWebhookHandler implements ICommandHandler<CreateDeployWebhook> {
   constructor(
@@ -132,7 +146,7 @@ export class CreateDeployWebhookHandler implements ICommandHandler<CreateDeployW
     const service = await this.lookup.service(input.serviceId);
     const rules = checkRules(input.rules, service.imageRepository);
     const hookId = randomUUID();
-    const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
     await this.runner.run(
       deployHookStream(hookId),
       deployHookDecider,
@@ -144,10 +158,13 @@ export class CreateDeployWebhookHandler implements ICommandHandler<CreateDeployW
           name: input.name,
           secretCiphertext: this.box.seal(secret),
           rules,
+          ...(input.unsignedUrl ? { unsignedUrl: true } : {}),
         },
       },
       ctx,
     );
-    return { hookId, serviceId: service.id, url: this.hooks.url(hookId), secret, rules };
+    const url = this.hooks.url(hookId);
+    const unsignedUrl = input.unsignedUrl ? `${url}/${unsignedUrlToken(secret, hookId)}` : null;
+    return { hookId, serviceId: service.id, url, secret, unsignedUrl, rules };
   }
 }

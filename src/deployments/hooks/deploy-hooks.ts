@@ -14,6 +14,8 @@ export interface DeployHookView {
   createdAt: string;
   createdBy: string | null;
   revokedAt: string | null;
+  /** Takes unsigned deliveries at a URL of its own (shown only when it was made). */
+  unsignedUrl: boolean;
 }
 
 /** Deploy hooks as the read model holds them, and as callers read them (never a secret). */
@@ -43,6 +45,7 @@ export class DeployHooks {
       createdAt: doc.createdAt,
       createdBy: doc.createdBy,
       revokedAt: doc.revokedAt,
+      unsignedUrl: doc.unsignedUrl === true,
     };
   }
 }

@@ -25,20 +25,31 @@ function field(value: unknown, ...path: string[]): unknown {
 }
 
 /**
+ * Whether a git push delivery deletes its ref (GitHub's `deleted: true`; GitHub's, GitLab's and
+ * Gitea's `after` of zeros): the tag it names is gone, and nothing deploys from it.
+ */
+export function deletesRef(payload: unknown): boolean {
+  if (field(payload, 'deleted') === true) return true;
+  const after = text(field(payload, 'after'));
+  return after !== null && /^0{40}(?:0{24})?$/.test(after);
+}
+
+/**
  * The tag or image a payload announces, from the shapes senders use: a git push of a tag
- * (GitHub, GitLab, Gitea: `ref: "refs/tags/<tag>"`), a GitHub package publish
- * (`registry_package.package_version.container_metadata.tag.name`), a Docker Hub push
+ * (GitHub, GitLab, Gitea: `ref: "refs/tags/<tag>"`), a GitHub package publish (the `package`
+ * and `registry_package` events: `<event>.package_version.container_metadata.tag.name`), a
+ * Docker Hub push
  * (`push_data.tag`, `repository.repo_name`), or Slipway's own `{tag}` / `{image: {repository, tag}}`.
  * Null when it announces neither (a branch push, an issue, ...).
  */
 export function announcedBy(payload: unknown): Announced | null {
   const ref = text(field(payload, 'ref'));
   if (ref?.startsWith('refs/tags/')) return valid('tag', ref.slice('refs/tags/'.length), null);
-  const ghcrTag = text(
-    field(payload, 'registry_package', 'package_version', 'container_metadata', 'tag', 'name'),
-  );
-  if (ghcrTag !== null) {
-    const name = text(field(payload, 'registry_package', 'package_version', 'package_url'));
+  for (const event of ['package', 'registry_package']) {
+    const version = field(payload, event, 'package_version');
+    const ghcrTag = text(field(version, 'container_metadata', 'tag', 'name'));
+    if (ghcrTag === null) continue;
+    const name = text(field(version, 'package_url'));
     return valid('image', ghcrTag, name ? name.replace(/:[^/:]*$/, '') : null);
   }
   const hubTag = text(field(payload, 'push_data', 'tag'));

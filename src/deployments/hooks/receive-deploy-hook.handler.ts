@@ -18,7 +18,7 @@ import { TriggerDeploy } from '../commands/trigger-deploy.js';
 import type { QueuedDeploymentAnswer } from '../deployment-launcher.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
 import { DeployHooks } from './deploy-hooks.js';
-import { announcedBy, imageOf, ruleFor } from './hook-rules.js';
+import { announcedBy, deletesRef, imageOf, ruleFor } from './hook-rules.js';
 import { verifyHookSignature, type HeaderReader, type VerifiedDelivery } from './hook-signature.js';
 
 export interface HookDelivery {
@@ -26,6 +26,8 @@ export interface HookDelivery {
   header: HeaderReader;
   rawBody: Buffer;
   payload: unknown;
+  /** The last segment of the unsigned URL it was posted to (Docker Hub), if it was. */
+  urlToken?: string;
 }
 
 export type HookAnswer =
@@ -78,6 +80,9 @@ export class ReceiveDeployHookHandler {
       delivery.rawBody,
       this.box.open(hook.secretCiphertext),
       this.clock.now().getTime(),
+      delivery.urlToken === undefined
+        ? undefined
+        : { hookId: hook.id, token: delivery.urlToken, allowed: hook.unsignedUrl === true },
     );
     if ('refused' in verified) {
       throw attributed(
@@ -101,6 +106,13 @@ export class ReceiveDeployHookHandler {
       // The signed bytes, not the delivery id header (anyone resending can change that).
       idempotencyKey: `hook:${hook.id}:${verified.digest}`,
     };
+    if (deletesRef(delivery.payload))
+      return {
+        status: 'ignored',
+        hookId: hook.id,
+        deliveryId: verified.deliveryId,
+        reason: 'the delivery deletes the ref: nothing is deployed from it',
+      };
     const announced = announcedBy(delivery.payload);
     const rule = announced && ruleFor(hook.rules, announced);
     if (!announced || !rule) {

@@ -193,7 +193,7 @@ export interface ProcedureInputs {
     name: string;
     preset?: 'agent:read-only' | 'agent:minimal-write' | 'agent:full';
   };
-  /** Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}]}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once. */
+  /** Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}], unsignedUrl?}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once (GitHub/Gitea secret, GitLab secret or signing token); with unsignedUrl, a URL that takes unsigned deliveries (Docker Hub), shown once. */
   createDeployWebhook: {
     /** uuid */
     serviceId: string;
@@ -201,6 +201,7 @@ export interface ProcedureInputs {
     name: string;
     /** 1-20 items */
     rules: DeployHookRuleInput[];
+    unsignedUrl?: boolean;
   };
   /** Creates a channel: `{name, kind: "webhook"|"email"|"slack", target (URL or email), subscriptions}`; a webhook channel answers its signing `secret`, shown once. */
   createNotificationChannel: {
@@ -574,7 +575,7 @@ export interface ProcedureInputs {
     /** at most 19 items */
     allow: Array<'privileged' | 'hostNetwork' | 'hostPid' | 'hostIpc' | 'hostUts' | 'hostUserns' | 'hostCgroup' | 'capabilities' | 'devices' | 'unconfined' | 'dockerSocket' | 'hostRoot' | 'sensitiveHostPaths' | 'composeFiles' | 'otherContainers' | 'runtime' | 'sshAgent' | 'providers' | 'hostMounts'>;
   };
-  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
+  /** Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, composeFile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it). */
   setServiceGitSource: {
     /** uuid */
     serviceId: string;
@@ -592,6 +593,8 @@ export interface ProcedureInputs {
     contextPath?: string;
     /** pattern `^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$` */
     dockerfile?: string;
+    /** pattern `^(?!.*(?:^|\/)\.\.(?:\/|$))(?!\/)[A-Za-z0-9._/-]{1,200}$` */
+    composeFile?: string;
     rotateDeployKey?: boolean;
     rotateWebhookSecret?: boolean;
     /** uuid */
