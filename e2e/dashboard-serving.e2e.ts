@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ensureWebBundle } from './support/browser.js';
@@ -9,6 +11,20 @@ const HTML = { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/
 /** The `error.code` of a JSON error answer. */
 const codeOf = async (res: Response) =>
   ((await res.json()) as { error: { code: string } }).error.code;
+/** A GET without the decoding fetch does: the headers and the bytes as sent. */
+const raw = (base: string, path: string, encoding?: string) =>
+  new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const req = httpGet(
+      `${base}${path}`,
+      { headers: encoding ? { 'Accept-Encoding': encoding } : {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on('error', reject);
+  });
 const bundleIndex = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
 
 describe('the dashboard is served at / with history fallback; the API keeps its answers', () => {
@@ -68,6 +84,23 @@ describe('the dashboard is served at / with history fallback; the API keeps its 
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const icon = await fetch(`${t.url}/favicon.svg`);
     expect([icon.status, icon.headers.get('cache-control')]).toEqual([200, 'no-cache']);
+  });
+
+  it('sends the build’s compressed copies to browsers that take them: the same bytes decoded', async () => {
+    const plain = await raw(t.url, script);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await raw(t.url, script, 'gzip, deflate, br');
+    expect(br.headers).toMatchObject({
+      'content-encoding': 'br',
+      'content-type': expect.stringMatching(/javascript/),
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: expect.stringMatching(/accept-encoding/i),
+    });
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    const gzip = await raw(t.url, stylesheet, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals((await raw(t.url, stylesheet)).body)).toBe(true);
   });
 
   it.each([

@@ -1,10 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 /**
  * The dashboard's build: `npm run build:web` (and `npm start`, when web/ changed) writes
  * dist/web, which the server serves (src/web/dashboard.ts). esbuild compiles the TSX; file
- * names under assets/ carry a content hash, so the server marks them immutable.
+ * names under assets/ carry a content hash, so the server marks them immutable. Each text file
+ * over 1 KiB is also written compressed (`.br`, `.gz`) at build time, which the server sends to
+ * browsers that accept it: nothing is compressed per request.
  */
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
@@ -12,6 +15,7 @@ export default defineConfig({
   publicDir: 'public',
   logLevel: 'warn',
   esbuild: { jsx: 'automatic' },
+  plugins: [compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

@@ -1,12 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, {
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 import { AppError } from '../common/app-error.js';
 import { requestIdOf } from '../http/request-id.js';
 import { sendError } from '../http/error-response.js';
@@ -42,14 +38,21 @@ export function defaultBundleDir(): string {
 export function dashboard(bundleDir: string = defaultBundleDir()): RequestHandler[] {
   const root = resolve(bundleDir);
   const index = join(root, 'index.html');
-  const files = express.static(root, {
+  // The build wrote `.br` and `.gz` beside each text file: the best one the browser accepts is
+  // sent (Vary: Accept-Encoding), with the original's type and caching.
+  const files = expressStaticGzip(root, {
+    enableBrotli: true,
+    orderPreference: ['br', 'gzip'],
     index: false,
-    redirect: false,
-    dotfiles: 'ignore',
-    cacheControl: false,
-    setHeaders: (res, path) => {
-      const hashed = path.startsWith(join(root, 'assets') + '/');
-      res.setHeader('Cache-Control', hashed ? IMMUTABLE : REVALIDATE);
+    serveStatic: {
+      index: false,
+      redirect: false,
+      dotfiles: 'ignore',
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        const hashed = path.startsWith(join(root, 'assets') + '/');
+        res.setHeader('Cache-Control', hashed ? IMMUTABLE : REVALIDATE);
+      },
     },
   });
   const staticFiles: RequestHandler = (req, res, next) => {
