@@ -155,6 +155,10 @@ export class ReceiveGitPushHandler {
       };
     }
     const service = await this.facts.service(serviceId);
+    // What would be ignored or refused claims nothing: sent again once it can be taken (the
+    // source previews, a preview closed under the limit), the same delivery is taken.
+    const ignored = await this.previews.precheck(service.id, source, pr);
+    if (ignored) return { status: 'ignored', serviceId, deliveryId, reason: ignored };
     const by = pr.author ? ` by ${pr.author}` : '';
     const ctx = hookContext(anonymous, serviceId, `pull request #${pr.number}${by} (${provider})`);
     await this.claim(

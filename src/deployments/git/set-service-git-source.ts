@@ -11,6 +11,8 @@ import {
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { ServiceSettingsChecks } from '../commands/service-settings.checks.js';
 import { previewCompose } from './previews/preview-compose.js';
+import { validateCompose } from '../compose.js';
+import { routeIssues, routeValues } from '../routes/route-rules.js';
 import type { PreviewSettingsInput } from './preview-settings.input.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -92,15 +94,20 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
    */
   private previewsOf(input: PreviewSettingsInput, service: ServiceDoc): PreviewSettings {
     const limits = { memoryMb: input.memoryMb ?? null, cpus: input.cpus ?? null };
-    const compose = previewCompose(service.compose, limits);
-    if (!compose) throw refused('previews', 'the service’s compose definition cannot be previewed');
+    const text = previewCompose(service.compose, limits);
+    const read = text === null ? null : validateCompose(text);
+    if (!read?.ok)
+      throw refused('previews', 'the service’s compose definition cannot be previewed');
+    const compose = read.summary;
     const tls = input.tls ?? 'auto';
     const sample = `pr-1.${input.baseDomain}`;
     if (sample.length > 240) throw refused('previews.baseDomain', 'too long for pr-<n>. before it');
-    this.settings.routes(
-      [{ domain: sample, service: input.service, port: input.port, tls }],
+    const misfits = routeIssues(
+      routeValues([{ domain: sample, service: input.service, port: input.port, tls }]),
       compose,
-    );
+    ).map((i) => ({ ...i, path: i.path.replace(/^routes\.0(?=\.|$)/, 'previews') }));
+    if (misfits.length)
+      throw badRequest('The previews do not fit the service’s compose definition', misfits);
     return {
       baseDomain: input.baseDomain,
       service: input.service,

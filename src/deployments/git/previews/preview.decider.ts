@@ -62,6 +62,13 @@ export type PreviewCommand =
   | { kind: 'expire'; serviceId: string; now: string }
   | { kind: 'torn-down'; serviceId: string; number: number; previewServiceId: string };
 
+/** The refusal of a pull request the service's previews have no room for. */
+export const previewLimitReached = (limit: number) =>
+  conflict(`This service has its ${limit} previews already: close one first`, {
+    reason: 'preview-limit',
+    limit,
+  });
+
 /** `<name>-pr-<n>`, then `-2`, `-3`… when it reopens: a slug of at most 80 characters. */
 export function previewServiceName(serviceName: string, number: number, times: number): string {
   const suffix = `-pr-${number}${times > 1 ? `-${times}` : ''}`;
@@ -161,11 +168,7 @@ export const previewsDecider: Decider<PreviewsState, PreviewCommand> = {
           ];
         }
         const open = Object.keys(state.live).length;
-        if (open >= limit)
-          throw conflict(`This service has its ${limit} previews already: close one first`, {
-            reason: 'preview-limit',
-            limit,
-          });
+        if (open >= limit) throw previewLimitReached(limit);
         const times = (state.opened[pr.number] ?? 0) + 1;
         return [
           PreviewOpened({

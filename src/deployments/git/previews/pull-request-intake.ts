@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../kernel/request-context.js';
 import { DeciderRunner } from '../../../storage/decider-runner.js';
 import type { GitPullRequest } from '../git-pull-request.js';
 import { sameRepository } from '../git-push.js';
-import { previewsDecider } from './preview.decider.js';
+import { previewLimitReached, previewsDecider } from './preview.decider.js';
 
 /** What a pull request delivery did to the service's previews. */
 export type PullRequestAnswer =
@@ -35,6 +35,26 @@ const HOUR_MS = 3_600_000;
 @Injectable()
 export class PullRequestIntake {
   constructor(private readonly runner: DeciderRunner) {}
+
+  /**
+   * Why the delivery moves no preview (null: it does), before anything is claimed or recorded;
+   * a pull request the limit has no room for is refused (`409 preview-limit`) here already.
+   */
+  async precheck(
+    serviceId: string,
+    source: GitSourceData,
+    pr: GitPullRequest,
+  ): Promise<string | null> {
+    const settings = source.previews;
+    if (!settings) return 'the source previews no pull requests';
+    if (!sameRepository(source.repository, pr.repositoryUrls))
+      return 'the delivery is for another repository than the service follows';
+    if (pr.action === 'close') return null;
+    const { live } = await this.runner.load(servicePreviewsStream(serviceId), previewsDecider);
+    if (!live[pr.number] && Object.keys(live).length >= settings.limit)
+      throw previewLimitReached(settings.limit);
+    return null;
+  }
 
   async receive(
     service: { id: string; name: string },
