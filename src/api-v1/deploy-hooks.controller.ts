@@ -14,6 +14,15 @@ import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 
 /** The most a hook delivery may carry: tag and image pushes are a few KiB. */
 export const HOOK_BODY_LIMIT_BYTES = 256 * 1024;
+/** What the OpenAPI document says of the hook routes' bodies. */
+const HOOK_DOCS = {
+  summary: 'A delivery for an inbound deploy hook, as its sender sends it (signed)',
+  rawBody: {
+    types: ['application/json', 'application/x-www-form-urlencoded'],
+    description: 'The sender’s payload: JSON, or GitHub’s form encoding (the JSON in `payload`)',
+  },
+} as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -33,6 +42,7 @@ export class DeployHooksController {
 
   @Post(':hookId')
   @HttpCode(202)
+  @RouteAccess({ auth: 'public', ...HOOK_DOCS })
   deliver(@Param('hookId') hookId: string, @Req() req: Request): Promise<HookAnswer> {
     return this.call(req, 'POST /api/v1/hooks/:hookId', hookId, () => delivery(hookId, req));
   }
@@ -44,6 +54,12 @@ export class DeployHooksController {
    */
   @Post(':hookId/:token')
   @HttpCode(202)
+  @RouteAccess({
+    auth: 'public',
+    ...HOOK_DOCS,
+    summary:
+      'An unsigned delivery (Docker Hub) at the unsigned URL of a hook made with unsignedUrl',
+  })
   deliverUnsigned(
     @Param('hookId') hookId: string,
     @Param('token') token: string,

@@ -66,6 +66,7 @@ export class DeployController {
     summary:
       'Receives the build context as a gzip tar (streamed; capped; links and paths outside refused)',
     params: UploadIdParams,
+    rawBody: { types: GZIP_TYPES, description: 'The build context: a gzip-compressed tar' },
   })
   async receive(@Req() req: Request) {
     try {

@@ -13,6 +13,7 @@ import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 import { inputPart } from '../rpc/pipeline/call-target.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
 import {
+  LAST_EVENT_ID,
   lastEventId,
   MAX_PENDING_EVENT_CHARS,
   untilCredentialEnds,
@@ -28,6 +29,7 @@ const LOG_STREAM = {
     "Follows a deployment's output lines as server-sent events (resume with Last-Event-ID or ?after=), then an end event with its final status, or with the reason when the caller's credential ends first.",
   params: IdParams,
   query: DeploymentLogStreamQuery,
+  headers: [LAST_EVENT_ID],
 } satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/deployments')

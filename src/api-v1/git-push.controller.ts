@@ -27,6 +27,16 @@ export class GitPushController {
 
   @Post(':serviceId')
   @HttpCode(202)
+  @RouteAccess({
+    auth: 'public',
+    summary:
+      'A push or pull request delivery from GitHub, GitLab or Gitea for a service’s git source',
+    rawBody: {
+      types: ['application/json', 'application/x-www-form-urlencoded'],
+      description:
+        'The provider’s payload: JSON, or GitHub’s form encoding (the JSON in `payload`)',
+    },
+  })
   deliver(@Param('serviceId') serviceId: string, @Req() req: Request): Promise<GitPushAnswer> {
     return this.pipeline.call(
       req,

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { RouteAccess } from '../kernel/route-access.js';
 import { HUMANS } from '../kernel/roles.js';
 import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
-import { toInt } from './route-inputs.dto.js';
+import { LimitQuery, toInt } from './route-inputs.dto.js';
 
 @Controller('api/v1/members')
 export class MembersController {
@@ -19,6 +19,8 @@ export class MembersController {
     name: 'GET /api/v1/members',
     roles: HUMANS,
     scopes: ['members:read'],
+    summary: 'Team members, as the members procedure answers them',
+    query: LimitQuery,
   })
   list(@Req() req: Request) {
     const { limit } = req.query;

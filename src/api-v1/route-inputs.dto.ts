@@ -22,6 +22,16 @@ export class DeploymentLogStreamQuery {
   after?: number;
 }
 
+/** A page of a list: `?limit=` 1-100 (default 50). */
+export class LimitQuery {
+  @Omittable()
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+}
+
 /** How much of a service's container log to send first, and how long to follow it. */
 export class ServiceLogStreamQuery {
   @Omittable()

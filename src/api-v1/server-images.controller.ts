@@ -115,6 +115,7 @@ export class ServerImagesController {
     lane: 'command',
     summary: 'Streams a docker save tarball to the server and docker loads it there (capped)',
     params: ServerIdParams,
+    rawBody: { types: TAR_TYPES, description: 'A `docker save` tarball' },
   })
   async load(@Req() req: Request) {
     try {

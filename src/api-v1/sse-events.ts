@@ -5,6 +5,12 @@ import type { CredentialLease } from '../access/credential-watch.js';
 /** Characters of events that may wait for a client that does not read before it is dropped. */
 export const MAX_PENDING_EVENT_CHARS = 1024 * 1024;
 
+/** How the OpenAPI document names the header a reconnecting EventSource sends. */
+export const LAST_EVENT_ID = {
+  name: 'Last-Event-ID',
+  description: 'The id of the last event received: the stream resumes after it',
+} as const;
+
 /** The resume point a reconnecting client sent: `Last-Event-ID`, a line number. */
 export function lastEventId(header: string | string[] | undefined): number | undefined {
   if (header === undefined) return undefined;

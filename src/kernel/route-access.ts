@@ -43,6 +43,10 @@ export interface RouteDocumentation {
   body?: new () => object;
   params?: new () => object;
   query?: new () => object;
+  /** A body that is not a validated JSON input: its media types and what it is. */
+  rawBody?: { types: readonly string[]; description: string };
+  /** Request headers the route reads (beyond credentials), e.g. `Last-Event-ID`. */
+  headers?: readonly { name: string; description: string }[];
 }
 
 export const RouteAccess = (declaration: RouteAccessDeclaration) =>

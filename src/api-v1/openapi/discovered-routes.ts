@@ -1,5 +1,10 @@
 import { Injectable, RequestMethod } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, SSE_METADATA } from '@nestjs/common/constants.js';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  SSE_METADATA,
+} from '@nestjs/common/constants.js';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { ROUTE_ACCESS, type RouteAccessDeclaration } from '../../kernel/route-access.js';
 
@@ -11,6 +16,8 @@ export interface DiscoveredRoute {
   /** `Controller.method`: unique, stable, used as the operation id. */
   handler: string;
   eventStream: boolean;
+  /** The status of a success, as Nest sends it (`@HttpCode`, else 201 for POST, 200 others). */
+  status: number;
   declaration: RouteAccessDeclaration;
 }
 
@@ -54,6 +61,9 @@ export class DiscoveredRoutes {
               path,
               handler: `${type.name.replace(/Controller$/, '')}.${name}`,
               eventStream: Reflect.getMetadata(SSE_METADATA, handler) === true,
+              status:
+                (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+                (method === 'POST' ? 201 : 200),
               declaration,
             });
           }

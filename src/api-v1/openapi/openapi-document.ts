@@ -46,17 +46,37 @@ function parameters(inputClass: (new () => object) | undefined, where: 'path' | 
   }));
 }
 
+/** The path's `{name}`s its parameters class does not declare: plain strings. */
+function undeclaredPathParameters(route: DiscoveredRoute, declared: { name: string }[]) {
+  const names = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  return names
+    .filter((name) => !declared.some((p) => p.name === name))
+    .map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
 function operation(route: DiscoveredRoute, used: Set<string>): Json {
   const d = route.declaration;
   const guarded = d.auth === 'guarded';
+  const path = parameters(d.params, 'path');
   const op: Json = {
     operationId: route.handler,
     summary: d.summary ?? (guarded ? d.name : route.handler),
     tags: [route.path.split('/')[3] ?? 'api'],
-    parameters: [...parameters(d.params, 'path'), ...parameters(d.query, 'query')],
+    parameters: [
+      ...path,
+      ...undeclaredPathParameters(route, path),
+      ...parameters(d.query, 'query'),
+      ...(d.headers ?? []).map((h) => ({
+        name: h.name,
+        in: 'header',
+        required: false,
+        description: h.description,
+        schema: { type: 'string' },
+      })),
+    ],
     security: guarded ? [{ bearer: [] }, { session: [] }] : [],
     responses: {
-      '200': route.eventStream
+      [String(route.status)]: route.eventStream
         ? {
             description: SSE_DESCRIPTION,
             content: { 'text/event-stream': { schema: { type: 'string' } } },
@@ -83,6 +103,12 @@ function operation(route: DiscoveredRoute, used: Set<string>): Json {
     op.requestBody = {
       required: true,
       content: { 'application/json': { schema: componentRefs(schema) } },
+    };
+  } else if (d.rawBody) {
+    op.requestBody = {
+      required: true,
+      description: d.rawBody.description,
+      content: Object.fromEntries(d.rawBody.types.map((type) => [type, { schema: {} }])),
     };
   }
   for (const c of [d.params, d.query]) if (c) referencedDefinitions(inputSchemaOf(c), used);
@@ -143,6 +169,7 @@ export function openApiDocument(routes: DiscoveredRoute[], version: string): Jso
       description:
         'REST surfaces under /api/v1. Every route is guarded like a procedure: effective access is the role ∩ the token scopes, listed per operation as x-slipway-roles and x-slipway-scopes.',
     },
+    servers: [{ url: '/', description: 'This Slipway, at the address it is reached by' }],
     paths,
     components: {
       schemas: { Error: ERROR_SCHEMA, ...componentRefs(inputDefinitions(used)) },

@@ -24,6 +24,9 @@ const AUDIT_EXPORT = {
   name: 'GET /api/v1/audit/export',
   roles: ADMINS,
   scopes: ['audit:read'],
+  summary:
+    'Streams the audit trail (NDJSON or CSV) with its checkpoints and a closing signature, for offline verification',
+  query: AuditExportQuery,
 } satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/audit')
