@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
+import { after } from '../src/api-v1/log-line-time.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
 import {
@@ -104,19 +105,19 @@ describe('log streams and service observability on a real Docker engine', () => 
     expect(stream.contentType).toMatch(/^text\/event-stream/);
     const end = await stream.waitFor((e) => e.event === 'end', 60_000);
     await stream.ended;
-    expect(JSON.parse(end.data)).toEqual({ status: 'succeeded' });
     const received = linesOf(stream.events);
     const stored = await storedLines(firstId);
+    expect(JSON.parse(end.data)).toEqual({ status: 'succeeded', lastLine: stored.length });
     expect(stored.length).toBeGreaterThan(3);
     expect(received).toEqual(
       stored.map(({ line, step, stream: s, text, at }) => ({ line, step, stream: s, text, at })),
     );
     expect(received.map((l) => l.line)).toEqual(stored.map((_, i) => i + 1));
-    // The id of each event is its line number; the end event repeats the last one.
+    // The id of each event is its line number; the end event's is `end` (a reconnect: 204).
     expect(stream.events.filter((e) => e.event === 'line').map((e) => e.id)).toEqual(
       received.map((l) => String(l.line)),
     );
-    expect(end.id).toBe(String(stored.length));
+    expect(end.id).toBe('end');
     expect(received.map((l) => l.step)).toEqual(expect.arrayContaining(['pull', 'up']));
   }, 90_000);
 
@@ -128,7 +129,7 @@ describe('log streams and service observability on a real Docker engine', () => 
     const lastSeen = Number(linesOf(first.events).at(-1)!.line);
     const second = await logStream(id, { 'Last-Event-ID': String(lastSeen) });
     const end = await second.waitFor((e) => e.event === 'end', 60_000);
-    expect(JSON.parse(end.data)).toEqual({ status: 'succeeded' });
+    expect(JSON.parse(end.data)).toMatchObject({ status: 'succeeded' });
     const joined = [
       ...linesOf(first.events).filter((l) => l.line <= lastSeen),
       ...linesOf(second.events),
@@ -216,6 +217,32 @@ describe('log streams and service observability on a real Docker engine', () => 
     expect(lines.some((l: { text: string }) => /GET \/health|health/.test(l.text))).toBe(true);
     expect(stream.events.at(-1)?.event).toBe('end');
     expect(stream.comments).toContain('ping');
+  }, 30_000);
+
+  it('resumes the container log after Last-Event-ID (a line’s time), replaying nothing', async () => {
+    const url = `${t.url}/api/v1/services/${serviceId}/logs/stream?tail=5&seconds=2`;
+    const first = await openSse(url, owner);
+    await first.ended;
+    const seen = first.events.filter((e) => e.event === 'line');
+    const last = seen.at(-1)!;
+    expect(last.id).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    const second = await openSse(url.replace('seconds=2', 'seconds=3'), {
+      ...owner,
+      'Last-Event-ID': last.id!,
+    });
+    await second.ended;
+    const resumed = second.events.filter((e) => e.event === 'line');
+    expect(resumed.length).toBeGreaterThan(0);
+    for (const e of resumed) expect(after(e.id!, last.id!)).toBe(true);
+    const texts = new Set(seen.map((e) => (JSON.parse(e.data) as { text: string }).text));
+    expect(resumed.some((e) => texts.has((JSON.parse(e.data) as { text: string }).text))).toBe(
+      false,
+    );
+    // After the end, a reconnect is told there is nothing more.
+    const done = await request(t.url)
+      .get(`/api/v1/services/${serviceId}/logs/stream`)
+      .set({ ...owner, 'Last-Event-ID': 'end' });
+    expect(done.status).toBe(204);
   }, 30_000);
 
   it('stops the remote docker compose logs when the client goes away', async () => {

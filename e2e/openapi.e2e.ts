@@ -87,6 +87,13 @@ describe('the OpenAPI 3.1 document of /api/v1', () => {
         schema: { type: 'integer', minimum: 1, maximum: 3600 },
       },
       { name: 'follow', in: 'query', required: false, schema: { type: 'boolean' } },
+      {
+        name: 'Last-Event-ID',
+        in: 'header',
+        required: false,
+        description: expect.stringContaining('resumes after it'),
+        schema: { type: 'string' },
+      },
     ]);
     expect(Object.keys(logs.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '404', 'default']),

@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
-import { Observable } from 'rxjs';
+import { EMPTY, Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { badRequest } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -13,6 +13,8 @@ import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
 import { inputPart } from '../rpc/pipeline/call-target.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
 import {
+  answeredEnded,
+  endEvent,
   LAST_EVENT_ID,
   lastEventId,
   MAX_PENDING_EVENT_CHARS,
@@ -44,7 +46,8 @@ export class DeploymentLogsController {
 
   /**
    * A deployment's output as server-sent events, pushed as the runner stores it: `event: line`
-   * with `id:` the line number, then `event: end` with the final status, and the stream closes.
+   * with `id:` the line number, then `event: end` (id `end`) with the final status and the last
+   * line's number, and the stream closes; a reconnect after it is `204`.
    * Should the caller's credential end first, the end event says why instead (`{reason, code}`).
    */
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
@@ -53,6 +56,7 @@ export class DeploymentLogsController {
     @Req() req: Request,
     @SseSignal() lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
+    if (answeredEnded(req)) return Promise.resolve(EMPTY);
     return this.pipeline.run(
       req,
       [inputPart(IdParams, () => req.params), inputPart(DeploymentLogStreamQuery, () => req.query)],
@@ -87,7 +91,7 @@ export class DeploymentLogsController {
           }
         },
         end: (status, lastLine) => {
-          subscriber.next({ id: String(lastLine), type: 'end', data: JSON.stringify({ status }) });
+          subscriber.next(endEvent({ status, lastLine }));
           subscriber.complete();
         },
         error: (error) => subscriber.error(error),

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
-import { Observable } from 'rxjs';
+import { EMPTY, Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -11,7 +11,15 @@ import { inputPart } from '../rpc/pipeline/call-target.js';
 import { LogStreamSlots } from '../runner/observe/log-stream-slots.js';
 import { ServiceObserver } from '../runner/observe/service-observer.js';
 import { IdParams, ServiceLogStreamQuery } from './route-inputs.dto.js';
-import { MAX_PENDING_EVENT_CHARS, untilCredentialEnds, withHeartbeat } from './sse-events.js';
+import { after, lineTime, resumeTime } from './log-line-time.js';
+import {
+  answeredEnded,
+  endEvent,
+  LAST_EVENT_ID,
+  MAX_PENDING_EVENT_CHARS,
+  untilCredentialEnds,
+  withHeartbeat,
+} from './sse-events.js';
 
 const DEFAULT_TAIL = 100;
 const DEFAULT_SECONDS = 300;
@@ -22,9 +30,10 @@ const CONTAINER_LOG_STREAM = {
   roles: EVERYONE,
   scopes: ['logs:read'],
   summary:
-    "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300) unless `follow=false`, then an end event (with the reason when the caller's credential ends first). A caller and a server may hold a few such streams at once: past that, 429.",
+    "Follows the service's container logs as server-sent events: the last `tail` lines (0-5000, default 100), then new ones for `seconds` (1-3600, default 300) unless `follow=false`, then an end event (with the reason when the caller's credential ends first). Each line's id is its timestamp: Last-Event-ID resumes after it; after the end, 204. A caller and a server may hold a few such streams at once: past that, 429.",
   params: IdParams,
   query: ServiceLogStreamQuery,
+  headers: [LAST_EVENT_ID],
 } satisfies RouteAccessDeclaration;
 
 @Controller('api/v1/services')
@@ -76,16 +85,24 @@ export class ServicesController {
   @Sse(':id/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
   @RouteAccess(CONTAINER_LOG_STREAM)
   logs(@Req() req: Request, @SseSignal() lifetime: AbortSignal): Promise<Observable<MessageEvent>> {
+    if (answeredEnded(req)) return Promise.resolve(EMPTY);
     return this.pipeline.run(
       req,
       [inputPart(IdParams, () => req.params), inputPart(ServiceLogStreamQuery, () => req.query)],
-      ([{ id }, query], ctx) => this.follow(id, query, ctx, lifetime),
+      ([{ id }, query], ctx) =>
+        this.follow(id, query, resumeTime(req.headers['last-event-id']), ctx, lifetime),
     );
   }
 
+  /**
+   * Each line's id is its timestamp (the last one's, for a line without), so a reconnecting
+   * client's `Last-Event-ID` resumes after it (`--since`, lines up to it skipped) rather than
+   * replaying the tail; `end` closes the stream for good.
+   */
   private async follow(
     id: string,
     query: ServiceLogStreamQuery,
+    since: string | null,
     ctx: RequestContext,
     lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
@@ -99,16 +116,21 @@ export class ServicesController {
     const events = new Observable<MessageEvent>((subscriber) => {
       const stop = new AbortController();
       let line = 0;
+      let at = since;
       this.observer
         .followLogs(id, {
           tail,
           seconds,
+          since,
           follow: query.follow ?? true,
           signal: stop.signal,
           onLine: (stream, text) => {
+            const time = lineTime(text);
+            if (since && time && !after(time, since)) return;
+            at = time ?? at;
             line += 1;
             subscriber.next({
-              id: String(line),
+              id: at ?? String(line),
               type: 'line',
               data: JSON.stringify({ line, stream, text: text.slice(0, 8192) }),
             });
@@ -116,7 +138,7 @@ export class ServicesController {
         })
         .then(
           () => {
-            subscriber.next({ type: 'end', id: String(line), data: JSON.stringify({ line }) });
+            subscriber.next(endEvent({ line }));
             subscriber.complete();
           },
           (error: unknown) => subscriber.error(error),

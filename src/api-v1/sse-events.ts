@@ -1,4 +1,5 @@
 import type { MessageEvent } from '@nestjs/common';
+import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import type { CredentialLease } from '../access/credential-watch.js';
 
@@ -8,8 +9,32 @@ export const MAX_PENDING_EVENT_CHARS = 1024 * 1024;
 /** How the OpenAPI document names the header a reconnecting EventSource sends. */
 export const LAST_EVENT_ID = {
   name: 'Last-Event-ID',
-  description: 'The id of the last event received: the stream resumes after it',
+  description:
+    'The id of the last event received: the stream resumes after it (`end`: it ended, 204)',
 } as const;
+
+/**
+ * The id of a stream's closing `end` event. A client that reconnects anyway (an EventSource
+ * reconnects after every close) sends it back as `Last-Event-ID` and is answered `204 No
+ * Content`, which tells an EventSource to stop; the event's `retry` asks it to wait a day first.
+ */
+export const END_EVENT_ID = 'end';
+const END_RETRY_MS = 86_400_000;
+
+/** The closing event of a stream that has nothing more to send. */
+export function endEvent(data: unknown): MessageEvent {
+  return { type: 'end', id: END_EVENT_ID, retry: END_RETRY_MS, data: JSON.stringify(data) };
+}
+
+/**
+ * A reconnect after the stream's end: answered `204 No Content` at once (nothing runs, nothing
+ * is read), and true. Nest sends nothing more on a response that has ended.
+ */
+export function answeredEnded(req: Request): boolean {
+  if (req.headers['last-event-id'] !== END_EVENT_ID || !req.res) return false;
+  req.res.status(204).end();
+  return true;
+}
 
 /** The resume point a reconnecting client sent: `Last-Event-ID`, a line number. */
 export function lastEventId(header: string | string[] | undefined): number | undefined {

@@ -36,6 +36,8 @@ export interface LogFollow {
   seconds: number;
   /** false: the last `tail` lines and no more. */
   follow: boolean;
+  /** Resume: every line from this time on (RFC 3339) instead of the last `tail`. */
+  since?: string | null;
   onLine(stream: 'stdout' | 'stderr', text: string): void;
   signal: AbortSignal;
 }
@@ -107,8 +109,7 @@ export class ServiceObserver {
           ...(follow.follow ? ['--follow'] : []),
           '--no-color',
           '--timestamps',
-          '--tail',
-          String(follow.tail),
+          ...(follow.since ? ['--since', follow.since] : ['--tail', String(follow.tail)]),
         ],
         { onLine: follow.onLine, signal: limit },
       );
