@@ -60,6 +60,18 @@ export function validImageRef(value: string, path = 'imageTag'): string {
   return formatImageReference(ref);
 }
 
+/** A tag alone: what follows `:` in a reference (no `/`, no `:`, no `@`). */
+const BARE_TAG = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/;
+
+/**
+ * The image a deploy asks for: a full reference, or a tag alone (`1.4.2`), which is a tag of the
+ * service's own repository (a reference without a tag is never deployed, so nothing that could
+ * run is read otherwise). Plans and deploys read it alike.
+ */
+export function imageRefFor(imageTag: string, repository: string): string {
+  return validImageRef(BARE_TAG.test(imageTag) ? `${repository}:${imageTag}` : imageTag);
+}
+
 /** The service's image only: a tag of another repository is a mistake, not a deployment. */
 export function checkRepository(imageRef: string, repository: string): void {
   const ref = parseImageReference(imageRef)!;

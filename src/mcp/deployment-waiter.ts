@@ -19,6 +19,8 @@ export interface WaitOutcome {
   status: string;
   finished: boolean;
   logLines: number;
+  /** Not finished within the wait: how to go on (the deployment runs on regardless). */
+  next?: string;
   /** Why the wait ended early: the caller's credential no longer admits it. */
   ended?: CredentialEnd;
 }
@@ -50,8 +52,9 @@ export class DeploymentWaiter {
     ctx: RequestContext,
     progress: ProgressSink | null,
     signal: AbortSignal,
+    limitMs = MAX_WAIT_MS,
   ): Promise<WaitOutcome> {
-    const until = this.clock.now().getTime() + MAX_WAIT_MS;
+    const until = this.clock.now().getTime() + Math.min(limitMs, MAX_WAIT_MS);
     const drain = async (afterLine: number): Promise<number> => {
       for (;;) {
         if (signal.aborted) return afterLine;
@@ -84,7 +87,13 @@ export class DeploymentWaiter {
         return { deploymentId, status, finished: true, logLines: lines };
       }
       if (this.clock.now().getTime() >= until) {
-        return { deploymentId, status, finished: false, logLines: lines };
+        return {
+          deploymentId,
+          status,
+          finished: false,
+          logLines: lines,
+          next: 'Still running: call the same tool again with the same planId and wait (nothing is deployed twice), or read deploymentDetails',
+        };
       }
       await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
     }

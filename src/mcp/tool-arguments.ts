@@ -12,7 +12,16 @@ export interface ToolArguments {
   input: Record<string, unknown>;
   planId: string | null;
   wait: boolean;
+  /** How long a wait may last, in seconds. */
+  waitSeconds: number;
 }
+
+/**
+ * A wait answers within this by default: the official SDK's clients give up on a request after
+ * 60 s unless progress resets their timer, and the deployment goes on whatever the client does.
+ */
+export const DEFAULT_WAIT_SECONDS = 45;
+export const MAX_WAIT_SECONDS = 900;
 
 /**
  * Splits the MCP-only fields off (only for the tools that declare them; elsewhere they stay in
@@ -44,5 +53,24 @@ export function splitArguments(
     }
     wait = value;
   }
-  return { input, planId, wait };
+  let waitSeconds = DEFAULT_WAIT_SECONDS;
+  if (options.waitable && 'waitSeconds' in input) {
+    const value = input.waitSeconds;
+    delete input.waitSeconds;
+    if (
+      typeof value !== 'number' ||
+      !Number.isInteger(value) ||
+      value < 1 ||
+      value > MAX_WAIT_SECONDS
+    ) {
+      throw badRequest('Input is invalid', [
+        {
+          path: 'waitSeconds',
+          message: `waitSeconds must be an integer from 1 to ${MAX_WAIT_SECONDS}`,
+        },
+      ]);
+    }
+    waitSeconds = value;
+  }
+  return { input, planId, wait, waitSeconds };
 }

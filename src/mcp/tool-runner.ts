@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request } from 'express';
@@ -56,6 +57,7 @@ export class ToolRunner {
     try {
       const split = () => splitArguments(args, { planGated: !!gate, waitable });
       let reads: WaitReads | null = null;
+      let waitSeconds = 0;
       const run = await this.pipeline.call(
         call,
         {
@@ -69,10 +71,11 @@ export class ToolRunner {
         },
         [inputPart(procedure.input, () => split().input)],
         async ([valid], ctx) => {
-          const { planId, wait } = split();
-          if (gate) this.checkPlan(gate, planId, subjectOf(valid), ctx);
-          reads = wait ? await this.waitReads(call) : null;
-          return { valid, ctx, value: await procedure.invoke(valid, ctx) };
+          const args = split();
+          if (gate) this.checkPlan(gate, args.planId, subjectOf(valid), ctx);
+          reads = args.wait ? await this.waitReads(call) : null;
+          waitSeconds = args.waitSeconds;
+          return { valid, ctx, value: await procedure.invoke(valid, planned(ctx, args.planId)) };
         },
         {
           fields: () => inputFieldNames(args ?? {}),
@@ -84,7 +87,7 @@ export class ToolRunner {
       const answer = this.withPlanId(procedure, subjectOf(valid), value, ctx);
       const deploymentId = reads ? deploymentOf(value) : null;
       if (reads && deploymentId) {
-        const wait = await this.wait(deploymentId, reads, ctx, options);
+        const wait = await this.wait(deploymentId, reads, ctx, options, waitSeconds);
         return toolResult({ ...(answer as object), wait });
       }
       return toolResult(answer);
@@ -104,11 +107,19 @@ export class ToolRunner {
     reads: WaitReads,
     ctx: RequestContext,
     options: CallOptions,
+    seconds: number,
   ): Promise<WaitOutcome> {
     const lease = this.watch.watch(ctx, [reads.details, reads.logs], options.signal);
     try {
       const signal = AbortSignal.any([options.signal, lease.signal]);
-      const followed = await this.waiter.follow(deploymentId, reads, ctx, options.progress, signal);
+      const followed = await this.waiter.follow(
+        deploymentId,
+        reads,
+        ctx,
+        options.progress,
+        signal,
+        seconds * 1000,
+      );
       return lease.ended ? { ...followed, ended: lease.ended } : followed;
     } finally {
       lease.stop();
@@ -163,6 +174,19 @@ export class ToolRunner {
     await this.access.authorize(logs, call);
     return { details, logs };
   }
+}
+
+/**
+ * A command run on a plan is keyed by that plan (unless the caller gave an Idempotency-Key): a
+ * retry with the same planId, after a timeout or a dropped connection, answers the deployment
+ * the first call queued instead of queuing another.
+ */
+function planned(ctx: RequestContext, planId: string | null): RequestContext {
+  if (!planId || ctx.idempotencyKey) return ctx;
+  return {
+    ...ctx,
+    idempotencyKey: `mcp-plan:${createHash('sha256').update(planId).digest('hex')}`,
+  };
 }
 
 function subjectOf(valid: object | undefined): Record<string, unknown> {

@@ -7,7 +7,7 @@ import {
 import type { RegisteredProcedure } from '../rpc/procedure-registry.js';
 import { MAX_PLAN_ID_LENGTH } from './plan-claims.js';
 import { gateOfCommand } from './plan-gates.js';
-import { startsDeployment } from './tool-arguments.js';
+import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, startsDeployment } from './tool-arguments.js';
 
 /** The MCP input schema of a tool: type object at the top, definitions inlined. */
 export interface ToolInputSchema extends JsonSchema {
@@ -42,6 +42,13 @@ export function toolInputSchema(procedure: RegisteredProcedure): ToolInputSchema
       type: 'boolean',
       description:
         'Wait until the deployment finishes; its log lines arrive as progress notifications when the request has a progressToken.',
+    };
+    properties.waitSeconds = {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_WAIT_SECONDS,
+      default: DEFAULT_WAIT_SECONDS,
+      description: `With wait: the longest to wait (default ${DEFAULT_WAIT_SECONDS} s, within a client's usual 60 s request timeout). A deployment still running then is answered with wait.finished false: call again with the same planId to keep waiting (it deploys nothing more), or read deploymentDetails.`,
     };
   }
   const definitions = closure(base);

@@ -11,7 +11,7 @@ import {
   checkRepository,
   requesterOf,
   triggerOf,
-  validImageRef,
+  imageRefFor,
   type QueuedDeploymentAnswer,
 } from '../deployment-launcher.js';
 import { DeploymentRequests } from '../deployment-requests.js';
@@ -22,7 +22,7 @@ export class TriggerDeployInput {
   @IsUUID()
   serviceId!: string;
 
-  /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2. */
+  /** Image reference with a tag or digest, e.g. ghcr.io/acme/api:1.4.2, or a tag alone (1.4.2). */
   @ImageReference()
   imageTag!: string;
 
@@ -74,7 +74,7 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
     override,
   }: TriggerDeploy): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.facts.service(input.serviceId);
-    const imageRef = validImageRef(input.imageTag);
+    const imageRef = imageRefFor(input.imageTag, service.imageRepository);
     checkRepository(imageRef, service.imageRepository);
     const snapshot = override ? overrideSnapshot(service, imageRef, override) : undefined;
     const intake = override && {

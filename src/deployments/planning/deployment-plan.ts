@@ -1,3 +1,4 @@
+import { imageRefFor } from '../deployment-launcher.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
@@ -26,6 +27,7 @@ export class DeploymentPlanInput {
   @IsUUID()
   serviceId!: string;
 
+  /** An image reference with a tag or digest, or a tag alone (of the service's repository). */
   @ImageReference()
   imageTag!: string;
 }
@@ -50,8 +52,15 @@ export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
   async execute({ input, ctx }: DeploymentPlan): Promise<Plan> {
     const service = await this.lookup.service(input.serviceId);
     const needsApproval = approvalRequired(service.approvalRule, ctx.principal!);
-    const ref = parseImageReference(input.imageTag);
-    const imageRef = ref ? formatImageReference(ref) : input.imageTag;
+    // As triggerDeploy reads it (a tag alone is the service's repository's); else as given,
+    // for the image check to say what is wrong with it.
+    let imageRef = input.imageTag;
+    try {
+      imageRef = imageRefFor(input.imageTag, service.imageRepository);
+    } catch {
+      const ref = parseImageReference(input.imageTag);
+      if (ref) imageRef = formatImageReference(ref);
+    }
     const server = await this.planner.serverOrNull(service.serverId);
     const checks = [
       ok('service-exists', `${service.name} (${service.environment})`),
