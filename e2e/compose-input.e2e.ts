@@ -112,6 +112,19 @@ describe('compose documents are bounded before parsing and never stall the serve
     expect(issues(refused)).toEqual([
       expect.objectContaining({ path: 'compose.services.api', message: 'must be a mapping' }),
     ]);
+    // A plan never says a check passed that it did not run: the policy cannot judge it.
+    const plan = await call(t.url, 'GET', 'composeDeploymentPlan', owner, { serverId, compose });
+    expect(plan.status).toBe(200);
+    const checks = (
+      plan.body.result.data.json as {
+        preflightChecks: { check: string; status: string; detail: string }[];
+      }
+    ).preflightChecks;
+    expect(checks.find((c) => c.check === 'compose-policy')).toEqual({
+      check: 'compose-policy',
+      status: 'fail',
+      detail: expect.stringContaining('not judged'),
+    });
   });
 
   it('still registers and plans an ordinary compose file', async () => {

@@ -5,7 +5,8 @@ import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { reportFor } from '../reach/connection-report.js';
 import { ServerReach } from '../reach/server-reach.js';
-import type { PreflightCheck } from './plan.js';
+import { validateCompose } from '../compose.js';
+import { fail, type PreflightCheck } from './plan.js';
 import { composePolicyCheck, reachabilityCheck } from './preflight-checks.js';
 import { deploySteps } from './strategy-checks.js';
 
@@ -38,8 +39,17 @@ export class Planner {
   }
 
   /** The compose policy check, when there is a server to hold the compose to. */
+  /**
+   * The server's compose policy on the definition. A definition that cannot be read is not
+   * judged, and the check says so: a plan never says a check passed that it did not run.
+   */
   policyChecks(compose: string, server: ServerDoc | null): PreflightCheck[] {
-    return server ? [composePolicyCheck(this.policy.refusals(compose, server), server)] : [];
+    if (!server) return [];
+    if (!validateCompose(compose).ok)
+      return [
+        fail('compose-policy', 'not judged: the compose definition is not valid (compose-valid)'),
+      ];
+    return [composePolicyCheck(this.policy.refusals(compose, server), server)];
   }
 
   /** Does SSH answer with the pinned host key (unless server checks are off)? */
