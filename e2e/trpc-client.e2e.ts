@@ -21,7 +21,7 @@ describe('a stock tRPC client (httpLink + superjson) in its own Node process', (
     await t.close();
   });
 
-  it('calls a query and a mutation, with Dates both ways, and sees errors as TRPCClientError', async () => {
+  it('calls a query and a mutation, with Dates both ways, reads errors from their meta, refuses batches', async () => {
     const { stdout } = await run(process.execPath, [script, t.url, token]);
     const result = JSON.parse(stdout);
     expect(result).toEqual({
@@ -30,7 +30,22 @@ describe('a stock tRPC client (httpLink + superjson) in its own Node process', (
       note: expect.objectContaining({ text: 'via tRPC', remindAt: '2031-01-02T03:04:05.000Z' }),
       readAtIsDate: true,
       readAt: '2026-01-02T03:04:05.000Z',
-      error: { isClientError: true, message: expect.any(String) },
+      // What the stock client makes of an error: its own message, no data; Slipway's error
+      // (string code, message, issues) and the status are on the error's meta, as sent.
+      error: {
+        isClientError: true,
+        message: expect.any(String),
+        data: null,
+        responseError: {
+          code: 'BAD_REQUEST',
+          message: 'Input is invalid',
+          data: expect.objectContaining({
+            issues: [expect.objectContaining({ path: 'noteId' })],
+          }),
+        },
+        status: 400,
+      },
+      batch: { status: 400, message: expect.stringContaining('httpLink, not httpBatchLink') },
     });
   });
 });

@@ -24,6 +24,13 @@ export class RpcController {
 
   @All(':name')
   async call(@Param('name') name: string, @Req() req: Request, @Res() res: Response) {
+    if (req.query.batch !== undefined || name.includes(',')) {
+      // What tRPC's httpBatchLink sends: say so, rather than an unknown procedure `a,b`.
+      throw badRequest(
+        'Batched calls are not supported: call one procedure per request (tRPC: httpLink, not httpBatchLink)',
+        [{ path: 'batch', message: 'one procedure per request' }],
+      );
+    }
     const procedure = this.registry.get(name);
     if (!procedure) {
       throw new AppError('NOT_FOUND', `Unknown procedure ${name.slice(0, 64)}`);
