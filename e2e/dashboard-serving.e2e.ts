@@ -103,6 +103,17 @@ describe('the dashboard is served at / with history fallback; the API keeps its 
     expect(gunzipSync(gzip.body).equals((await raw(t.url, stylesheet)).body)).toBe(true);
   });
 
+  it('sends the first page’s script in under 100 KB on the wire (brotli)', async () => {
+    const index = readFileSync(bundleIndex, 'utf8');
+    const scripts = [
+      ...index.matchAll(/<(?:script|link)[^>]*(?:src|href)="(\/assets\/[^"]+\.js)"/g),
+    ];
+    expect(scripts.map((m) => m[1])).toEqual([script]);
+    const sent = await raw(t.url, script, 'br');
+    expect(sent.headers['content-encoding']).toBe('br');
+    expect(sent.body.length).toBeLessThan(100 * 1024);
+  });
+
   it.each([
     ['an unknown asset', '/assets/index-nothere.js'],
     ['an unknown procedure', '/trpc/noSuchThing'],
