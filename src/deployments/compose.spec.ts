@@ -50,6 +50,26 @@ volumes:
     if (!result.ok) expect(result.issues.map((i) => i.path)).toContain(path);
   });
 
+  it('shows the pinned references to write for an untagged image', () => {
+    for (const image of ['postgres', 'library/nginx', 'registry.example.com:5000/team/app']) {
+      const result = validateCompose(`services:\n  db:\n    image: ${image}\n`);
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect(result.issues).toEqual([
+          {
+            path: 'compose.services.db.image',
+            message: expect.stringContaining(
+              `pin it: ${image}:<version> or ${image}@sha256:<digest>`,
+            ),
+          },
+        ]);
+    }
+    const missing = validateCompose('services:\n  db:\n    ports: ["80"]\n');
+    expect(missing.ok).toBe(false);
+    if (!missing.ok)
+      expect(missing.issues[0].message).toBe('must be an image reference with a tag or digest');
+  });
+
   it('refuses a billion-laughs alias bomb', () => {
     const bomb =
       'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nservices: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';

@@ -18,6 +18,20 @@ const NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/;
 const PORT =
   /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?(?:\d{1,5}(?:-\d{1,5})?:)?\d{1,5}(?:-\d{1,5})?(?:\/(?:tcp|udp))?$/;
 
+/** A repository alone, as `image: postgres` names one: what Compose would pull as `latest`. */
+const UNTAGGED =
+  /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*$|^[a-z0-9.-]+(?::\d+)?(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)+$/;
+
+/**
+ * Why an image cannot run as given. An untagged one would be whatever `latest` is when the
+ * server pulls it: the message shows the pinned references to write instead.
+ */
+function imageProblem(image: unknown): string {
+  if (typeof image === 'string' && UNTAGGED.test(image))
+    return `${image} has no tag: it would run whatever latest is when pulled; pin it: ${image}:<version> or ${image}@sha256:<digest>`;
+  return 'must be an image reference with a tag or digest';
+}
+
 /**
  * A compose definition as Compose will read it: parsed within COMPOSE_LIMITS, anchors, aliases
  * and `<<` merge keys resolved everywhere. What the policy judges and what the runner ships.
@@ -55,10 +69,7 @@ export function validateCompose(text: string): ComposeResult {
     }
     const image = raw.image;
     if (typeof image !== 'string' || !parseImageReference(image)) {
-      issues.push({
-        path: `${at}.image`,
-        message: 'must be an image reference with a tag or digest',
-      });
+      issues.push({ path: `${at}.image`, message: imageProblem(image) });
     }
     const ports = listOf(raw.ports, `${at}.ports`, issues);
     ports
