@@ -223,6 +223,8 @@ describe('git push deliveries deploy what the source’s rules say', () => {
     const body = githubBody('refs/heads/master', commitOf(9));
     const forged = await github(body, { secret: 'whsec_guess' });
     expect([forged.status, forged.body.error.code]).toEqual([401, 'TOKEN_INVALID']);
+    // Each refusal names the provider's setting that fixes it.
+    expect(forged.body.error.message).toContain('webhook’s “Secret”');
     const wrongToken = await request(t.url)
       .post(path())
       .set('Content-Type', 'application/json')
@@ -230,12 +232,14 @@ describe('git push deliveries deploy what the source’s rules say', () => {
       .set('X-Gitlab-Token', `${secret}x`)
       .send(gitlabBody('refs/heads/master', commitOf(9)));
     expect([wrongToken.status, wrongToken.body.error.code]).toEqual([401, 'TOKEN_INVALID']);
+    expect(wrongToken.body.error.message).toContain('“Secret token”');
     const unsigned = await request(t.url)
       .post(path())
       .set('Content-Type', 'application/json')
       .set('X-GitHub-Event', 'push')
       .send(body);
     expect([unsigned.status, unsigned.body.error.code]).toEqual([401, 'AUTH_REQUIRED']);
+    expect(unsigned.body.error.message).toContain('webhook secret');
 
     const first = await github(body);
     expect(first.status).toBe(202);

@@ -44,6 +44,16 @@ function first(header: HeaderReader, ...names: string[]): string | undefined {
  * - GitLab: `X-Gitlab-Token`, the secret itself (GitLab signs nothing), compared in constant time.
  * The body's digest is what a replay is recognised by, whatever id header comes with it. Pure.
  */
+/** What each provider's settings call the field that must hold the source's webhook secret. */
+const FORGED: Record<GitProvider, string> = {
+  github:
+    'X-Hub-Signature-256 does not match this source: set the webhook’s “Secret” to the source’s webhook secret',
+  gitea:
+    'X-Gitea-Signature does not match this source: set the webhook’s “Secret” to the source’s webhook secret',
+  gitlab:
+    'X-Gitlab-Token is not this source’s webhook secret: set the webhook’s “Secret token” to it',
+};
+
 export function verifyGitDelivery(
   header: HeaderReader,
   body: Buffer,
@@ -68,10 +78,11 @@ export function verifyGitDelivery(
   } else {
     return {
       refused: 'unsigned',
-      message: 'Sign the delivery: X-Hub-Signature-256, X-Gitea-Signature or X-Gitlab-Token',
+      message:
+        'Sign the delivery: give the webhook the source’s webhook secret (GitHub and Gitea: “Secret”; GitLab: “Secret token”)',
     };
   }
-  if (!valid) return { refused: 'forged', message: 'The signature does not match this source' };
+  if (!valid) return { refused: 'forged', message: FORGED[provider] };
   const id =
     provider === 'gitea'
       ? first(header, 'x-gitea-delivery', 'x-forgejo-delivery')
