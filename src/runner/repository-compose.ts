@@ -58,7 +58,8 @@ export class RepositoryCompose {
     const compose = git.previewLimits ? previewCompose(text, git.previewLimits) : text;
     if (compose === null) throw new Error(`the repository's ${where} cannot be previewed`);
     const routes = deployment.snapshot.routes ?? [];
-    const summary = validateCompose(compose);
+    // A preview's definition is another document: read again; otherwise the one just checked.
+    const summary = compose === text ? checked : validateCompose(compose);
     const misfits = summary.ok ? routeIssues(routeValues(routes), summary.summary) : [];
     if (misfits.length)
       throw new Error(

@@ -9,7 +9,7 @@ import {
   type GitSourceData,
 } from '../../events/git-sources.events.js';
 import { Throttle, type Limit } from '../../identity/login/throttle.js';
-import { actingAs, type RequestContext } from '../../kernel/request-context.js';
+import type { RequestContext } from '../../kernel/request-context.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -23,6 +23,7 @@ import { PullRequestIntake, type PullRequestAnswer } from './previews/pull-reque
 import { StreamFacts } from '../facts/stream-facts.js';
 import { pushDecision, pushEventOf, readGitPush, type GitPush } from './git-push.js';
 import { gitSourceDecider } from './git-source.decider.js';
+import { sourceWebhookContext } from './source-webhook-context.js';
 
 export interface GitPushDelivery {
   serviceId: string;
@@ -103,7 +104,7 @@ export class ReceiveGitPushHandler {
     if ('ignored' in decision)
       return { status: 'ignored', serviceId, deliveryId, reason: IGNORED[decision.ignored] };
     const ctx: RequestContext = {
-      ...hookContext(
+      ...sourceWebhookContext(
         anonymous,
         serviceId,
         `git push${push.pusher ? ` by ${push.pusher}` : ''} (${provider})`,
@@ -160,7 +161,11 @@ export class ReceiveGitPushHandler {
     const ignored = await this.previews.precheck(service.id, source, pr);
     if (ignored) return { status: 'ignored', serviceId, deliveryId, reason: ignored };
     const by = pr.author ? ` by ${pr.author}` : '';
-    const ctx = hookContext(anonymous, serviceId, `pull request #${pr.number}${by} (${provider})`);
+    const ctx = sourceWebhookContext(
+      anonymous,
+      serviceId,
+      `pull request #${pr.number}${by} (${provider})`,
+    );
     await this.claim(
       serviceId,
       verified.digest,
@@ -212,21 +217,6 @@ export class ReceiveGitPushHandler {
       throw error;
     }
   }
-}
-
-/** The source's webhook as the principal a delivery acts as (its id is the service's). */
-function hookContext(anonymous: RequestContext, serviceId: string, name: string): RequestContext {
-  return {
-    ...actingAs(anonymous, {
-      id: serviceId,
-      kind: 'agent',
-      role: 'operator',
-      name: name.slice(0, 100),
-      preset: null,
-    }),
-    authMethod: 'hook',
-    scopes: ['deploy:start'],
-  };
 }
 
 function reasonOf(push: GitPush, refName: string): string {

@@ -14,6 +14,7 @@ import { StreamFacts } from '../../deployments/facts/stream-facts.js';
 import { pullRequestRef } from '../../deployments/git/git-pull-request.js';
 import { gitSourceDecider } from '../../deployments/git/git-source.decider.js';
 import { previewCompose } from '../../deployments/git/previews/preview-compose.js';
+import { previewUrl } from '../../deployments/git/previews/pull-request-intake.js';
 import {
   previewsDecider,
   type ClosingPreview,
@@ -27,7 +28,8 @@ import {
   type PreviewSettings,
 } from '../../events/git-sources.events.js';
 import { servicePreviewsStream } from '../../events/previews.events.js';
-import { actingAs, systemContext, type RequestContext } from '../../kernel/request-context.js';
+import { systemContext, type RequestContext } from '../../kernel/request-context.js';
+import { sourceWebhookContext } from '../../deployments/git/source-webhook-context.js';
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -41,23 +43,8 @@ export const PREVIEW_ENVIRONMENT = 'preview';
 type Previewed = { parent: ServiceDoc; source: GitSourceData; settings: PreviewSettings };
 
 /** What acts for a service's previews: its git source's webhook, as deliveries do. */
-function previewContext(serviceId: string, what: string): RequestContext {
-  return {
-    ...actingAs(systemContext(`previews:${serviceId}`), {
-      id: serviceId,
-      kind: 'agent',
-      role: 'operator',
-      name: what.slice(0, 100),
-      preset: null,
-    }),
-    authMethod: 'hook',
-    scopes: ['deploy:start'],
-  };
-}
-
-/** Where a preview answers. */
-export const previewUrl = (domain: string, tls: string) =>
-  `${tls === 'off' ? 'http' : 'https'}://${domain}/`;
+const previewContext = (serviceId: string, what: string) =>
+  sourceWebhookContext(systemContext(`previews:${serviceId}`), serviceId, what);
 
 /**
  * Brings a service's pull-request previews to what its previews stream records: each live

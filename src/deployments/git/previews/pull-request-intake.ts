@@ -25,6 +25,10 @@ export type PullRequestAnswer =
 /** `pr-<number>.<baseDomain>`: each preview's own domain. */
 export const previewDomain = (number: number, baseDomain: string) => `pr-${number}.${baseDomain}`;
 
+/** Where a preview answers, by its route's TLS setting. */
+export const previewUrl = (domain: string, tls: string) =>
+  `${tls === 'off' ? 'http' : 'https'}://${domain}/`;
+
 const HOUR_MS = 3_600_000;
 
 /**

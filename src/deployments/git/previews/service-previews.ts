@@ -12,6 +12,7 @@ import { DeploymentLookup } from '../../deployment-lookup.js';
 import { deploymentSummary } from '../../deployment-views.js';
 import { ServiceIdInput } from '../../queries/service-details.js';
 import { previewsDecider, type LivePreview } from './preview.decider.js';
+import { previewUrl } from './pull-request-intake.js';
 
 export interface PreviewView {
   number: number;
@@ -87,7 +88,7 @@ export class ServicePreviewsHandler implements IQueryHandler<ServicePreviews> {
       number: p.number,
       state: p.awaitingApproval ? 'waiting' : 'live',
       domain: p.domain,
-      url: `${tls === 'off' ? 'http' : 'https'}://${p.domain}/`,
+      url: previewUrl(p.domain, tls),
       headCommit: p.headCommit,
       fromFork: p.fromFork,
       author: p.author,
