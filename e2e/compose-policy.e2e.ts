@@ -98,6 +98,57 @@ describe('the per-server compose policy', () => {
     ]);
   });
 
+  it('judges the compose as it will run: extends, merge keys and variables resolved first', async () => {
+    // What each file asks for is only visible once it is read as Compose reads it.
+    const viaExtends = `services:\n  base: {image: "${IMAGE}:1.0.0", privileged: true}\n  api: {extends: base}\n`;
+    const extended = await register('extended', viaExtends);
+    expect([extended.status, extended.body.error.data.issues]).toEqual([
+      400,
+      expect.arrayContaining([
+        {
+          path: 'compose.services.api.privileged',
+          message: expect.stringContaining('privileged:'),
+        },
+      ]),
+    ]);
+    const viaVariable = compose('    volumes: ["${DATA:-./data}:/data"]\n');
+    const withRoot = await call(t.url, 'POST', 'registerService', operator, {
+      name: 'variable-root',
+      environment: 'production',
+      serverId,
+      imageRepository: IMAGE,
+      compose: viaVariable,
+      env: [{ name: 'DATA', value: '/' }],
+    });
+    expect([withRoot.status, withRoot.body.error.data.issues]).toEqual([
+      400,
+      [{ path: 'compose.services.api.volumes[0]', message: expect.stringContaining('hostRoot:') }],
+    ]);
+    // A secret's value is never judged (nor echoed): its place is judged as unknown.
+    const withSecret = await call(t.url, 'POST', 'registerService', operator, {
+      name: 'secret-root',
+      environment: 'production',
+      serverId,
+      imageRepository: IMAGE,
+      compose: viaVariable,
+      env: [{ name: 'DATA', value: '/etc', secret: true }],
+    });
+    expect(withSecret.status).toBe(400);
+    expect(JSON.stringify(withSecret.body)).not.toContain('/etc');
+    // The default is a directory of the deployment's own: allowed; a later variable is judged too.
+    const { serviceId } = data<{ serviceId: string }>(
+      await register('variable-later', viaVariable),
+    );
+    const changed = await call(t.url, 'POST', 'updateService', operator, {
+      serviceId,
+      setEnv: [{ name: 'DATA', value: '/var/run/docker.sock' }],
+    });
+    expect([changed.status, changed.body.error.message]).toEqual([
+      400,
+      expect.stringContaining('dockerSocket'),
+    ]);
+  });
+
   it('shows a failing preflight check in the compose plan', async () => {
     const { isReady, check } = await planChecks(
       { serverId, compose: PRIVILEGED },

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readComposeDocument } from '../src/deployments/compose.js';
 import { judgeCompose } from '../src/deployments/compose-policy/compose-violations.js';
 import { COMPOSE_ATTACKS } from '../src/deployments/compose-policy/testing/compose-attacks.js';
+import { composeConfig, DOCKER_CONFIG_DIR } from './support/compose-config.js';
 import { SCRIPT } from './support/docker-engine.js';
 
 interface SchemaObject {
@@ -15,15 +16,14 @@ interface SchemaObject {
   items?: SchemaObject | { oneOf?: SchemaObject[] };
 }
 
-const DIR = process.env.SLIPWAY_DOCKER_DIR ?? '/tmp/slipway-docker';
-const CONFIG = join(DIR, 'config');
-
 /**
  * The Compose specification's schema as the Compose we run embeds it (Compose validates every
  * file against it): the JSON object in the plugin's binary whose id is compose_spec.json.
  */
 function embeddedSchema(): SchemaObject {
-  const binary = readFileSync(join(CONFIG, 'cli-plugins/docker-compose')).toString('latin1');
+  const binary = readFileSync(join(DOCKER_CONFIG_DIR, 'cli-plugins/docker-compose')).toString(
+    'latin1',
+  );
   const marker = binary.indexOf('"compose_spec.json"');
   if (marker < 0) throw new Error('no compose_spec.json in the Compose plugin');
   const start = binary.lastIndexOf('{', marker);
@@ -103,29 +103,15 @@ describe('the compose policy against the Compose specification', () => {
   it("finds at least what Compose's own reading of each attack asks for", () => {
     let readByCompose = 0;
     for (const attack of COMPOSE_ATTACKS) {
-      const parsed = readComposeDocument(attack.compose);
+      const parsed = readComposeDocument(attack.compose, null);
       if (!parsed.ok) throw new Error(`${attack.name}: ${parsed.issues[0].message}`);
-      const ours = new Set(judgeCompose(parsed.value).violations.map((v) => v.capability));
+      const ours = new Set(judgeCompose(parsed.document).violations.map((v) => v.capability));
       expect([attack.name, attack.asks.filter((c) => !ours.has(c))]).toEqual([attack.name, []]);
 
       const dir = mkdtempSync(join(scratch, 'p-'));
       writeFileSync(join(dir, 'compose.yaml'), attack.compose);
-      const compose = spawnSync(
-        '/usr/bin/docker',
-        ['compose', '-p', 'p', '-f', join(dir, 'compose.yaml'), 'config', '--format', 'json'],
-        {
-          encoding: 'utf8',
-          cwd: dir,
-          timeout: 30_000,
-          // An empty socket: reading a file needs no engine. MOUNT: the worst a server could set.
-          env: {
-            PATH: process.env.PATH,
-            DOCKER_CONFIG: CONFIG,
-            DOCKER_HOST: 'unix:///nonexistent',
-            MOUNT: '/:/host',
-          },
-        },
-      );
+      // MOUNT: the worst a server's environment could set.
+      const compose = composeConfig(dir, ['-f', join(dir, 'compose.yaml')], { MOUNT: '/:/host' });
       // Compose refuses some (a newer key than it knows, a file it cannot find): nothing runs.
       if (compose.status !== 0) continue;
       readByCompose++;

@@ -91,6 +91,11 @@ describe('deploy intake and images on a real Docker engine', () => {
     await t?.close();
     await sshd?.stop();
     engine?.removeProject(PROJECT);
+    try {
+      engine?.docker(['rmi', `${PROJECT}-api`]);
+    } catch {
+      // not built
+    }
     for (const tag of ['ctx-1', 'ctx-2', 'loaded-1', 'loaded-2', 'pulled-1', 'overcap-1']) {
       try {
         engine?.docker(['rmi', image(tag)]);
@@ -225,6 +230,80 @@ describe('deploy intake and images on a real Docker engine', () => {
       'record-digest',
     ]);
     expect(await served('/version')).toBe('200 built from the context');
+  });
+
+  it('builds a service that names no image (build: only), read as Compose reads it, and refuses it without a context', async () => {
+    // Merge keys, interpolation from the deployment's variables, an escaped dollar.
+    const file = [
+      'x-common: &common',
+      '  restart: "no"',
+      'services:',
+      '  api:',
+      '    <<: *common',
+      '    build: {context: ., network: none}',
+      '    ports: ["127.0.0.1:${API_PORT:?the port}:80"]',
+      '    environment: {LITERAL: "$${HOME}"}',
+      '',
+    ].join('\n');
+    const env = [{ name: 'API_PORT', value: String(port) }];
+    const refused = await request(t.url)
+      .post('/api/v1/deploy/compose')
+      .set(owner)
+      .send({ serviceId, env, files: [{ path: 'compose.yaml', contents: file }] });
+    expect([refused.status, refused.body.error.data.issues]).toEqual([
+      400,
+      [
+        {
+          path: 'compose.services.api.build',
+          message: expect.stringContaining('deploy it with its build context'),
+        },
+      ],
+    ]);
+    const missing = await request(t.url)
+      .post('/api/v1/deploy/compose')
+      .set(owner)
+      .send({ serviceId, files: [{ path: 'compose.yaml', contents: file }] });
+    expect([missing.status, missing.body.error.data.issues[0].message]).toEqual([
+      400,
+      'requires the variable API_PORT: "the port"',
+    ]);
+
+    const opened = await request(t.url).post('/api/v1/deploy/uploads').set(owner).send({});
+    const tar = await tarball([
+      { name: 'Dockerfile', contents: `FROM ${image('1.0.0')}\nCOPY site/ /www/\n` },
+      { name: 'site/', type: 'directory' },
+      { name: 'site/version', contents: 'built with no image name\n' },
+    ]);
+    await request(t.url)
+      .put(opened.body.uploadUrl)
+      .set(owner)
+      .set('Content-Type', 'application/gzip')
+      .send(tar)
+      .expect(200);
+    const res = await request(t.url)
+      .post('/api/v1/deploy/compose')
+      .set(owner)
+      .send({
+        serviceId,
+        env,
+        contextUploadId: opened.body.uploadId,
+        files: [{ path: 'compose.yaml', contents: file }],
+      });
+    expect([res.status, res.body.status]).toEqual([202, 'queued']);
+    const done = await finished(res.body.deploymentId);
+    expect([done.status, done.failedStep, done.failureReason]).toEqual(['succeeded', null, null]);
+    expect(await served('/version')).toBe('200 built with no image name');
+    // Compose named the image after the project and service; the literal stayed literal.
+    const [container] = engine
+      .docker(['ps', '-q', '--filter', `label=com.docker.compose.project=${PROJECT}`])
+      .trim()
+      .split('\n');
+    expect(engine.docker(['inspect', '-f', '{{.Config.Image}}', container]).trim()).toBe(
+      `${PROJECT}-api`,
+    );
+    expect(engine.docker(['inspect', '-f', '{{json .Config.Env}}', container])).toContain(
+      '"LITERAL=${HOME}"',
+    );
   });
 
   it('loads a docker save tarball streamed through the control plane, then lists it on the server', async () => {

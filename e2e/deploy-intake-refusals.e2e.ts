@@ -300,6 +300,42 @@ describe('deploy intake and image routes refuse bad calls', () => {
     expect([empty.status, empty.body.error.code]).toEqual([409, 'CONFLICT']);
   });
 
+  it('refuses to deploy a compose that builds its image without a build context, before queueing', async () => {
+    const builds = 'services:\n  api:\n    build: .\n  cache:\n    image: redis:7.2-alpine\n';
+    const registered = data<{ serviceId: string }>(
+      await call(t.url, 'POST', 'registerService', owner, {
+        name: 'built',
+        environment: 'production',
+        serverId,
+        imageRepository: 'registry.example.com/acme/built',
+        compose: builds,
+      }),
+    );
+    const deploy = seen(
+      await call(t.url, 'POST', 'triggerDeploy', owner, {
+        serviceId: registered.serviceId,
+        imageTag: '1.0.0',
+      }),
+    );
+    expect([deploy.status, deploy.body.error.data.issues]).toEqual([
+      400,
+      [
+        {
+          path: 'compose.services.api.build',
+          message: expect.stringContaining('deploy it with its build context'),
+        },
+      ],
+    ]);
+    const byIntake = await intake({
+      serviceId: registered.serviceId,
+      files: [{ path: 'compose.yaml', contents: builds }],
+    });
+    expect([byIntake.status, byIntake.body.error.message]).toEqual([
+      400,
+      'The compose file builds images, and the deployment brings no build context',
+    ]);
+  });
+
   it("holds an intake for approval under the service's rule, then queues exactly the frozen intake", async () => {
     const gated = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {

@@ -8,6 +8,7 @@ import {
   LineCounter,
   Parser,
   type Document,
+  type Tags,
   type YAMLError,
 } from 'yaml';
 import type { FieldIssue } from './app-error.js';
@@ -29,6 +30,8 @@ export interface YamlReading {
    * key left over (a quoted one, which is no merge) is refused: nothing ambiguous is let through.
    */
   mergeKeys?: boolean;
+  /** Local tags the document may use (Compose's `!reset`, `!override`); any other is refused. */
+  customTags?: Tags;
 }
 
 export type YamlResult =
@@ -72,7 +75,13 @@ export function parseBoundedYaml(
   if (overLimit) return refuse('limits', path, overLimit);
 
   const merge = reading.mergeKeys === true;
-  const composer = new Composer({ uniqueKeys: false, logLevel: 'error', version: '1.2', merge });
+  const composer = new Composer({
+    uniqueKeys: false,
+    logLevel: 'error',
+    version: '1.2',
+    merge,
+    customTags: reading.customTags ?? null,
+  });
   const docs = [...composer.compose(tokens, true, text.length)];
   if (docs.length !== 1) return refuse('syntax', path, 'must be a single YAML document');
   const doc = docs[0];

@@ -21,17 +21,20 @@ volumes:
           {
             name: 'web',
             image: 'ghcr.io/acme/web:1.2.3',
-            ports: ['8080:80', '443:443/tcp'],
+            builds: false,
+            ports: ['8080:80', '443:443'],
             volumes: ['data:/var/lib/web'],
           },
           {
             name: 'worker',
             image: `ghcr.io/acme/worker@sha256:${'b'.repeat(64)}`,
+            builds: false,
             ports: [],
             volumes: [],
           },
         ],
         document: expect.objectContaining({ services: expect.any(Object) }),
+        unset: [],
       },
     });
   });
@@ -41,7 +44,10 @@ volumes:
     ['version: "3"', 'compose.services'],
     ['services:\n  web:\n    ports: ["80"]', 'compose.services.web.image'],
     ['services:\n  web:\n    image: nginx', 'compose.services.web.image'],
-    ['services:\n  web:\n    image: nginx:1\n    ports: ["eighty"]', 'compose.services.web.ports'],
+    [
+      'services:\n  web:\n    image: nginx:1\n    ports: ["eighty"]',
+      'compose.services.web.ports[0]',
+    ],
     ['services:\n  web:\n    image: nginx:1\n    ports: "80:80"', 'compose.services.web.ports'],
     ['services:\n  "bad name!":\n    image: nginx:1', 'compose.services.bad name!'],
   ])('refuses %j at %s', (text, path) => {
@@ -67,7 +73,9 @@ volumes:
     const missing = validateCompose('services:\n  db:\n    ports: ["80"]\n');
     expect(missing.ok).toBe(false);
     if (!missing.ok)
-      expect(missing.issues[0].message).toBe('must be an image reference with a tag or digest');
+      expect(missing.issues[0].message).toBe(
+        'needs image: (a reference with a tag or digest) or build:',
+      );
   });
 
   it('refuses a billion-laughs alias bomb', () => {

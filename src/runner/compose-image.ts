@@ -1,11 +1,16 @@
 import { readComposeDocument } from '../deployments/compose.js';
+import { escapeDollars } from '../deployments/compose-reading/escape-dollars.js';
+import type { ComposeVariables } from '../deployments/compose-reading/interpolation.js';
 import { parseImageReference, repositoryOf } from '../deployments/image-reference.js';
 import type { ServiceRoute } from '../events/deployments.events.js';
 import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
 
 /**
- * The compose file a deployment runs: the frozen compose read as the policy judged it (anchors
- * and merge keys resolved), with every service of the deployed repository pointed at the
+ * The compose file a deployment runs: the frozen compose normalized as the policy judged it
+ * (readComposeDocument: anchors, merge keys, `extends` and tags resolved), interpolated with
+ * the deployment's variables (secrets opened, where the policy saw a reference and judged the
+ * place as unknown), every `$` left escaped so the server's Compose reads it as it is, with
+ * every service of the deployed repository pointed at the
  * deployment's image reference, written as JSON. JSON is YAML that every parser reads alike: no
  * anchors, merge keys, tags or implicit types are left for the server's Compose to read another
  * way than the policy did. Parsed within the same limits as at registration (a compose frozen
@@ -15,14 +20,15 @@ import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
  */
 export function composeForDeployment(
   compose: string,
+  variables: ComposeVariables,
   imageRef: string,
   edge: { project: string; routes: readonly ServiceRoute[] } = { project: '', routes: [] },
   /** The image was built on the server (a commit): its services never pull it. */
   builtHere = false,
 ): string {
-  const parsed = readComposeDocument(compose);
-  if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
-  const doc = parsed.value as ComposeDocument;
+  const parsed = readComposeDocument(compose, variables);
+  if (!parsed.ok) throw new Error(parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  const doc = parsed.document as ComposeDocument;
   const target = parseImageReference(imageRef);
   if (!target) throw new Error(`invalid image reference ${imageRef}`);
   const repository = repositoryOf(target);
@@ -34,5 +40,5 @@ export function composeForDeployment(
     }
   }
   joinEdgeNetwork(doc, edge.project, edge.routes);
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${JSON.stringify(escapeDollars(doc), null, 2)}\n`;
 }

@@ -63,7 +63,11 @@ export class DeploymentExecutor {
     try {
       const server = await this.lookup.server(deployment.serverId);
       // The policy may have narrowed since the deployment was queued: it decides at run time.
-      const refused = this.policy.refusals(deployment.snapshot.compose, server);
+      const refused = this.policy.refusals(
+        deployment.snapshot.compose,
+        server,
+        deployment.snapshot.env,
+      );
       if (refused.length) throw new Error(describeRefusal(refused, server.name));
       step = 'connect';
       await this.machine.apply({ kind: 'stepStarted', deploymentId: id, step }, ctx);

@@ -1,6 +1,7 @@
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import { runningVariables } from '../deployments/compose-reading/compose-variables.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
 import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
@@ -151,6 +152,7 @@ export function deploymentSteps(
           ],
           stdin: composeForDeployment(
             deployment.snapshot.compose,
+            runningVariables(deployment.snapshot.env, (sealed) => box.open(sealed)),
             deployment.imageRef,
             { project, routes: deployment.snapshot.routes ?? [] },
             git !== null && git.pushImage !== true,

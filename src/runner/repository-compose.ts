@@ -1,15 +1,22 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../projections/servers.projection.js';
 import { validateCompose } from '../deployments/compose.js';
+import {
+  judgingVariables,
+  runningVariables,
+} from '../deployments/compose-reading/compose-variables.js';
 import { COMPOSE_LIMITS } from '../deployments/compose-limits.js';
 import {
   ComposePolicyGuard,
   describeRefusal,
 } from '../deployments/compose-policy/compose-policy.guard.js';
+import { parseImageReference, repositoryOf } from '../deployments/image-reference.js';
 import { previewCompose } from '../deployments/git/previews/preview-compose.js';
 import { routeIssues, routeValues } from '../deployments/routes/route-rules.js';
+import { SECRET_BOX } from '../secrets/secret-box.provider.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
 import type { SshSession } from './ssh-session.js';
@@ -33,7 +40,10 @@ const NOT_KEPT = 3;
  */
 @Injectable()
 export class RepositoryCompose {
-  constructor(private readonly policy: ComposePolicyGuard) {}
+  constructor(
+    private readonly policy: ComposePolicyGuard,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
 
   async write(
     deployment: DeploymentDoc,
@@ -47,7 +57,8 @@ export class RepositoryCompose {
     if (!git?.composeFile) throw new Error('the deployment names no repository compose file');
     const where = `${git.composeFile} at ${git.commit.slice(0, 12)}`;
     const text = await this.read(built, dir, where);
-    const checked = validateCompose(text);
+    const env = deployment.snapshot.env;
+    const checked = validateCompose(text, judgingVariables(env));
     if (!checked.ok)
       throw new Error(
         `the repository's ${where} is not a compose definition Slipway runs: ${checked.issues
@@ -55,21 +66,27 @@ export class RepositoryCompose {
           .map((i) => `${i.path}: ${i.message}`)
           .join('; ')}`,
       );
+    const builders = checked.summary.services.filter((s) => s.image === null);
+    if (builders.length)
+      throw new Error(
+        `the repository's ${where} builds ${builders.map((s) => s.name).join(', ')} (build: without image:): a commit is built from the source's context and Dockerfile; name its image in those services (image: ${repositoryOfRef(deployment.imageRef)}:<tag>)`,
+      );
     const compose = git.previewLimits ? previewCompose(text, git.previewLimits) : text;
     if (compose === null) throw new Error(`the repository's ${where} cannot be previewed`);
     const routes = deployment.snapshot.routes ?? [];
     // A preview's definition is another document: read again; otherwise the one just checked.
-    const summary = compose === text ? checked : validateCompose(compose);
+    const summary = compose === text ? checked : validateCompose(compose, judgingVariables(env));
     const misfits = summary.ok ? routeIssues(routeValues(routes), summary.summary) : [];
     if (misfits.length)
       throw new Error(
         `the service's routes do not fit the repository's ${where}: ${misfits.map((i) => i.message).join('; ')}`,
       );
-    const refused = this.policy.refusals(compose, server);
+    const refused = this.policy.refusals(compose, server, env);
     if (refused.length) throw new Error(describeRefusal(refused, server.name));
     const project = composeProject(deployment.serviceName, deployment.environment);
     const final = composeForDeployment(
       compose,
+      runningVariables(env, (sealed) => this.box.open(sealed)),
       deployment.imageRef,
       { project, routes },
       git.pushImage !== true,
@@ -101,4 +118,9 @@ export class RepositoryCompose {
       );
     return text;
   }
+}
+
+function repositoryOfRef(imageRef: string): string {
+  const ref = parseImageReference(imageRef);
+  return ref ? repositoryOf(ref) : imageRef;
 }

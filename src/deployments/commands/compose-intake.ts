@@ -19,7 +19,13 @@ import { canonicalJson } from '../../common/canonical-json.js';
 import { Omittable } from '../../common/omittable.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import { validateCompose } from '../compose.js';
+import {
+  NO_BUILD_CONTEXT,
+  unbuildableIssues,
+  validateCompose,
+  type ComposeSummary,
+} from '../compose.js';
+import { judgingVariables } from '../compose-reading/compose-variables.js';
 import {
   EnvList,
   EnvironmentName,
@@ -154,12 +160,23 @@ export class ComposeIntakeHandler {
     const composeFile = input.files.find((f) =>
       (COMPOSE_FILE_NAMES as readonly string[]).includes(f.path),
     )!;
-    const parsed = validateCompose(composeFile.contents);
+    // Read with the variables it will run with: the intake's when it sends them.
+    const parsed = validateCompose(
+      composeFile.contents,
+      judgingVariables(input.env ?? service.env),
+    );
     if (!parsed.ok) throw badRequest('The compose file is invalid', parsed.issues);
-    const imageTag = input.imageTag ?? imageOfRepository(parsed.summary, service);
     const context = input.contextUploadId
       ? await this.uploads.forDeployment(input.contextUploadId, ctx)
       : null;
+    const unbuildable = unbuildableIssues(parsed.summary);
+    if (unbuildable.length && !context) throw badRequest(NO_BUILD_CONTEXT, unbuildable);
+    const imageTag =
+      input.imageTag ??
+      imageOfRepository(parsed.summary, service) ??
+      // Only built images: the deployment is named after the context it builds.
+      (context && unbuildable.length ? `build-${context.sha256.slice(0, 12)}` : null) ??
+      noImageOfRepository(service);
     const digest = createHash('sha256')
       .update(
         canonicalJson({
@@ -214,14 +231,15 @@ export class ComposeIntakeHandler {
   }
 }
 
-function imageOfRepository(
-  summary: { services: { image: string }[] },
-  service: ServiceDoc,
-): string {
+function imageOfRepository(summary: ComposeSummary, service: ServiceDoc): string | null {
   for (const { image } of summary.services) {
-    const ref = parseImageReference(image);
+    const ref = image === null ? null : parseImageReference(image);
     if (ref && repositoryOf(ref) === service.imageRepository) return image;
   }
+  return null;
+}
+
+function noImageOfRepository(service: ServiceDoc): never {
   throw badRequest(`The compose file names no image of ${service.imageRepository}`, [
     { path: 'imageTag', message: 'required when the compose names no image of the service' },
   ]);

@@ -58,8 +58,9 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
     const server = await this.facts.server(input.serverId);
     assertServerInService(server);
-    this.settings.validCompose(input.compose);
-    this.settings.allowedOn(server, input.compose);
+    const env = input.env ?? [];
+    this.settings.validCompose(input.compose, env);
+    this.settings.allowedOn(server, input.compose, env);
     await this.settings.healthUrl(input.healthCheckUrl);
     const serviceId = randomUUID();
     const event = {
@@ -74,7 +75,7 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
       healthCheckUrl: input.healthCheckUrl ?? null,
       backupCommand: input.backupCommand ?? null,
       restoreCommand: input.restoreCommand ?? null,
-      routes: this.settings.routes(input.routes ?? [], input.compose),
+      routes: this.settings.routes(input.routes ?? [], input.compose, env),
     };
     await this.registrar.register(event, ctx);
     return { serviceId, name: input.name, environment: input.environment };

@@ -6,6 +6,7 @@ import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { ComposePolicyGuard } from '../compose-policy/compose-policy.guard.js';
 import { validateCompose } from '../compose.js';
+import { judgingVariables, type VariableEntry } from '../compose-reading/compose-variables.js';
 import { recordEnv } from '../env-vars.js';
 import { AddressGate } from '../reach/address-gate.js';
 import { healthUrlShapeProblem } from '../reach/health-check-url.js';
@@ -25,22 +26,27 @@ export class ServiceSettingsChecks {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
-  validCompose(compose: string): void {
-    const result = validateCompose(compose);
+  /** The compose definition, read with the service's variables (see judgingVariables). */
+  validCompose(compose: string, env: readonly VariableEntry[]): void {
+    const result = validateCompose(compose, judgingVariables(env));
     if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
   }
 
   /** What the compose definition asks for, the server allows. */
-  allowedOn(server: ServerDoc, compose: string): void {
-    this.policy.enforce(compose, server);
+  allowedOn(server: ServerDoc, compose: string, env: readonly VariableEntry[]): void {
+    this.policy.enforce(compose, server, env);
   }
 
   /**
    * The routes as recorded, once they fit the compose definition they will run with (the
    * routed compose services exist and do not publish the routed ports on the host).
    */
-  routes(routes: RouteInput[] | ServiceRoute[], compose: string): ServiceRoute[] {
-    const result = validateCompose(compose);
+  routes(
+    routes: RouteInput[] | ServiceRoute[],
+    compose: string,
+    env: readonly VariableEntry[],
+  ): ServiceRoute[] {
+    const result = validateCompose(compose, judgingVariables(env));
     if (!result.ok) throw badRequest('The compose definition is invalid', result.issues);
     // Checked in the order given, so each issue names the route the caller sent at its index.
     const issues = routeIssues(routeValues(routes), result.summary);

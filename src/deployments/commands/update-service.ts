@@ -1,12 +1,17 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
-import { ServiceUpdated, type ServiceRoute } from '../../events/deployments.events.js';
+import {
+  ServiceUpdated,
+  type RecordedEnvVar,
+  type ServiceRoute,
+} from '../../events/deployments.events.js';
 import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { ComposeText, EnvList, ImageRepository } from '../deployment-fields.js';
+import { patchEnv } from '../env-patch.js';
 import { StreamFacts } from '../facts/stream-facts.js';
 import { assertServerInService, assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { ServerStreams } from '../server-streams.js';
@@ -80,11 +85,6 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     assertServiceActive(service);
     const server = await this.facts.server(input.serverId ?? service.serverId);
     if (input.serverId !== undefined) assertServerInService(server);
-    if (input.compose !== undefined) this.settings.validCompose(input.compose);
-    // A new compose, or the same compose moved to a server that allows less.
-    if (input.compose !== undefined || input.serverId !== undefined)
-      this.settings.allowedOn(server, input.compose ?? service.compose);
-    await this.settings.healthUrl(input.healthCheckUrl);
     const { serviceId, env, setEnv, removeEnv, routes, ...rest } = input;
     if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {
       throw badRequest('Give env (the whole list) or setEnv/removeEnv (a change), not both', [
@@ -95,16 +95,27 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
       Object.entries(rest).filter(([, v]) => v !== undefined),
     );
     if (env !== undefined) changes.env = this.settings.env(env);
-    // New routes, or the routes kept with a new compose: they must fit the compose that runs.
-    const before = service.routes ?? [];
-    if (routes !== undefined || (input.compose !== undefined && before.length))
-      changes.routes = this.settings.routes(routes ?? before, input.compose ?? service.compose);
     // Secrets are sealed as on registration; the decider applies the patch to the variables its
     // stream recorded and records the whole resulting list, so concurrent patches both land.
     const envPatch =
       setEnv !== undefined || removeEnv !== undefined
         ? { set: this.settings.env(setEnv), remove: removeEnv ?? [] }
         : undefined;
+    // The compose is read with the variables it will run with: new ones change what it says.
+    const variables =
+      (changes.env as RecordedEnvVar[] | undefined) ??
+      (envPatch ? patchEnv(service.env, envPatch) : service.env);
+    const compose = input.compose ?? service.compose;
+    const envChanged = env !== undefined || envPatch !== undefined;
+    if (input.compose !== undefined || envChanged) this.settings.validCompose(compose, variables);
+    // A new compose or new variables, or the same compose moved to a server that allows less.
+    if (input.compose !== undefined || envChanged || input.serverId !== undefined)
+      this.settings.allowedOn(server, compose, variables);
+    await this.settings.healthUrl(input.healthCheckUrl);
+    // New routes, or the routes kept with a new compose: they must fit the compose that runs.
+    const before = service.routes ?? [];
+    if (routes !== undefined || ((input.compose !== undefined || envChanged) && before.length))
+      changes.routes = this.settings.routes(routes ?? before, compose, variables);
     const moving = input.serverId !== undefined && input.serverId !== service.serverId;
     // Domains the new routes add are claimed first; those they drop are released last, as the
     // service's stream decided them (a concurrent change may have named others meanwhile).

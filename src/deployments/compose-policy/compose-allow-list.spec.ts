@@ -4,9 +4,9 @@ import { judgeCompose } from './compose-violations.js';
 import { COMPOSE_ATTACKS } from './testing/compose-attacks.js';
 
 function judged(yaml: string) {
-  const parsed = readComposeDocument(yaml);
+  const parsed = readComposeDocument(yaml, null);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
-  return judgeCompose(parsed.value);
+  return judgeCompose(parsed.document);
 }
 
 const capabilities = (yaml: string) => [

@@ -4,7 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { canonicalJson } from '../../common/canonical-json.js';
 import { validateCompose } from '../compose.js';
+import { judgingVariables, type VariableEntry } from '../compose-reading/compose-variables.js';
 import type { ComposeViolation } from './compose-capabilities.js';
 import { composeViolations, refusedViolations } from './compose-violations.js';
 
@@ -14,7 +16,7 @@ type PolicyHolder = Pick<ServerDoc, 'name'> & { composePolicy?: ServerDoc['compo
 @Injectable()
 export class ComposePolicyGuard {
   /**
-   * What each definition asks for, by digest of its text: a service's compose changes rarely
+   * What each definition asks for, by digest of its text and variables: a service's compose changes rarely
    * but is checked on every deploy, and parsing it is most of a deploy's CPU time.
    */
   private readonly found = new LRUCache<string, ComposeViolation[]>({ max: 500 });
@@ -22,18 +24,28 @@ export class ComposePolicyGuard {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   /**
-   * What the definition asks for that the server does not allow. A definition that does not
-   * parse has none here: the compose validation reports it.
+   * What the definition, normalized with the service's variables (judgingVariables: a secret
+   * stays a reference, judged as unknown), asks for that the server does not allow. A
+   * definition that does not parse has none here: the compose validation reports it.
    */
-  refusals(compose: string, server: PolicyHolder): ComposeViolation[] {
-    return refusedViolations(this.asksFor(compose), server.composePolicy?.allow ?? []);
+  refusals(
+    compose: string,
+    server: PolicyHolder,
+    env: readonly VariableEntry[],
+  ): ComposeViolation[] {
+    return refusedViolations(this.asksFor(compose, env), server.composePolicy?.allow ?? []);
   }
 
-  private asksFor(compose: string): ComposeViolation[] {
-    const digest = createHash('sha256').update(compose).digest('base64');
+  private asksFor(compose: string, env: readonly VariableEntry[]): ComposeViolation[] {
+    const variables = judgingVariables(env);
+    const digest = createHash('sha256')
+      .update(compose)
+      .update('\0')
+      .update(canonicalJson([...variables]))
+      .digest('base64');
     let found = this.found.get(digest);
     if (!found) {
-      const result = validateCompose(compose);
+      const result = validateCompose(compose, variables);
       // The runner's directory holds every service's .env: no container mounts it.
       found = result.ok
         ? composeViolations(result.summary.document, [this.config.runner.remoteDir])
@@ -44,8 +56,8 @@ export class ComposePolicyGuard {
   }
 
   /** 400 naming each refused capability and where the definition asks for it. */
-  enforce(compose: string, server: PolicyHolder): void {
-    const refused = this.refusals(compose, server);
+  enforce(compose: string, server: PolicyHolder, env: readonly VariableEntry[]): void {
+    const refused = this.refusals(compose, server, env);
     if (refused.length === 0) return;
     throw badRequest(describeRefusal(refused, server.name), issuesOf(refused));
   }

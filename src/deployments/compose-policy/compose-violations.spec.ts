@@ -2,11 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { readComposeDocument } from '../compose.js';
 import { composeViolations, refusedViolations } from './compose-violations.js';
 
-/** The document as Compose reads it (merge keys resolved), as the policy receives it. */
+/**
+ * The document as Compose reads it (merge keys and extends resolved), as the policy receives
+ * it; references left as written, as a secret's is when judged.
+ */
 export function read(yaml: string): unknown {
-  const parsed = readComposeDocument(yaml);
+  const parsed = readComposeDocument(yaml, null);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => i.message).join('; '));
-  return parsed.value;
+  return parsed.document;
 }
 
 /** Given a compose file, when checked, then these capabilities (path → capability). */

@@ -2,7 +2,6 @@ import { Findings, isMap, isSet, type ComposeMap } from './findings.js';
 import { interpolated } from './host-paths.js';
 import { judgeEach, judgeKeys, type KeyTable } from './key-table.js';
 import { SERVICE_KEYS } from './service-keys.js';
-import { withExtends } from './service-extends.js';
 
 /**
  * `external` (or the legacy `external: {name}`) and an explicit `name` reach a network or
@@ -123,10 +122,11 @@ function judgeVolumes(value: unknown, path: string, f: Findings): void {
   }
 }
 
+/** Each service as assembled (readComposeDocument resolved `extends` before judging). */
 function judgeServices(value: unknown, path: string, f: Findings): void {
   if (!isMap(value)) return;
-  for (const name of Object.keys(value))
-    judgeKeys(withExtends(value, name), SERVICE_KEYS, `${path}.${name}`, f);
+  for (const [name, service] of Object.entries(value))
+    judgeKeys(service, SERVICE_KEYS, `${path}.${name}`, f);
 }
 
 /** The top level of a Compose document. */

@@ -42,7 +42,8 @@ export class ComposeDeploymentPlanHandler implements IQueryHandler<ComposeDeploy
 
   async execute({ input, ctx }: ComposeDeploymentPlan): Promise<Plan> {
     const { serverId, compose } = input;
-    const summary = validateCompose(compose);
+    // A service not registered yet has no variables: what the file reads is unset (empty).
+    const summary = validateCompose(compose, new Map());
     // Over the limits it was never parsed: that is bad input, not a failed check of a plan.
     if (!summary.ok && summary.overLimits) {
       throw badRequest('The compose definition is over the limits', summary.issues);
@@ -52,10 +53,10 @@ export class ComposeDeploymentPlanHandler implements IQueryHandler<ComposeDeploy
       ...serverChecks(server),
       ...(await this.planner.reachability(server, ctx)),
       ...composeChecks(summary, null),
-      ...this.planner.policyChecks(compose, server),
+      ...this.planner.policyChecks(compose, server, []),
     ];
     const first = summary.ok ? summary.summary.services[0] : null;
-    const ref = first ? parseImageReference(first.image) : null;
+    const ref = first?.image ? parseImageReference(first.image) : null;
     const name = first?.name.toLowerCase();
     const existing = await this.existingService(serverId, compose, name);
     if (existing) {

@@ -10,6 +10,7 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { validateCompose } from '../compose.js';
+import { judgingVariables } from '../compose-reading/compose-variables.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { sameSecretValue } from '../env-vars.js';
 import { ok, plan, warn, type Plan } from './plan.js';
@@ -43,9 +44,12 @@ export function diffEnv(
   });
 }
 
-function composeServices(compose: string): Map<string, string> {
-  const result = validateCompose(compose);
-  return new Map(result.ok ? result.summary.services.map((s) => [s.name, s.image]) : []);
+/** Each compose service's image (what it builds as `<service> (built)`). */
+function composeServices(snapshot: DeploymentDoc['snapshot']): Map<string, string> {
+  const result = validateCompose(snapshot.compose, judgingVariables(snapshot.env));
+  return new Map(
+    result.ok ? result.summary.services.map((s) => [s.name, s.image ?? `${s.name} (built)`]) : [],
+  );
 }
 
 /**
@@ -66,8 +70,8 @@ export function composeUnifiedDiff(from: string, to: string): string | null {
 /** Field-by-field comparison of two frozen snapshots, as a plan whose command applies `to`. */
 export function configDiff(from: DeploymentDoc, to: DeploymentDoc, sameSecret: SameSecret) {
   const env = diffEnv(from.snapshot.env, to.snapshot.env, sameSecret);
-  const a = composeServices(from.snapshot.compose);
-  const b = composeServices(to.snapshot.compose);
+  const a = composeServices(from.snapshot);
+  const b = composeServices(to.snapshot);
   const compose = {
     changed: from.snapshot.compose !== to.snapshot.compose,
     unified: composeUnifiedDiff(from.snapshot.compose, to.snapshot.compose),

@@ -8,6 +8,8 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { approvalRequired } from '../approval-rules.js';
+import { validateCompose } from '../compose.js';
+import { judgingVariables } from '../compose-reading/compose-variables.js';
 import { ImageReference } from '../deployment-fields.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { formatImageReference, parseImageReference } from '../image-reference.js';
@@ -67,9 +69,12 @@ export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
       ...serverChecks(server),
       ...(await this.planner.reachability(server, ctx)),
       ...imageChecks(imageRef, service),
-      ...composeChecks(service.compose, service.imageRepository),
-      ...this.planner.policyChecks(service.compose, server),
-      strategyCheck(service.compose, service.routes ?? []),
+      ...composeChecks(
+        validateCompose(service.compose, judgingVariables(service.env)),
+        service.imageRepository,
+      ),
+      ...this.planner.policyChecks(service.compose, server, service.env),
+      strategyCheck(service.compose, service.routes ?? [], service.env),
       ...(await domainCheck(service.routes ?? [], server)),
       ...envChecks(service.env, this.box),
       queueCheck(await this.planner.activeCount(service.id)),
@@ -77,7 +82,7 @@ export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
     ];
     return plan(
       checks,
-      deploySteps(service.compose, service.routes ?? []),
+      deploySteps(service.compose, service.routes ?? [], service.env),
       needsApproval,
       `slipway deploy ${service.id} ${shellArg(imageRef)} --yes`,
     );

@@ -6,12 +6,13 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { reportFor } from '../reach/connection-report.js';
 import { ServerReach } from '../reach/server-reach.js';
 import { validateCompose } from '../compose.js';
+import { judgingVariables, type VariableEntry } from '../compose-reading/compose-variables.js';
 import { fail, type PreflightCheck } from './plan.js';
 import { composePolicyCheck, reachabilityCheck } from './preflight-checks.js';
 import { deploySteps } from './strategy-checks.js';
 
 /** What a deployment of a service without routes does on its server. */
-export const DEPLOY_STEPS = deploySteps('', []);
+export const DEPLOY_STEPS = deploySteps('', [], []);
 
 /**
  * What the plans share. The planning lane previews from the read models only; nothing is
@@ -43,13 +44,17 @@ export class Planner {
    * The server's compose policy on the definition. A definition that cannot be read is not
    * judged, and the check says so: a plan never says a check passed that it did not run.
    */
-  policyChecks(compose: string, server: ServerDoc | null): PreflightCheck[] {
+  policyChecks(
+    compose: string,
+    server: ServerDoc | null,
+    env: readonly VariableEntry[],
+  ): PreflightCheck[] {
     if (!server) return [];
-    if (!validateCompose(compose).ok)
+    if (!validateCompose(compose, judgingVariables(env)).ok)
       return [
         fail('compose-policy', 'not judged: the compose definition is not valid (compose-valid)'),
       ];
-    return [composePolicyCheck(this.policy.refusals(compose, server), server)];
+    return [composePolicyCheck(this.policy.refusals(compose, server, env), server)];
   }
 
   /** Does SSH answer with the pinned host key (unless server checks are off)? */

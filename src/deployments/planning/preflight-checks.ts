@@ -4,7 +4,7 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import type { ComposeViolation } from '../compose-policy/compose-capabilities.js';
 import type { ConnectionReport } from '../reach/connection-report.js';
 import { capabilitiesOf } from '../compose-policy/compose-policy.guard.js';
-import { validateCompose, type ComposeResult } from '../compose.js';
+import type { ComposeResult } from '../compose.js';
 import type { RecordedEnvVar } from '../../events/deployments.events.js';
 import { parseImageReference, repositoryOf } from '../image-reference.js';
 import { fail, ok, warn, type PreflightCheck } from './plan.js';
@@ -63,22 +63,35 @@ export function imageChecks(imageRef: string, service: ServiceDoc): PreflightChe
   ];
 }
 
-export function composeChecks(
-  compose: string | ComposeResult,
-  repository: string | null,
-): PreflightCheck[] {
-  const result = typeof compose === 'string' ? validateCompose(compose) : compose;
+/**
+ * `compose-valid` (read as Compose reads it, with the variables it reads but the service does
+ * not set named); with the service's repository (a deployment of an image tag, which brings no
+ * build context), `compose-names-image` and `compose-builds`.
+ */
+export function composeChecks(result: ComposeResult, repository: string | null): PreflightCheck[] {
   if (!result.ok)
     return [fail('compose-valid', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '))];
+  const { services, unset } = result.summary;
+  const described = `${services.length} service(s): ${services.map((s) => s.name).join(', ')}`;
   const checks = [
-    ok(
-      'compose-valid',
-      `${result.summary.services.length} service(s): ${result.summary.services.map((s) => s.name).join(', ')}`,
-    ),
+    unset.length
+      ? warn(
+          'compose-valid',
+          `${described}; reads ${unset.join(', ')}, which the service does not set (read as empty)`,
+        )
+      : ok('compose-valid', described),
   ];
   if (repository === null) return checks;
+  const builders = services.filter((s) => s.image === null).map((s) => s.name);
+  if (builders.length)
+    checks.push(
+      fail(
+        'compose-builds',
+        `${builders.join(', ')} build(s) its image (build: without image:): a deployment of a tag brings no build context; deploy with one (POST /api/v1/deploy/compose with contextUploadId)`,
+      ),
+    );
   const uses = result.summary.services.filter((s) => {
-    const ref = parseImageReference(s.image);
+    const ref = s.image === null ? null : parseImageReference(s.image);
     return ref && repositoryOf(ref) === repository;
   });
   checks.push(

@@ -76,8 +76,8 @@ export class RollbackPlanHandler implements IQueryHandler<RollbackPlan> {
         ? warn('already-current', 'the target is what runs now')
         : ok('already-current', `replaces ${service.currentImage ?? 'nothing'}`),
       // The frozen compose is held to what the server allows now, as the rollback itself is.
-      ...this.planner.policyChecks(target.snapshot.compose, server),
-      strategyCheck(target.snapshot.compose, target.snapshot.routes ?? []),
+      ...this.planner.policyChecks(target.snapshot.compose, server, target.snapshot.env),
+      strategyCheck(target.snapshot.compose, target.snapshot.routes ?? [], target.snapshot.env),
       queueCheck(await this.planner.activeCount(service.id)),
       approvalCheck(needsApproval, service.approvalRule),
     );
@@ -85,7 +85,11 @@ export class RollbackPlanHandler implements IQueryHandler<RollbackPlan> {
       checks,
       [
         'replay the target deployment’s frozen snapshot',
-        ...deploySteps(target.snapshot.compose, target.snapshot.routes ?? []).slice(1),
+        ...deploySteps(
+          target.snapshot.compose,
+          target.snapshot.routes ?? [],
+          target.snapshot.env,
+        ).slice(1),
       ],
       needsApproval,
       `slipway rollback ${service.id} ${target.id} --yes`,

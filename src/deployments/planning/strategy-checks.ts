@@ -2,12 +2,17 @@ import { lookup } from 'node:dns/promises';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceRoute } from '../../events/deployments.events.js';
 import { readComposeDocument } from '../compose.js';
+import { judgingVariables, type VariableEntry } from '../compose-reading/compose-variables.js';
 import { deployStrategies, type ServiceStrategy } from '../strategy/deploy-strategy.js';
 import { ok, warn, type PreflightCheck } from './plan.js';
 
-function strategiesOf(compose: string, routes: readonly ServiceRoute[]): ServiceStrategy[] {
-  const parsed = readComposeDocument(compose);
-  return parsed.ok ? deployStrategies(parsed.value, routes) : [];
+function strategiesOf(
+  compose: string,
+  routes: readonly ServiceRoute[],
+  env: readonly VariableEntry[],
+): ServiceStrategy[] {
+  const parsed = readComposeDocument(compose, judgingVariables(env));
+  return parsed.ok ? deployStrategies(parsed.document, routes) : [];
 }
 
 /**
@@ -15,8 +20,12 @@ function strategiesOf(compose: string, routes: readonly ServiceRoute[]): Service
  * routed service must be recreated in place: its requests fail while it restarts, and a new
  * version that fails leaves it down.
  */
-export function strategyCheck(compose: string, routes: readonly ServiceRoute[]): PreflightCheck {
-  const strategies = strategiesOf(compose, routes);
+export function strategyCheck(
+  compose: string,
+  routes: readonly ServiceRoute[],
+  env: readonly VariableEntry[],
+): PreflightCheck {
+  const strategies = strategiesOf(compose, routes, env);
   const detail = strategies
     .map((s) =>
       s.strategy === 'gapless'
@@ -30,8 +39,12 @@ export function strategyCheck(compose: string, routes: readonly ServiceRoute[]):
 }
 
 /** What a deployment does on its server, after what is particular to the plan. */
-export function deploySteps(compose: string, routes: readonly ServiceRoute[]): string[] {
-  const strategies = strategiesOf(compose, routes);
+export function deploySteps(
+  compose: string,
+  routes: readonly ServiceRoute[],
+  env: readonly VariableEntry[],
+): string[] {
+  const strategies = strategiesOf(compose, routes, env);
   const gapless = strategies.filter((s) => s.strategy === 'gapless').map((s) => s.service);
   const recreated = strategies.filter((s) => s.strategy === 'recreate').map((s) => s.service);
   return [

@@ -88,7 +88,7 @@ describe('gapless steps', () => {
   api: {image: "a/api:1", scale: 2}
   db: {image: "postgres:16"}
 `;
-    expect(['web', 'api', 'db', 'nope'].map((s) => replicasOf(replicated, s))).toEqual([
+    expect(['web', 'api', 'db', 'nope'].map((s) => replicasOf(deployment(replicated), s))).toEqual([
       3, 2, 0, 0,
     ]);
     const { before } = gaplessSteps(deployment(replicated), '/d', 'p', {

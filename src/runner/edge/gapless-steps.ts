@@ -1,6 +1,7 @@
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
 import { deployStrategies } from '../../deployments/strategy/deploy-strategy.js';
 import { readComposeDocument } from '../../deployments/compose.js';
+import { judgingVariables } from '../../deployments/compose-reading/compose-variables.js';
 import type { EdgeUpstream } from '../../events/edge.events.js';
 import type { LocalStep, RemoteStep } from '../deployment-step.js';
 import { EDGE_NETWORK } from './edge-network.js';
@@ -15,13 +16,21 @@ import {
 /** How long a retired container has to stop after SIGTERM (the drain has already passed). */
 const RETIRE_GRACE_SECONDS = 10;
 
+/** A deployment's compose, normalized with its variables as it was judged. */
+function readDeploymentCompose(deployment: DeploymentDoc) {
+  return readComposeDocument(
+    deployment.snapshot.compose,
+    judgingVariables(deployment.snapshot.env),
+  );
+}
+
 /** The compose services of a deployment that go beside their running version. */
 export function gaplessServices(deployment: DeploymentDoc): string[] {
   const routes = deployment.snapshot.routes ?? [];
   if (!routes.length) return [];
-  const parsed = readComposeDocument(deployment.snapshot.compose);
+  const parsed = readDeploymentCompose(deployment);
   if (!parsed.ok) return [];
-  return deployStrategies(parsed.value, routes)
+  return deployStrategies(parsed.document, routes)
     .filter((s) => s.strategy === 'gapless')
     .map((s) => s.service);
 }
@@ -30,10 +39,10 @@ export function gaplessServices(deployment: DeploymentDoc): string[] {
  * How many containers of a compose service its definition asks for (`deploy.replicas`, else
  * `scale`); 0 when it does not say: as many as run now.
  */
-export function replicasOf(compose: string, service: string): number {
-  const parsed = readComposeDocument(compose);
+export function replicasOf(deployment: DeploymentDoc, service: string): number {
+  const parsed = readDeploymentCompose(deployment);
   if (!parsed.ok) return 0;
-  const definition = (parsed.value as { services?: Record<string, Record<string, unknown>> })
+  const definition = (parsed.document as { services?: Record<string, Record<string, unknown>> })
     .services?.[service];
   const deploy = definition?.deploy as { replicas?: unknown } | undefined;
   const count = deploy?.replicas ?? definition?.scale;
@@ -64,7 +73,7 @@ export function gaplessSteps(
   const services = gaplessServices(deployment);
   const edgeSync: LocalStep = { name: 'edge-sync', local: 'edge-sync' };
   if (!services.length) return { before: [edgeSync], after: [], services };
-  const counts = services.map((s) => `${s}=${replicasOf(deployment.snapshot.compose, s)}`);
+  const counts = services.map((s) => `${s}=${replicasOf(deployment, s)}`);
   const routes = (deployment.snapshot.routes ?? []).filter((r) => services.includes(r.service));
   // One probe per compose service and port, named by the first domain routed to it.
   const probes = new Map(routes.map((r) => [`${r.service} ${r.port}`, r.domain] as const));
@@ -120,8 +129,10 @@ export function gaplessSteps(
  */
 export function upTargets(deployment: DeploymentDoc, gapless: readonly string[]): string[] {
   if (!gapless.length) return [];
-  const parsed = readComposeDocument(deployment.snapshot.compose);
-  const all = parsed.ok ? Object.keys((parsed.value as { services?: object }).services ?? {}) : [];
+  const parsed = readDeploymentCompose(deployment);
+  const all = parsed.ok
+    ? Object.keys((parsed.document as { services?: object }).services ?? {})
+    : [];
   const others = all.filter((s) => !gapless.includes(s));
   return others.length ? ['--no-deps', ...others] : ['--no-recreate'];
 }

@@ -18,10 +18,11 @@ export function previewCompose(
   compose: string,
   limits: Pick<PreviewSettings, 'memoryMb' | 'cpus'>,
 ): string | null {
-  const read = readComposeDocument(compose);
-  if (!read.ok || !isMap(read.value) || !isMap(read.value.services)) return null;
+  // Not interpolated: the preview's variables fill it in when it runs, as for any service.
+  const read = readComposeDocument(compose, null);
+  if (!read.ok || !isMap(read.document.services)) return null;
   const services: Json = {};
-  for (const [name, definition] of Object.entries(read.value.services)) {
+  for (const [name, definition] of Object.entries(read.document.services)) {
     if (!isMap(definition)) return null;
     const { ports: _ports, container_name: _name, ...kept } = definition;
     services[name] = {
@@ -30,5 +31,5 @@ export function previewCompose(
       ...(limits.cpus !== null ? { cpus: limits.cpus } : {}),
     };
   }
-  return stringify({ ...read.value, services }, { aliasDuplicateObjects: false });
+  return stringify({ ...read.document, services }, { aliasDuplicateObjects: false });
 }
