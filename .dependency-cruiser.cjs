@@ -58,6 +58,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'client-speaks-the-contract-only',
+      severity: 'error',
+      comment:
+        'The typed client (client/) ships alone: it reads the server only as types (the contract and the declarations), never its code.',
+      from: { path: '^client/', pathNot: TESTS },
+      to: { path: '^(src|projections|contract)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-unplaced-folder',
       severity: 'error',
       comment: 'Every source folder has a place in LAYERS.',

@@ -4,6 +4,7 @@ import {
   referencedDefinitions,
 } from '../src/kernel/input-schema.js';
 import type { RegisteredProcedure } from '../src/rpc/procedure-registry.js';
+import { ERROR_STATUS } from '../src/common/error-codes.js';
 
 export interface ContractProcedure {
   name: string;
@@ -23,6 +24,8 @@ export interface ApiContract {
   product: 'Slipway';
   procedureRoot: '/trpc';
   conventions: Record<string, string>;
+  /** Every error code an answer may carry, with the HTTP status it comes with. */
+  errors: Record<string, number>;
   procedures: ContractProcedure[];
   definitions: Record<string, unknown>;
 }
@@ -61,6 +64,7 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
       error:
         '{"error":{"message": string, "code": string, "data": object}} with the matching HTTP status',
     },
+    errors: { ...ERROR_STATUS },
     procedures: entries,
     definitions,
   };

@@ -6,11 +6,11 @@ import { loadLiveDeclarations } from './load-registry.js';
 import { PROCEDURE_MESSAGES_PATH, renderProcedureMessages } from './procedure-messages.js';
 import { PROCEDURE_TABLE_PATH, renderProcedureTable } from './procedure-table.js';
 import { buildReadModelContract } from './read-model-schema.js';
-import { renderWebContract, WEB_CONTRACT_PATH } from './web-contract.js';
+import { renderClientContract, CLIENT_CONTRACT_PATH } from './client-contract.js';
 
 // dist/contract/contract-cli.js and contract/contract-cli.ts both sit two levels below the root.
 const contractFile = fileURLToPath(new URL('../../contract/api-contract.json', import.meta.url));
-const webContractFile = fileURLToPath(new URL(`../../${WEB_CONTRACT_PATH}`, import.meta.url));
+const clientContractFile = fileURLToPath(new URL(`../../${CLIENT_CONTRACT_PATH}`, import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const readModelsFile = `${root}/contract/read-models.json`;
 const procedureTableFile = `${root}/${PROCEDURE_TABLE_PATH}`;
@@ -83,9 +83,9 @@ async function main(): Promise<void> {
     writeFileSync(contractFile, render(live));
     writeFileSync(openApiFile, openApi);
     console.log(`Wrote ${openApiFile} (the OpenAPI document of /api/v1)`);
-    writeFileSync(webContractFile, renderWebContract(live));
+    writeFileSync(clientContractFile, renderClientContract(live));
     console.log(`Wrote ${contractFile} (${live.procedures.length} procedures)`);
-    console.log(`Wrote ${webContractFile} (the dashboard's client types)`);
+    console.log(`Wrote ${clientContractFile} (the typed client's contract)`);
     writeFileSync(procedureTableFile, renderProcedureTable(live));
     console.log(`Wrote ${procedureTableFile} (the list of procedures)`);
     return;
@@ -123,14 +123,14 @@ async function main(): Promise<void> {
     }
     console.log(`${PROCEDURE_MESSAGES_PATH} matches the declarations`);
     const text = existsSync(contractFile) ? readFileSync(contractFile, 'utf8') : null;
-    const web = existsSync(webContractFile) ? readFileSync(webContractFile, 'utf8') : null;
-    if (text === render(live) && web === renderWebContract(live)) {
+    const web = existsSync(clientContractFile) ? readFileSync(clientContractFile, 'utf8') : null;
+    if (text === render(live) && web === renderClientContract(live)) {
       console.log(`Contract matches the registry (${live.procedures.length} procedures)`);
-      console.log(`${WEB_CONTRACT_PATH} matches the contract`);
+      console.log(`${CLIENT_CONTRACT_PATH} matches the contract`);
       return;
     }
     if (text === render(live)) {
-      console.error(`${WEB_CONTRACT_PATH} differs from the contract (or is missing).`);
+      console.error(`${CLIENT_CONTRACT_PATH} differs from the contract (or is missing).`);
       console.error('Run `npm run contract:generate` and commit the result.');
       process.exit(1);
     }

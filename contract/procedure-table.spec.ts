@@ -21,6 +21,7 @@ const contract = (procedures: ContractProcedure[]): ApiContract => ({
   product: 'Slipway',
   procedureRoot: '/trpc',
   conventions: {},
+  errors: {},
   procedures,
   definitions: {},
 });

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { SlipwayClient, SlipwayError, type MutationOptions } from '../../client/src/index.js';
 import { CliError } from './cli-error.js';
 
 export interface Connection {
@@ -15,7 +16,16 @@ interface ErrorBody {
 
 /** Calls Slipway: `slw_` tokens as `Authorization: Bearer`, anything else as the session cookie. */
 export class ApiClient {
-  constructor(readonly connection: Connection) {}
+  private readonly slipway: SlipwayClient;
+
+  constructor(readonly connection: Connection) {
+    // Answers stay as JSON has them (dates as ISO strings), as the CLI prints them.
+    this.slipway = new SlipwayClient({
+      baseUrl: connection.url,
+      headers: this.headers(),
+      revive: false,
+    });
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     const { credential } = this.connection;
@@ -27,18 +37,29 @@ export class ApiClient {
     return { Accept: 'application/json', ...auth, ...extra };
   }
 
+  /** A read or plan, by name, through the typed client (answers as JSON has them). */
   query<T>(name: string, input?: unknown): Promise<T> {
-    const query =
-      input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
-    return this.rpc<T>(`/trpc/${name}${query}`, { method: 'GET', headers: this.headers() });
+    return this.procedure<T>(name, input);
   }
 
-  mutation<T>(name: string, input: unknown, headers: Record<string, string> = {}): Promise<T> {
-    return this.rpc<T>(`/trpc/${name}`, {
-      method: 'POST',
-      headers: this.headers({ 'Content-Type': 'application/json', ...headers }),
-      body: JSON.stringify({ json: input }),
-    });
+  /** A command, by name, through the typed client. */
+  mutation<T>(name: string, input: unknown, options: MutationOptions = {}): Promise<T> {
+    return this.procedure<T>(name, input, options);
+  }
+
+  private async procedure<T>(name: string, input: unknown, options?: MutationOptions) {
+    try {
+      return (await this.slipway.call(name, input, options)) as T;
+    } catch (error) {
+      if (!(error instanceof SlipwayError)) throw error;
+      if (error.code === 'NETWORK')
+        throw new CliError('UNREACHABLE', `Cannot reach ${this.connection.url}: ${error.message}`);
+      throw new CliError(
+        error.code === 'UNKNOWN' ? `HTTP_${error.status}` : error.code,
+        error.message,
+        error.data,
+      );
+    }
   }
 
   /** A REST call (e.g. /api/auth/login); returns body and the session cookie it set, if any. */
@@ -155,13 +176,6 @@ export class ApiClient {
       await this.parse(res);
     }
     return res;
-  }
-
-  private async rpc<T>(path: string, init: RequestInit): Promise<T> {
-    const body = (await this.parse(await this.send(path, init))) as {
-      result: { data: { json: T } };
-    };
-    return body.result.data.json;
   }
 
   private async send(path: string, init: RequestInit, timeoutMs = 60_000): Promise<Response> {

@@ -200,13 +200,10 @@ export function registerDeploymentCommands(program: Command): void {
           if (!imageTag) throw new CliError('BAD_REQUEST', 'give an image tag, or --compose FILE');
           const { serviceId, imageRef } = await resolveDeployTarget(client, service, imageTag);
           await confirm(opts.yes, `Deploy ${imageRef} to ${service}`);
-          const headers: Record<string, string> = opts.idempotencyKey
-            ? { 'Idempotency-Key': opts.idempotencyKey }
-            : {};
           const result = await client.mutation<Queued>(
             'triggerDeploy',
             { serviceId, imageTag: imageRef, reason: opts.reason },
-            headers,
+            { idempotencyKey: opts.idempotencyKey },
           );
           await answerOrFollow(run, client, result, opts.wait);
         },

@@ -9,7 +9,7 @@ import type {
 import type { SignedUpUser, SignUpInput } from '../../../src/identity/commands/sign-up.handler.js';
 import type { LoginVerifyInput } from '../../../src/identity/commands/verify-login.handler.js';
 import type { AcceptInviteInput } from '../../../src/identity/invites/invite-use.handlers.js';
-import { errorFromAnswer, networkError } from './errors';
+import { errorFromAnswer, networkError } from '../../../client/src/index.js';
 
 /** Only the data fields of an input class. */
 type Body<T> = { [K in keyof T]: T[K] };

@@ -1,38 +1,7 @@
-/** One field problem of a BAD_REQUEST answer: `path` is the dotted field name. */
-export interface FieldIssue {
-  path: string;
-  message: string;
-}
+import { SlipwayError } from '../../../client/src/index.js';
 
-/**
- * A refused or failed call, from the server's one error shape
- * (`{"error": {message, code, data}}`) or from a network failure (status 0, code `NETWORK`).
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-    readonly retryAfterSeconds: number | null = null,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  /** The per-field problems of a BAD_REQUEST, if any. */
-  get issues(): FieldIssue[] {
-    const issues = this.data.issues;
-    if (!Array.isArray(issues)) return [];
-    return issues.filter(
-      (i): i is FieldIssue =>
-        typeof i === 'object' &&
-        i !== null &&
-        typeof (i as FieldIssue).path === 'string' &&
-        typeof (i as FieldIssue).message === 'string',
-    );
-  }
-}
+/** A refused or failed call: the typed client's error, by the dashboard's name for it. */
+export { SlipwayError as ApiError, type FieldIssue } from '../../../client/src/index.js';
 
 /** Credentials missing, unknown or expired: the browser needs to log in (again). */
 const LOGGED_OUT_CODES = new Set([
@@ -45,38 +14,16 @@ const LOGGED_OUT_CODES = new Set([
 ]);
 
 export function needsLogin(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401 && LOGGED_OUT_CODES.has(error.code);
+  return error instanceof SlipwayError && error.status === 401 && LOGGED_OUT_CODES.has(error.code);
 }
 
 export function needsMfa(error: unknown): boolean {
-  return error instanceof ApiError && error.code === 'MFA_REQUIRED';
-}
-
-/** The error of an answer whose status is not 2xx. */
-export function errorFromAnswer(status: number, body: unknown, retryAfter: string | null) {
-  const error = (body as { error?: unknown } | null)?.error;
-  const seconds = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) : null;
-  if (typeof error === 'object' && error !== null) {
-    const { message, code, data } = error as Record<string, unknown>;
-    return new ApiError(
-      status,
-      typeof code === 'string' ? code : 'UNKNOWN',
-      typeof message === 'string' ? message : `The server answered ${status}`,
-      typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
-      seconds,
-    );
-  }
-  return new ApiError(status, 'UNKNOWN', `The server answered ${status}`, {}, seconds);
-}
-
-export function networkError(cause: unknown): ApiError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return new ApiError(0, 'NETWORK', `Slipway could not be reached (${detail}).`);
+  return error instanceof SlipwayError && error.code === 'MFA_REQUIRED';
 }
 
 /** A sentence for a person: what went wrong and, where it helps, what to do. */
 export function describeError(error: unknown): string {
-  if (!(error instanceof ApiError)) {
+  if (!(error instanceof SlipwayError)) {
     return error instanceof Error ? error.message : 'Something went wrong.';
   }
   switch (error.code) {

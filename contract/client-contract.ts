@@ -1,16 +1,17 @@
 import type { ApiContract } from './build-contract.js';
 
-/** Where the dashboard's typed client reads the contract from (generated, committed). */
-export const WEB_CONTRACT_PATH = 'web/src/api/contract.ts';
+/** Where the typed client package reads the contract from (generated, committed). */
+export const CLIENT_CONTRACT_PATH = 'client/src/contract.ts';
 
 type Schema = Record<string, unknown>;
 
 /**
- * The contract as TypeScript for the dashboard: each procedure's input type (from its JSON
- * schema) and its method, lane, roles and scopes, so the web client calls what the server
- * declares and nothing else. Answers are typed on the client side from the declarations.
+ * The contract as TypeScript for the typed client (`client/`, which the dashboard and the CLI
+ * use): each procedure's input type (from its JSON schema), its method, lane, roles and scopes,
+ * and the error codes with their statuses, so callers send what the server declares and read
+ * its refusals by code. Answers are typed on the client side from the declarations.
  */
-export function renderWebContract(contract: ApiContract): string {
+export function renderClientContract(contract: ApiContract): string {
   const out: string[] = [
     '// Generated from contract/api-contract.json by `npm run contract:generate`: do not edit.',
     '// `npm run contract:check` (part of `npm test`) fails when this file and the contract differ.',
@@ -41,7 +42,10 @@ export function renderWebContract(contract: ApiContract): string {
     out.push(`  ${p.name}: ${literal(entry)},`);
   }
   out.push('} as const;', '');
-  out.push('export type ProcedureName = keyof typeof PROCEDURES;');
+  out.push('export type ProcedureName = keyof typeof PROCEDURES;', '');
+  out.push('/** Every error code an answer may carry, with its HTTP status. */');
+  out.push(`export const ERROR_STATUS = ${literal(contract.errors)} as const;`, '');
+  out.push('export type ErrorCode = keyof typeof ERROR_STATUS;');
   out.push('');
   return `${out.join('\n')}`;
 }
