@@ -4,6 +4,7 @@ import type { BenchRow } from './bench-table.js';
 import type { CommandLaneResult } from './command-lane.bench.js';
 import type { ComposeParseRow } from './compose-parse.bench.js';
 import { FIRST_PAGE_JS_GOAL_BYTES, type DashboardResult } from './dashboard.bench.js';
+import { PAGE_QUALITY_GOAL, type PageAudit } from './page-quality.js';
 import type { EdgeDeploysResult } from './edge-deploys.bench.js';
 import type { GitPushResult } from './git-push.bench.js';
 import type { HealthBenchResult } from './health.bench.js';
@@ -204,7 +205,7 @@ export function loginRows(l: LoginTimingResult): BenchRow[] {
   ];
 }
 
-export function dashboardRows({ size, times }: DashboardResult): BenchRow[] {
+export function dashboardRows({ size, times, quality }: DashboardResult): BenchRow[] {
   const kib = (bytes: number) => `${f(bytes / 1024, 1)} KiB`;
   return [
     {
@@ -220,6 +221,26 @@ export function dashboardRows({ size, times }: DashboardResult): BenchRow[] {
         ? `login form drawn ${ms(times.loginColdMs, 0)} after navigation from a fresh profile; signed-in overview with health ${ms(times.overviewWarmMs, 0)}`
         : 'skipped: no chromium (`SLIPWAY_CHROMIUM`)',
       comparedWith: times ? `the same with the assets cached: ${ms(times.loginWarmMs, 0)}` : '',
+    },
+    ...pageQualityRows(quality),
+  ];
+}
+
+function pageQualityRows(quality: PageAudit[] | null): BenchRow[] {
+  const [login, overview] = quality ?? [];
+  if (!login || !overview)
+    return [
+      {
+        measurement: 'dashboard page-quality audit (Lighthouse performance)',
+        result: 'skipped: no chromium (`SLIPWAY_CHROMIUM`)',
+        comparedWith: '',
+      },
+    ];
+  return [
+    {
+      measurement: `dashboard page-quality audit, signed-in overview (Lighthouse performance, mobile defaults, median of ${overview.runs}; \`bench/page-quality.ts\`)`,
+      result: `${overview.performance.toFixed(2)} (worst ${overview.worst.toFixed(2)}; LCP ${ms(overview.largestContentfulPaintMs, 0)}, TBT ${ms(overview.totalBlockingTimeMs, 0)}, CLS ${overview.cumulativeLayoutShift.toFixed(3)})`,
+      comparedWith: `goal ≥ ${PAGE_QUALITY_GOAL.toFixed(2)}: ${met(overview.performance >= PAGE_QUALITY_GOAL)}; the login page: ${login.performance.toFixed(2)}`,
     },
   ];
 }

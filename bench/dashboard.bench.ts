@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { median, signUpOwner } from './bench-api.js';
 import { startSlipway } from './http-load.js';
+import { pageQuality, printPageQuality, type PageAudit } from './page-quality.js';
 
 /** dist/bench/*.js sits beside dist/web, where `npm run build:web` writes the bundle. */
 const bundle = (path: string) => fileURLToPath(new URL(`../web/${path}`, import.meta.url));
@@ -155,11 +156,18 @@ export function printDashboard(size: BundleSize, times: RenderTimes | null): voi
 export interface DashboardResult {
   size: BundleSize;
   times: RenderTimes | null;
+  quality: PageAudit[] | null;
 }
 
 export async function benchDashboard(runs: number): Promise<DashboardResult> {
-  const result = { size: bundleSize(), times: await renderTimes(runs) };
+  const result = {
+    size: bundleSize(),
+    times: await renderTimes(runs),
+    // Each audit loads the page under simulated throttling (~10 s): fewer runs than the rest.
+    quality: await pageQuality(Math.min(runs, 5)),
+  };
   printDashboard(result.size, result.times);
+  printPageQuality(result.quality);
   return result;
 }
 

@@ -64,6 +64,19 @@ describe('the dashboard in a real browser', () => {
     await expect(page.getByRole('banner').innerText()).resolves.toContain('Olivia Owner');
     await screenshot(page, 'overview-empty');
 
+    // Opened afresh, the overview appears without moving: nothing shifts as its panels fill in
+    // (the page-quality audit's layout-shift measure, read from the browser itself).
+    await page.addInitScript({
+      content: `window.shifts = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) window.shifts.push(entry.value);
+        }).observe({ type: 'layout-shift', buffered: true });`,
+    });
+    await page.goto(`${origin}/`);
+    await page.getByText('No deployment finished in the last 30 days.').waitFor();
+    const shifts = (await page.evaluate('window.shifts')) as number[];
+    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
+
     // With the owner there, the first-run page says so instead of offering a second owner.
     await page.goto(`${origin}/setup`);
     await seeHeading(page, 'Slipway is set up');

@@ -34,6 +34,10 @@ function SignedInPages() {
   return <module.SignedIn />;
 }
 
+/** The pages that need no session: a visit elsewhere loads the signed-in pages at once. */
+const SIGN_IN_PATHS = ['/login', '/setup', '/forgot-password', '/reset-password', '/accept-invite'];
+if (!SIGN_IN_PATHS.includes(window.location.pathname)) void loadSignedIn();
+
 /** The pages: four for getting in, the rest behind a session. */
 export function App() {
   // Once a first page is up, fetch the rest while the visitor types.

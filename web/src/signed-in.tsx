@@ -17,11 +17,19 @@ import { OverviewPage } from './pages/overview';
 import { SecurityPage } from './pages/security';
 import { ServersPage } from './pages/servers';
 import { ServicesPage } from './pages/services';
-import { MFA_PAGE } from './query-client';
+import { prefetchOverview } from './pages/overview-queries';
+import { MFA_PAGE, queryClient } from './query-client';
+
+const viewerQuery = { queryKey: ['viewer'], queryFn: () => query('viewer') };
+
+// As soon as the signed-in pages load: who is calling and, on the overview, what it shows, at
+// once (not one after the other).
+void queryClient.prefetchQuery(viewerQuery);
+if (window.location.pathname === '/') prefetchOverview(queryClient);
 
 /** Asks who is calling; without a session the query's 401 sends the browser to the login. */
 export function SignedIn() {
-  const viewer = useQuery({ queryKey: ['viewer'], queryFn: () => query('viewer') });
+  const viewer = useQuery(viewerQuery);
   useLiveReadModels();
   if (viewer.isPending) {
     return (

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import type { AnswerOf } from '../api/answers';
-import { query } from '../api/client';
 import { FormError } from '../components/form';
 import { EmptyState, Loading } from '../components/page';
+import { METRICS_DAYS, overviewQueries } from './overview-queries';
 
 type Answer = AnswerOf<'deliveryMetrics'>;
 type Metrics = Answer['overall'];
@@ -88,11 +88,8 @@ function PerService({ services }: { services: Metrics[] }) {
 
 /** Delivery metrics on the overview: four figures, deployments per day, and per service. */
 export function DeliveryMetricsPanel() {
-  const [days, setDays] = useState<number>(30);
-  const metrics = useQuery({
-    queryKey: ['deliveryMetrics', days],
-    queryFn: () => query('deliveryMetrics', { windowDays: days }),
-  });
+  const [days, setDays] = useState<number>(METRICS_DAYS);
+  const metrics = useQuery(overviewQueries.metrics(days));
   return (
     <section className="card" aria-labelledby="metrics-title">
       <div className="card-header">
@@ -126,7 +123,14 @@ export function DeliveryMetricsPanel() {
       ) : (
         <>
           <Tiles m={metrics.data.overall} />
-          <Suspense fallback={<Loading what="the chart" />}>
+          {/* The fallback takes the chart's place, so nothing below moves when it arrives. */}
+          <Suspense
+            fallback={
+              <div className="delivery-chart">
+                <Loading what="the chart" />
+              </div>
+            }
+          >
             <DeliveryChart daily={metrics.data.overall.daily} />
           </Suspense>
           <PerService services={metrics.data.services} />

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { AnswerOf } from '../api/answers';
-import { query } from '../api/client';
 import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
@@ -9,8 +8,7 @@ import { When } from '../components/time';
 import { requester } from '../components/words';
 import { DeploymentRows } from './deployments';
 import { DeliveryMetricsPanel } from './overview-metrics';
-
-const REFRESH_MS = 5_000;
+import { METRICS_DAYS, overviewQueries } from './overview-queries';
 
 type Health = AnswerOf<'health'>;
 
@@ -89,21 +87,18 @@ function HealthPanel({ health }: { health: Health }) {
 
 /** The state of the service at a glance: health, the latest deployments, what waits for approval. */
 export function OverviewPage() {
-  const health = useQuery({
-    queryKey: ['health'],
-    queryFn: () => query('health'),
-    refetchInterval: REFRESH_MS,
-  });
-  const recent = useQuery({
-    queryKey: ['recentDeployments', { limit: 8 }],
-    queryFn: () => query('recentDeployments', { limit: 8 }),
-    refetchInterval: REFRESH_MS,
-  });
-  const approvals = useQuery({
-    queryKey: ['approvalQueue', 'pending'],
-    queryFn: () => query('approvalQueue', { status: 'pending', limit: 20 }),
-    refetchInterval: REFRESH_MS,
-  });
+  const health = useQuery(overviewQueries.health);
+  const recent = useQuery(overviewQueries.recent);
+  const approvals = useQuery(overviewQueries.approvals);
+  const metrics = useQuery(overviewQueries.metrics(METRICS_DAYS));
+  // One reveal once the first answers are in (asked for together): nothing on the page moves
+  // because a panel above it filled in later.
+  if ([health, recent, approvals, metrics].some((q) => q.isPending))
+    return (
+      <Page title="Overview">
+        <Loading what="the overview" />
+      </Page>
+    );
 
   return (
     <Page title="Overview">
