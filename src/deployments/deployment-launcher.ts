@@ -4,8 +4,7 @@ import type { ServiceDoc } from '../../projections/services.projection.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import { badRequest, conflict } from '../common/app-error.js';
 import { ComposePolicyGuard } from './compose-policy/compose-policy.guard.js';
-import { judgingVariables } from './compose-reading/compose-variables.js';
-import { NO_BUILD_CONTEXT, unbuildableIssues, validateCompose } from './compose.js';
+import { NO_BUILD_CONTEXT } from './compose.js';
 import { assertServerInService, assertServiceActive } from './lifecycle/lifecycle-rules.js';
 import { DeploymentLookup } from './deployment-lookup.js';
 import { StreamFacts } from './facts/stream-facts.js';
@@ -84,17 +83,6 @@ export function checkRepository(imageRef: string, repository: string): void {
   }
 }
 
-/**
- * A compose service that builds its image (`build:` without `image:`) builds from the context
- * the deployment brings; a deployment without one is refused before it is queued.
- */
-function assertBuildable(snapshot: DeploymentSnapshot): void {
-  if (snapshot.context) return;
-  const read = validateCompose(snapshot.compose, judgingVariables(snapshot.env));
-  const unbuildable = read.ok ? unbuildableIssues(read.summary) : [];
-  if (unbuildable.length) throw badRequest(NO_BUILD_CONTEXT, unbuildable);
-}
-
 /** What a deploy command answers once its deployment is queued (not sent for approval). */
 export interface QueuedDeploymentAnswer {
   status: 'queued';
@@ -153,7 +141,11 @@ export class DeploymentLauncher {
     }
     const snapshot = frozen ?? serviceSnapshot(service, imageRef);
     this.policy.enforce(snapshot.compose, server, snapshot.env);
-    assertBuildable(snapshot);
+    // A service that builds its image builds from the context the deployment brings.
+    const unbuildable = snapshot.context
+      ? []
+      : this.policy.unbuildable(snapshot.compose, snapshot.env);
+    if (unbuildable.length) throw badRequest(NO_BUILD_CONTEXT, unbuildable);
     return snapshot;
   }
 

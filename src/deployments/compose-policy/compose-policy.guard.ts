@@ -5,10 +5,16 @@ import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { canonicalJson } from '../../common/canonical-json.js';
-import { validateCompose } from '../compose.js';
+import type { FieldIssue } from '../../common/app-error.js';
+import { unbuildableIssues, validateCompose } from '../compose.js';
 import { judgingVariables, type VariableEntry } from '../compose-reading/compose-variables.js';
 import type { ComposeViolation } from './compose-capabilities.js';
 import { composeViolations, refusedViolations } from './compose-violations.js';
+
+interface Reading {
+  violations: ComposeViolation[];
+  unbuildable: FieldIssue[];
+}
 
 type PolicyHolder = Pick<ServerDoc, 'name'> & { composePolicy?: ServerDoc['composePolicy'] };
 
@@ -19,7 +25,7 @@ export class ComposePolicyGuard {
    * What each definition asks for, by digest of its text and variables: a service's compose changes rarely
    * but is checked on every deploy, and parsing it is most of a deploy's CPU time.
    */
-  private readonly found = new LRUCache<string, ComposeViolation[]>({ max: 500 });
+  private readonly found = new LRUCache<string, Reading>({ max: 500 });
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -33,10 +39,18 @@ export class ComposePolicyGuard {
     server: PolicyHolder,
     env: readonly VariableEntry[],
   ): ComposeViolation[] {
-    return refusedViolations(this.asksFor(compose, env), server.composePolicy?.allow ?? []);
+    return refusedViolations(this.read(compose, env).violations, server.composePolicy?.allow ?? []);
   }
 
-  private asksFor(compose: string, env: readonly VariableEntry[]): ComposeViolation[] {
+  /**
+   * The services that build their image (unbuildableIssues), from the same cached reading: a
+   * launch asks both, and the definition is read once.
+   */
+  unbuildable(compose: string, env: readonly VariableEntry[]): FieldIssue[] {
+    return this.read(compose, env).unbuildable;
+  }
+
+  private read(compose: string, env: readonly VariableEntry[]): Reading {
     const variables = judgingVariables(env);
     const digest = createHash('sha256')
       .update(compose)
@@ -48,8 +62,11 @@ export class ComposePolicyGuard {
       const result = validateCompose(compose, variables);
       // The runner's directory holds every service's .env: no container mounts it.
       found = result.ok
-        ? composeViolations(result.summary.document, [this.config.runner.remoteDir])
-        : [];
+        ? {
+            violations: composeViolations(result.summary.document, [this.config.runner.remoteDir]),
+            unbuildable: unbuildableIssues(result.summary),
+          }
+        : { violations: [], unbuildable: [] };
       this.found.set(digest, found);
     }
     return found;
