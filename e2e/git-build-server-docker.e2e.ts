@@ -9,7 +9,7 @@ import {
   type DockerEngine,
   type SecondEngine,
 } from './support/docker-engine.js';
-import { startEdgeSuite, viaEdge, type EdgeSuite } from './support/edge.js';
+import { registerRoutedService, startEdgeSuite, viaEdge, type EdgeSuite } from './support/edge.js';
 import { startGitHost, type GitHost } from './support/git-host.js';
 import { call } from './support/identity.js';
 import { freePort } from './support/ports.js';
@@ -58,7 +58,7 @@ describe('a build server builds the commit, and the service’s server runs it',
         version: `${version}\n`,
       },
     });
-  const setSource = async (pushImage: boolean) => {
+  const setSource = async (pushImage: boolean, composeFile?: string) => {
     const answer = data<{ deployKey: { publicKey: string }; webhook: { secret: string | null } }>(
       await call(suite.t.url, 'POST', 'setServiceGitSource', suite.owner, {
         serviceId,
@@ -67,6 +67,7 @@ describe('a build server builds the commit, and the service’s server runs it',
         rules: [{ kind: 'branch', pattern: 'main', action: 'deploy' }],
         buildServerId: builderId,
         pushImage,
+        composeFile,
       }),
     );
     return answer;
@@ -115,17 +116,7 @@ describe('a build server builds the commit, and the service’s server runs it',
     builder = await startSshd({ engine: buildEngine });
     builderId = await registerLoopbackServer(suite.t.url, suite.owner, builder, 'builder');
     git = await startGitHost({ name: 'app' });
-    const { t, owner, serverId, engine } = suite;
-    serviceId = data<{ serviceId: string }>(
-      await call(t.url, 'POST', 'registerService', owner, {
-        name: 'app',
-        environment: 'production',
-        serverId,
-        imageRepository: `${engine.registry}/acme/app`,
-        compose: `services:\n  web:\n    image: ${engine.registry}/acme/app:latest\n`,
-        routes: [{ domain: DOMAIN, service: 'web', port: 80, tls: 'off' }],
-      }),
-    ).serviceId;
+    serviceId = await registerRoutedService(suite, 'app', DOMAIN);
     const answer = await setSource(false);
     git.authorize(answer.deployKey.publicKey);
     secret = answer.webhook.secret!;
@@ -171,5 +162,36 @@ describe('a build server builds the commit, and the service’s server runs it',
       await fetch(`http://${suite.engine.registry}/v2/acme/app/tags/list`)
     ).json()) as { tags: string[] };
     expect(tags.tags).toContain(commit);
+  });
+
+  it('builds a repository compose file’s services there too, and copies each image', async () => {
+    await setSource(false, 'compose.yaml');
+    const commit = git.commit({
+      branch: 'main',
+      message: 'Release from compose',
+      files: {
+        'compose.yaml': 'services:\n  web:\n    build: ./site\n',
+        'site/Dockerfile': `FROM ${suite.image('1.0.0')}\nCOPY version /www/version\n`,
+        'site/version': 'compose-built-elsewhere\n',
+      },
+    });
+    const [targetFrom, builderFrom] = [suite.sshd, builder].map((s) => s.dockerCalls().length);
+    const done = await pushAndWait(commit);
+    expect([done.status, done.failureReason]).toEqual(['succeeded', null]);
+    await expect(viaEdge(edgePort, DOMAIN, '/version')).resolves.toBe(
+      '200 compose-built-elsewhere',
+    );
+    expect(verbs(builder, builderFrom)).toContain('save');
+    const onTarget = verbs(suite.sshd, targetFrom);
+    expect(onTarget).toContain('load');
+    const builds = (sshd: TestSshd, from: number) =>
+      sshd
+        .dockerCalls()
+        .slice(from)
+        .filter((args) => args[0] === 'compose' && args.includes('build'));
+    expect(builds(builder, builderFrom)).toHaveLength(1);
+    expect(builds(suite.sshd, targetFrom)).toEqual([]);
+    const log = await deploymentLog(suite.t, suite.owner, done.id);
+    expect(log).toContain(`copied ${image(commit)}-web from the build server`);
   });
 });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { sign } from '@octokit/webhooks-methods';
 import request from 'supertest';
 import { data } from './support/deployments.js';
-import { startEdgeSuite, traffic, viaEdge, type EdgeSuite } from './support/edge.js';
+import {
+  registerRoutedService,
+  startEdgeSuite,
+  traffic,
+  viaEdge,
+  type EdgeSuite,
+} from './support/edge.js';
 import { startGitHost, type GitHost } from './support/git-host.js';
 import { call } from './support/identity.js';
 import { freePort } from './support/ports.js';
@@ -115,17 +121,8 @@ describe('a push builds its commit on the server and the edge serves it', () => 
       },
     });
     git = await startGitHost({ name: 'site' });
-    const { t, owner, serverId, engine } = suite;
-    serviceId = data<{ serviceId: string }>(
-      await call(t.url, 'POST', 'registerService', owner, {
-        name: 'site',
-        environment: 'production',
-        serverId,
-        imageRepository: `${engine.registry}/acme/site`,
-        compose: `services:\n  web:\n    image: ${engine.registry}/acme/site:latest\n`,
-        routes: [{ domain: DOMAIN, service: 'web', port: 80, tls: 'off' }],
-      }),
-    ).serviceId;
+    const { t, owner } = suite;
+    serviceId = await registerRoutedService(suite, 'site', DOMAIN);
     const answer = data<{
       deployKey: { publicKey: string };
       webhook: { secret: string };

@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import type { AppConfig } from '../../src/config/app-config.js';
 import { EDGE_CONTAINER } from '../../src/runner/edge/edge-container.js';
 import { dockerEngine, type DockerEngine } from './docker-engine.js';
-import { cookieAuth, signUp } from './identity.js';
+import { data } from './deployments.js';
+import { call, cookieAuth, signUp } from './identity.js';
 import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
@@ -129,4 +130,25 @@ export async function startEdgeSuite(options: {
       engine.removeProject(project);
     },
   };
+}
+
+/**
+ * A service `name` (production) on the suite's server, its image repository `acme/<name>` in the
+ * test registry, its compose service `web` routed from `domain` over plain HTTP. Its id.
+ */
+export async function registerRoutedService(
+  suite: EdgeSuite,
+  name: string,
+  domain: string,
+): Promise<string> {
+  const repository = `${suite.engine.registry}/acme/${name}`;
+  const res = await call(suite.t.url, 'POST', 'registerService', suite.owner, {
+    name,
+    environment: 'production',
+    serverId: suite.serverId,
+    imageRepository: repository,
+    compose: `services:\n  web:\n    image: ${repository}:latest\n`,
+    routes: [{ domain, service: 'web', port: 80, tls: 'off' }],
+  });
+  return data<{ serviceId: string }>(res).serviceId;
 }

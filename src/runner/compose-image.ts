@@ -26,6 +26,17 @@ export function composeForDeployment(
   /** The image was built on the server (a commit): its services never pull it. */
   builtHere = false,
 ): string {
+  return composeText(composeDocumentForDeployment(compose, variables, imageRef, edge, builtHere));
+}
+
+/** The document of composeForDeployment, before it is written. */
+export function composeDocumentForDeployment(
+  compose: string,
+  variables: ComposeVariables,
+  imageRef: string,
+  edge: { project: string; routes: readonly ServiceRoute[] } = { project: '', routes: [] },
+  builtHere = false,
+): ComposeDocument {
   const parsed = readComposeDocument(compose, variables);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
   const doc = parsed.document as ComposeDocument;
@@ -40,5 +51,10 @@ export function composeForDeployment(
     }
   }
   joinEdgeNetwork(doc, edge.project, edge.routes);
-  return `${JSON.stringify(escapeDollars(doc), null, 2)}\n`;
+  return doc;
+}
+
+/** A document as the server's Compose reads it: JSON, every `$` escaped. */
+export function composeText(document: object): string {
+  return `${JSON.stringify(escapeDollars(document), null, 2)}\n`;
 }

@@ -11,7 +11,9 @@ import type { DeploymentStep, RemoteStep } from './deployment-step.js';
  * context path, $5 the Dockerfile, $6 the image to tag, $7 ssh|https, $8 host, $9 port, $10 the
  * pinned host key (SSH), $11 a ref that holds the commit (a pull request's head), or empty, $12
  * the repository's compose file to keep as `repository-compose.yaml` in $1, or empty (with one,
- * an image already there is not built again, but the commit is still fetched for the file).
+ * an image already there is not built again, but the commit is still fetched for the file; the
+ * checkout is kept in $1/git/src for the file's services that build; and a repository with no
+ * Dockerfile where the source says builds only those).
  * Standard input: the deploy key (SSH) or `user:token` (HTTPS), or
  * nothing. The credential lives in a 0600 file or the git process's environment, never on a
  * command line, and is removed when the script exits, whatever the outcome.
@@ -98,7 +100,13 @@ if [ -n "$composefile" ]; then
   cp -- "$real" "$dir/repository-compose.yaml"
   echo "kept $composefile of $commit"
 fi
-if [ -n "$built" ]; then cd "$dir"; rm -rf "$work"; exit 0; fi
+# With a compose file, the checkout stays for its services' builds (removed after them).
+done_here() { cd "$dir"; [ -n "$composefile" ] || rm -rf "$work"; exit 0; }
+[ -z "$built" ] || done_here
+if [ -n "$composefile" ] && [ ! -f "$work/src/$context/$dockerfile" ]; then
+  echo "no $dockerfile in $context at $commit: only the compose file's services are built"
+  done_here
+fi
 cd "$work/src/$context"
 # BuildKit's plain progress is a line per event; the classic builder takes no --progress.
 if docker buildx version >/dev/null 2>&1; then
@@ -110,8 +118,7 @@ else
 fi
 docker build "$@" -f "$dockerfile" -t "$image" \\
   --label "org.opencontainers.image.revision=$commit" . 2>&1
-cd "$dir"
-rm -rf "$work"`;
+done_here`;
 
 /** What the runner reads for a build: the source's credentials, unsealed only to be sent. */
 export interface GitBuildAccess {
@@ -165,12 +172,20 @@ export function gitSteps(
   const on = git.buildServerId ? ({ on: 'builder' } as const) : {};
   const build = { ...gitBuildStep(git, imageRef, dir, access, limitSeconds), ...on };
   if (git.pushImage)
-    return [build, { name: 'push-image', args: ['docker', 'push', '--', imageRef], ...on }];
+    return [build, { name: 'push-image', args: pushArgs(imageRef, !!git.composeFile), ...on }];
   return git.buildServerId ? [build, { name: 'transfer-image', local: 'transfer-image' }] : [build];
 }
 
+/** With a compose file, the commit's own image is built only when the repository has its Dockerfile. */
+function pushArgs(imageRef: string, composeFile: boolean): string[] {
+  if (!composeFile) return ['docker', 'push', '--', imageRef];
+  const script =
+    'docker image inspect -- "$1" >/dev/null 2>&1 || { echo "$1 was not built: nothing to push"; exit 0; }; docker push -- "$1"';
+  return ['sh', '-c', script, 'slipway', imageRef];
+}
+
 /** coreutils' `timeout` exits with this when the command ran out of time. */
-const TIMED_OUT = 124;
+export const TIMED_OUT = 124;
 
 /**
  * The step that fetches and builds a deployment's commit in `dir/git` on the server, stopped

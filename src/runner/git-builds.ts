@@ -1,4 +1,3 @@
-import { PassThrough, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import type { ServerDoc } from '../../projections/servers.projection.js';
@@ -11,6 +10,7 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { gitBuildAccess, type GitBuildAccess } from './git-build-step.js';
 import { deploymentDir } from './deployment-steps.js';
+import { ImageTransfer, imageIsOn } from './image-transfer.js';
 import { RepositoryCompose } from './repository-compose.js';
 import { ServerSessions } from './server-sessions.js';
 import type { SshSession } from './ssh-session.js';
@@ -26,6 +26,7 @@ export class GitBuilds {
     private readonly lookup: DeploymentLookup,
     private readonly sessions: ServerSessions,
     private readonly repositoryCompose: RepositoryCompose,
+    private readonly transfer: ImageTransfer,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -76,77 +77,23 @@ export class GitBuilds {
     const { deployment, session, builder } = on;
     if (kind === 'transfer-image') {
       if (!builder) throw new Error('no session to the build server');
-      return this.transfer(builder, session, deployment.imageRef, on.signal, on.log);
+      if (
+        deployment.snapshot.git?.composeFile &&
+        !(await imageIsOn(builder, deployment.imageRef))
+      ) {
+        on.log(`${deployment.imageRef} was not built (no Dockerfile): nothing to copy`);
+        return;
+      }
+      return this.transfer.copy(builder, session, deployment.imageRef, on.signal, on.log);
     }
     // The file is where the commit was built.
     const built = deployment.snapshot.git?.buildServerId && builder ? builder : session;
     const dir = deploymentDir(this.config.runner.remoteDir, deployment);
-    const lines = await this.repositoryCompose.write(deployment, on.server, dir, built, session);
-    lines.forEach(on.log);
-  }
-
-  /**
-   * Copies `imageRef` from the build server to the deployment's server: `docker save` there
-   * piped into `docker load` here through the control plane, at the pace the slower side takes
-   * (never the whole image in memory). Nothing is copied when the server has the image. Either
-   * side failing stops the other. Its log lines.
-   */
-  async transfer(
-    builder: SshSession,
-    target: SshSession,
-    imageRef: string,
-    signal: AbortSignal,
-    log: (text: string) => void,
-  ): Promise<void> {
-    const present = await target.exec(
-      ['docker', 'image', 'inspect', '--format', '{{.Id}}', '--', imageRef],
-      { onLine: () => undefined, signal },
-    );
-    if (present.code === 0) {
-      log(`${imageRef} is on this server already: not copied`);
-      return;
-    }
-    const both = new AbortController();
-    const stop = () => both.abort();
-    signal.addEventListener('abort', stop, { once: true });
-    let bytes = 0;
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        done(null, chunk);
-      },
+    await this.repositoryCompose.write(deployment, on.server, dir, {
+      built,
+      target: session,
+      signal: on.signal,
+      log: on.log,
     });
-    const pipe = new PassThrough();
-    pipe.pipe(counted);
-    const failed = (side: string) => (code: number | null) => {
-      if (code === 0) return;
-      both.abort();
-      throw new Error(`docker ${side} exited with ${code ?? 'a signal'}`);
-    };
-    try {
-      await Promise.all([
-        builder
-          .exec(['docker', 'save', '--', imageRef], {
-            stdoutStream: pipe,
-            onLine: (_stream, text) => log(`save: ${text}`),
-            signal: both.signal,
-          })
-          .then((r) => failed('save')(r.code)),
-        target
-          .exec(['docker', 'load'], {
-            stdinStream: counted,
-            onLine: (_stream, text) => log(text),
-            signal: both.signal,
-          })
-          .then((r) => failed('load')(r.code)),
-      ]).catch((error: unknown) => {
-        both.abort();
-        pipe.destroy();
-        throw error;
-      });
-      log(`copied ${imageRef} from the build server (${bytes} bytes)`);
-    } finally {
-      signal.removeEventListener('abort', stop);
-    }
   }
 }

@@ -22,6 +22,8 @@ import { EdgeProxy } from './edge/edge-proxy.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { EdgeWatch } from './edge/edge-watch.js';
 import { PreviewEnvironments } from './previews/preview-environments.js';
+import { ImageTransfer } from './image-transfer.js';
+import { RepositoryBuilds } from './repository-builds.js';
 import { RepositoryCompose } from './repository-compose.js';
 import { PreviewSweep } from './previews/preview-sweep.js';
 import { ReconcilePreviews } from './previews/reconcile-previews.reaction.js';
@@ -54,6 +56,8 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     EdgeWatch,
     PreviewEnvironments,
     RepositoryCompose,
+    RepositoryBuilds,
+    ImageTransfer,
     ReconcilePreviews,
     PreviewSweep,
     EdgeCertificates,
