@@ -7,14 +7,15 @@ export const MFA_PAGE = '/account/mfa';
 
 /**
  * Every failed call passes here. Without a valid session (a 401: no cookie, expired, ended) the
- * browser goes to `/login?returnTo=<this page>` (spec 5.1); what it had read is forgotten when
+ * browser goes to `/login?returnTo=<this page>` (spec 5.1), unless it is on an auth page already; what it had read is forgotten when
  * the next session starts (the login page clears the cache). When the team policy wants a
  * second factor the session lacks (MFA_REQUIRED), it goes to the enrolment page.
  */
 function onApiError(error: unknown): void {
   const here = window.location;
   if (needsLogin(error)) {
-    navigate(loginPathFor(here), { replace: true });
+    const login = loginPathFor(here);
+    if (login) navigate(login, { replace: true });
   } else if (needsMfa(error) && here.pathname !== MFA_PAGE) {
     const back = `${here.pathname}${here.search}`;
     navigate(`${MFA_PAGE}?returnTo=${encodeURIComponent(back)}`, { replace: true });

@@ -84,7 +84,8 @@ describe('loginPathFor', () => {
     expect(loginPathFor({ pathname: '/', search: '' })).toBe('/login?returnTo=%2F');
   });
 
-  it('does not loop through the auth pages', () => {
-    expect(loginPathFor({ pathname: '/login', search: '?returnTo=%2F' })).toBe('/login');
+  it('leaves a visitor on the auth pages where they are, return path and all', () => {
+    expect(loginPathFor({ pathname: '/login', search: '?returnTo=%2Faudit' })).toBeNull();
+    expect(loginPathFor({ pathname: '/forgot-password', search: '' })).toBeNull();
   });
 });

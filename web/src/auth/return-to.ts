@@ -28,8 +28,12 @@ export function safeReturnTo(raw: unknown, origin: string): string | null {
   return path;
 }
 
-/** `/login?returnTo=<the page the visitor was on>`. */
-export function loginPathFor(location: { pathname: string; search: string }): string {
-  if (AUTH_PAGES.has(location.pathname)) return '/login';
+/**
+ * `/login?returnTo=<the page the visitor was on>`; null on the auth pages themselves, which a
+ * visitor without a session is meant to be on (a refusal of one of their queries must not take
+ * the visitor off the page, nor drop where the login is to return to).
+ */
+export function loginPathFor(location: { pathname: string; search: string }): string | null {
+  if (AUTH_PAGES.has(location.pathname)) return null;
   return `/login?returnTo=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
 }
