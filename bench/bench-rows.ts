@@ -9,6 +9,12 @@ import type { EdgeDeploysResult } from './edge-deploys.bench.js';
 import type { GitPushResult } from './git-push.bench.js';
 import type { HealthBenchResult } from './health.bench.js';
 import type { LoadResult } from './http-load.js';
+import {
+  READ_CALLS,
+  READ_GOALS,
+  READ_P99_GOAL_MS,
+  type ReadLaneResult,
+} from './read-lane.bench.js';
 import type { LogStreamResult } from './log-stream.bench.js';
 import type { LoginTimingResult } from './login-timing.bench.js';
 import type { ProjectionRebuildResult, RebuildRun } from './projection-rebuild.bench.js';
@@ -68,6 +74,31 @@ export function healthRows(h: HealthBenchResult): BenchRow[] {
         `bare Express 5: ${ms(h.startMs.express, 0)}`,
     },
   ];
+}
+
+export function readLaneRows(r: ReadLaneResult): BenchRow[] {
+  const express = r.express.requestsPerSecond;
+  return READ_CALLS.map((call, i) => {
+    const c = r.calls[call];
+    const share = c.requestsPerSecond / express;
+    const ok = share >= READ_GOALS[call] && c.p99Ms < READ_P99_GOAL_MS;
+    const top = [...r.layers[call]]
+      .sort((a, b) => b.share - a.share)
+      .slice(0, 3)
+      .map((l) => `${l.layer} ${f(100 * l.share)}%`)
+      .join(', ');
+    return {
+      measurement:
+        `\`${call}\` over HTTP, ${r.connections} connections` +
+        (i === 0
+          ? `, medians of ${r.rounds} interleaved rounds, \`npm start\`'s flags on both (\`bench/read-lane.bench.ts\`)`
+          : ''),
+      result: `${load(c)}; CPU: ${top}`,
+      comparedWith:
+        `bare Express 5: ${rps(r.express)} (${f(100 * share)}%); goal ≥ ${f(100 * READ_GOALS[call])}% ` +
+        `with p99 < ${READ_P99_GOAL_MS} ms: ${met(ok)}`,
+    };
+  });
 }
 
 export function appendRows(single: AppendBenchResult, batched: AppendBenchResult): BenchRow[] {

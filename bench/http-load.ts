@@ -50,9 +50,11 @@ export function stop(child: ChildProcess): Promise<void> {
 export function spawnListening(
   script: string,
   env: NodeJS.ProcessEnv = {},
+  /** Node's flags for the child (the server's own, for a like-for-like baseline). */
+  flags: string[] = [],
 ): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], {
+    const child = spawn(process.execPath, [...flags, script], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -97,11 +99,15 @@ function serverLaunch(): { args: string[]; env: Record<string, string> } {
 }
 
 /** The built service as its own process on a loopback port, with a throwaway data directory. */
-export async function startSlipway(env: Record<string, string> = {}): Promise<RunningSlipway> {
+export async function startSlipway(
+  env: Record<string, string> = {},
+  /** Node flags added to the server's own (a CPU profile). */
+  extraFlags: string[] = [],
+): Promise<RunningSlipway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-bench-'));
   const port = 31000 + Math.floor(Math.random() * 4000);
   const launch = serverLaunch();
-  const child = spawn(process.execPath, launch.args, {
+  const child = spawn(process.execPath, [...extraFlags, ...launch.args], {
     env: {
       ...process.env,
       ...launch.env,

@@ -11,6 +11,7 @@ import { benchHealth } from './health.bench.js';
 import { benchLogStream, printLogStream } from './log-stream.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 import { benchProjectionRebuild, printProjectionRebuild } from './projection-rebuild.bench.js';
+import { benchReadLane, printReadLane } from './read-lane.bench.js';
 import { benchRunnerSteps, printRunnerSteps } from './runner-steps.bench.js';
 import {
   appendRows,
@@ -24,6 +25,7 @@ import {
   logStreamRows,
   loginRows,
   projectionRebuildRows,
+  readLaneRows,
   runnerStepsRows,
 } from './bench-rows.js';
 import { writeBenchTable, type BenchRow } from './bench-table.js';
@@ -77,6 +79,10 @@ async function main(): Promise<void> {
   );
   const vsExpress = health.slipway.requestsPerSecond / health.express.requestsPerSecond;
   console.log(`                   throughput ${fmt(vsExpress, 2)} x bare Express 5`);
+
+  const readLane = await benchReadLane(seconds);
+  printReadLane(readLane);
+  rows.push(...readLaneRows(readLane));
 
   console.log('\nevent append, SQLite WAL, synchronous=FULL');
   const single = await benchAppend(1, 5, 20_000);
