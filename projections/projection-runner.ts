@@ -184,6 +184,13 @@ export class ProjectionRunner {
     return [...this.states.values()].map(statusOf);
   }
 
+  /** Whether every projection runs (none failing or superseded), read without a report. */
+  allRunning(): boolean {
+    for (const state of this.states.values())
+      if (state.lastError || state.supersededBy !== null) return false;
+    return true;
+  }
+
   /** Lowest checkpoint of all projections. */
   position(): number {
     let min = Number.MAX_SAFE_INTEGER;

@@ -7,6 +7,7 @@ import { AppError, attributed } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { ReadThrough } from '../readstore/read-through.js';
 import type {
   AuthenticatedIdentity,
   CredentialVerifier,
@@ -32,6 +33,8 @@ export class StoredCredentialVerifier
 {
   readonly tokenUsage: UsageTracker;
   private readonly sessionActivity: UsageTracker;
+  /** Credentials and principals as last read, until the read models change. */
+  private readonly docs: ReadThrough;
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
@@ -40,6 +43,7 @@ export class StoredCredentialVerifier
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly personal: PersonalData,
   ) {
+    this.docs = new ReadThrough(reads);
     this.tokenUsage = new UsageTracker(primary, TOKEN_USAGE, clock);
     this.sessionActivity = new UsageTracker(primary, SESSION_ACTIVITY, clock);
   }
@@ -57,10 +61,13 @@ export class StoredCredentialVerifier
   async verifyToken(value: string): Promise<AuthenticatedIdentity> {
     if (!hasValidChecksum(value)) throw new AppError('TOKEN_INVALID', 'The token is not known');
     const digest = tokenDigest(value);
-    const { items } = await this.reads
-      .collection<ApiTokenDoc>('api_tokens')
-      .find({ digest }, { limit: 1 });
-    const identity = await this.tokenIdentity(items[0]);
+    const token = await this.docs.read(`token:${digest}`, async () => {
+      const { items } = await this.reads
+        .collection<ApiTokenDoc>('api_tokens')
+        .find({ digest }, { limit: 1 });
+      return items[0];
+    });
+    const identity = await this.tokenIdentity(token);
     this.tokenUsage.touch(identity.token!.id);
     return identity;
   }
@@ -88,9 +95,7 @@ export class StoredCredentialVerifier
         new AppError('TOKEN_EXPIRED', 'The token has expired', { expiredAt: token.expiresAt }),
       );
     }
-    const principal = await this.reads
-      .collection<PrincipalDoc>('principals')
-      .get(token.principalId);
+    const principal = await this.principal(token.principalId);
     const invalidated =
       !principal ||
       principal.status !== 'active' ||
@@ -119,6 +124,12 @@ export class StoredCredentialVerifier
     };
   }
 
+  private principal(id: string): Promise<PrincipalDoc | null> {
+    return this.docs.read(`principal:${id}`, () =>
+      this.reads.collection<PrincipalDoc>('principals').get(id),
+    );
+  }
+
   async verifySession(value: string): Promise<AuthenticatedIdentity> {
     if (value.length > 200) throw sessionExpired();
     const identity = await this.sessionIdentity(sessionDigest(value));
@@ -127,14 +138,16 @@ export class StoredCredentialVerifier
   }
 
   private async sessionIdentity(digest: string): Promise<AuthenticatedIdentity> {
-    const session = await this.reads.collection<SessionDoc>('sessions').get(digest);
+    const session = await this.docs.read(`session:${digest}`, () =>
+      this.reads.collection<SessionDoc>('sessions').get(digest),
+    );
     if (!session || session.endedAt) throw sessionExpired();
     const now = this.clock.now().getTime();
     if (Date.parse(session.expiresAt) <= now) throw sessionExpired();
     const lastSeen =
       (await this.sessionActivity.lastUsed(digest))?.getTime() ?? Date.parse(session.startedAt);
     if (now - lastSeen > this.config.sessionIdleMinutes * 60_000) throw sessionExpired();
-    const principal = await this.reads.collection<PrincipalDoc>('principals').get(session.userId);
+    const principal = await this.principal(session.userId);
     if (!principal || principal.status !== 'active') {
       throw attributed(sessionExpired(), session.userId);
     }

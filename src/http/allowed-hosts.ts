@@ -81,8 +81,24 @@ export class AllowedHosts {
     });
   }
 
+  /** Answers by Host and arrival: the same few pairs come again and again. */
+  private readonly answered = new Map<string, boolean>();
+
   /** Whether a request whose Host header is `header` is meant for this server. */
   allowsHost(header: string | undefined, arrival: Arrival): boolean {
+    if (header === undefined || header.length > 300) return this.decideHost(header, arrival);
+    const key = `${header}\n${arrival.boundAddress}\n${arrival.localAddress}\n${arrival.localPort}\n${arrival.protocol}`;
+    let answer = this.answered.get(key);
+    if (answer === undefined) {
+      answer = this.decideHost(header, arrival);
+      // Bounded: a caller sending a new Host each time only ever empties it.
+      if (this.answered.size >= 256) this.answered.clear();
+      this.answered.set(key, answer);
+    }
+    return answer;
+  }
+
+  private decideHost(header: string | undefined, arrival: Arrival): boolean {
     const host = parseHostHeader(header);
     if (!host) return false;
     const isPublic = this.publicHosts.some(

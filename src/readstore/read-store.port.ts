@@ -101,6 +101,12 @@ export interface ReadStore extends ReadStoreSession {
    */
   onChanged?(listener: () => void): () => void;
   /**
+   * A number that changes whenever anything commits to the store, from this process or another,
+   * read without touching a document: who keeps documents read before may keep them while it
+   * stays the same. Optional: without it, nothing read is kept.
+   */
+  changeMark?(): number;
+  /**
    * A writer for bulk loads (see BulkWriter), for a store whose writes can overlap the
    * caller's work; the projection runner uses it while catching up. Optional.
    */

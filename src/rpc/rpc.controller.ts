@@ -1,10 +1,10 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import SuperJSON from 'superjson';
 import { AppError, badRequest } from '../common/app-error.js';
 import { inputFieldNames } from '../kernel/audit-attribution.js';
 import { parseBodyInput, parseQueryInput } from '../kernel/input-validation.js';
 import { RouteAccess } from '../kernel/route-access.js';
+import { answerEnvelope } from './answer-envelope.js';
 import { CallPipeline } from './pipeline/call-pipeline.js';
 import { inputPart } from './pipeline/call-target.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
@@ -48,7 +48,7 @@ export class RpcController {
         before: () => checkMethod(procedure, req),
       },
     );
-    res.status(200).json({ result: { data: SuperJSON.serialize(result ?? null) } });
+    res.status(200).json({ result: { data: answerEnvelope(result) } });
   }
 }
 

@@ -160,6 +160,12 @@ export class SqliteReadStore implements ReadStore {
     });
   }
 
+  /** SQLite's `data_version` on the reading connection: it moves with every other connection's commit. */
+  changeMark(): number {
+    const row = cached(this.reader, 'PRAGMA data_version').get() as { data_version: number };
+    return row.data_version;
+  }
+
   isReady(): Promise<boolean> {
     try {
       cached(this.reader, 'SELECT 1').get();
