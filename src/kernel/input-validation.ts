@@ -3,6 +3,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import SuperJSON from 'superjson';
 import { badRequest } from '../common/app-error.js';
+import { shortJsonText } from '../common/plain-json.js';
 import { toFieldIssues } from './validation-issues.js';
 import { assertWellFormedText } from './well-formed-text.js';
 
@@ -118,6 +119,8 @@ export async function validateInput(inputClass: Type<object> | undefined, value:
     throw badRequest('Input must be a JSON object');
   }
   const instance = plainToInstance(inputClass, plain);
+  const text = shortJsonText(plain, MAX_REMEMBERED_INPUT);
+  if (text !== null && validInputs.get(inputClass)?.has(text)) return instance;
   const errors = await validate(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -125,5 +128,24 @@ export async function validateInput(inputClass: Type<object> | undefined, value:
     validationError: { target: false, value: false },
   });
   if (errors.length > 0) throw badRequest('Input is invalid', toFieldIssues(errors));
+  if (text !== null) remember(inputClass, text);
   return instance;
+}
+
+/**
+ * Inputs each class found valid, as JSON text. The transforms and validators of an input class
+ * are functions of the values alone, so the same text makes the same instance and earns the
+ * same verdict: a repeated input (a page polled, a list filtered the same way) is not checked
+ * again. Only plain JSON is remembered (a Date and its text must not share a verdict), only
+ * short inputs, and at most a few hundred per class.
+ */
+const validInputs = new WeakMap<Type<object>, Set<string>>();
+const MAX_REMEMBERED_INPUT = 1024;
+const MAX_REMEMBERED_PER_CLASS = 256;
+
+function remember(inputClass: Type<object>, text: string): void {
+  let texts = validInputs.get(inputClass);
+  if (!texts) validInputs.set(inputClass, (texts = new Set()));
+  if (texts.size >= MAX_REMEMBERED_PER_CLASS) texts.clear();
+  texts.add(text);
 }

@@ -42,6 +42,12 @@ export interface ProcedureOptions {
    * person's own second factor needs that person, not a credential they handed out.
    */
   sessionOnly?: boolean;
+  /**
+   * The answer is a function of the input and the read models alone: not of the caller, the
+   * clock or any other store. It is then kept, and shared by every caller the guard admits,
+   * until anything commits to the read models.
+   */
+  readModelsOnly?: boolean;
 }
 
 /** What a procedure that needs credentials declares; its lane is named by the decorator. */

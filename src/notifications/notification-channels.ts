@@ -13,6 +13,7 @@ export class NotificationChannels extends ProcedureQuery<undefined, { items: Cha
 @Procedure.read(NotificationChannels, {
   name: 'notificationChannels',
   roles: ADMINS,
+  readModelsOnly: true,
   scopes: ['notifications:read'],
   description: 'Notification channels: kind, masked target, subscriptions, enabled.',
 })

@@ -12,6 +12,9 @@ interface Credential {
   revoked: boolean;
 }
 
+/** Another connection's commit is looked for once per turn of the event loop. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('documents kept until the store changes', () => {
   let dir: string;
   let store: SqliteReadStore;
@@ -45,10 +48,17 @@ describe('documents kept until the store changes', () => {
     await store.collection<Credential>('credentials').put({ id: 'c1', revoked: true });
     expect(await read()).toEqual({ id: 'c1', revoked: true });
     expect(loads).toBe(2);
-    // Another connection commits: read afresh too.
+    // Another connection commits: read afresh from the next turn of the event loop on.
     await other.collection<Credential>('credentials').put({ id: 'c1', revoked: false });
+    await nextTurn();
     expect(await read()).toEqual({ id: 'c1', revoked: false });
     expect(loads).toBe(3);
+    // Its own bulk writer (a thread of its own) commits: read afresh once the submission is in.
+    const bulk = store.bulkWriter();
+    await bulk.submit([{ collection: 'credentials', put: { id: 'c1', revoked: true } }]);
+    expect(await read()).toEqual({ id: 'c1', revoked: true });
+    expect(loads).toBe(4);
+    await bulk.close();
   });
 
   it('keeps nothing read across a commit that landed while it was read', async () => {
@@ -59,6 +69,7 @@ describe('documents kept until the store changes', () => {
       return value;
     });
     expect(stale).toEqual({ id: 'c1', revoked: false });
+    await nextTurn();
     const fresh = await kept.read('c1', () =>
       store.collection<Credential>('credentials').get('c1'),
     );

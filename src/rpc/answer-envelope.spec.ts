@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import SuperJSON from 'superjson';
-import { answerEnvelope } from './answer-envelope.js';
+import { deepFreeze } from '../common/deep-freeze.js';
+import { answerBody, answerEnvelope } from './answer-envelope.js';
 
 describe('the answer envelope', () => {
   it('is what superjson makes of any answer, plain or not', () => {
@@ -34,5 +35,24 @@ describe('the answer envelope', () => {
 
   it('answers null for no answer', () => {
     expect(answerEnvelope(undefined)).toEqual({ json: null });
+  });
+});
+
+describe('the answer body', () => {
+  it('is the envelope under result.data, for any answer', () => {
+    for (const answer of [null, { at: new Date(0) }, { items: [{ id: 'a' }] }])
+      expect(JSON.parse(answerBody(answer))).toEqual({
+        result: { data: JSON.parse(JSON.stringify(answerEnvelope(answer))) },
+      });
+  });
+
+  it('is written once for a frozen answer, and afresh for one that may change', () => {
+    const shared = deepFreeze({ items: [{ id: 'a' }] });
+    const first = answerBody(shared);
+    expect(answerBody(shared)).toBe(first);
+    const open = { items: [{ id: 'a' }] };
+    expect(answerBody(open)).toBe(first);
+    open.items.push({ id: 'b' });
+    expect(JSON.parse(answerBody(open)).result.data.json.items).toHaveLength(2);
   });
 });

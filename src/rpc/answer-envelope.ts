@@ -1,37 +1,5 @@
 import SuperJSON from 'superjson';
-
-/** Deep enough for any answer; a deeper one is left to superjson. */
-const MAX_DEPTH = 64;
-
-/**
- * Whether `value` is JSON as it stands: null, booleans, finite numbers, strings, arrays and
- * plain objects of those, no `undefined` anywhere. Then superjson would add no `meta`, and its
- * walk (which builds a path for every value) is only cost.
- */
-function plainJson(value: unknown, depth = 0): boolean {
-  if (value === null) return true;
-  switch (typeof value) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(value) && !Object.is(value, -0);
-    case 'object': {
-      if (depth > MAX_DEPTH) return false;
-      if (Array.isArray(value)) {
-        for (const item of value) if (!plainJson(item, depth + 1)) return false;
-        return true;
-      }
-      const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return false;
-      for (const key in value)
-        if (!plainJson((value as Record<string, unknown>)[key], depth + 1)) return false;
-      return true;
-    }
-    default:
-      return false;
-  }
-}
+import { isPlainJson } from '../common/plain-json.js';
 
 /**
  * A procedure's answer in tRPC's superjson form, `{json, meta?}`: the same as
@@ -40,5 +8,23 @@ function plainJson(value: unknown, depth = 0): boolean {
  */
 export function answerEnvelope(result: unknown): { json: unknown; meta?: unknown } {
   const value = result ?? null;
-  return plainJson(value) ? { json: value } : SuperJSON.serialize(value);
+  return isPlainJson(value) ? { json: value } : SuperJSON.serialize(value);
+}
+
+/** The response body of answers that cannot change (frozen ones: kept, shared answers). */
+const written = new WeakMap<object, string>();
+
+/**
+ * `{"result":{"data":<envelope>}}` as text. An answer frozen whole (see KeptAnswers) is
+ * written once and its text reused by every call that shares it.
+ */
+export function answerBody(result: unknown): string {
+  const frozen = result !== null && typeof result === 'object' && Object.isFrozen(result);
+  if (frozen) {
+    const text = written.get(result);
+    if (text !== undefined) return text;
+  }
+  const text = JSON.stringify({ result: { data: answerEnvelope(result) } });
+  if (frozen) written.set(result, text);
+  return text;
 }

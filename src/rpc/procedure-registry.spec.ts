@@ -45,6 +45,11 @@ describe('ProcedureRegistry declarations', () => {
     ['a malformed scope', [{ ...base, scopes: ['everything'] }], /invalid scope/],
     ['a malformed name', [{ ...base, name: 'list-things' }], /invalid name/],
     ['no description', [{ ...base, description: ' ' }], /description/],
+    [
+      'a command whose answer would be kept',
+      [{ ...base, lane: 'command', scopes: ['service:write'], readModelsOnly: true }],
+      /only a read/,
+    ],
   ])('refuses %s, so nothing reaches the wire undeclared', (_label, declarations, message) => {
     const r = registry();
     expect(() => {

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -10,6 +10,8 @@ import {
   type ProcedureOptions,
 } from '../kernel/procedure.js';
 import { ProcedureCommand, ProcedureQuery } from '../kernel/procedure-message.js';
+import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { KeptAnswers } from './kept-answers.js';
 
 export interface RegisteredProcedure extends ProcedureOptions {
   method: HttpMethod;
@@ -27,12 +29,16 @@ const SCOPE = /^[a-z]+(?:[-_][a-z]+)*:[a-z]+(?:[-_][a-z]+)*$/;
 @Injectable()
 export class ProcedureRegistry implements OnModuleInit {
   private readonly procedures = new Map<string, RegisteredProcedure>();
+  private readonly kept: KeptAnswers | null;
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-  ) {}
+    @Inject(READ_STORE) reads?: ReadStore,
+  ) {
+    this.kept = reads ? new KeptAnswers(reads) : null;
+  }
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
@@ -64,7 +70,7 @@ export class ProcedureRegistry implements OnModuleInit {
       ...options,
       method: methodForLane(options.lane),
       path: `/trpc/${options.name}`,
-      invoke,
+      invoke: options.readModelsOnly && this.kept ? this.kept.around(options.name, invoke) : invoke,
     });
   }
 
@@ -89,6 +95,9 @@ function validateDeclaration(options: ProcedureOptions): void {
     if (options.roles.length === 0) throw new Error(`${where}: declare the roles allowed`);
   } else {
     throw new Error(`${where}: auth must be public or authenticated`);
+  }
+  if (options.readModelsOnly && options.lane !== 'read') {
+    throw new Error(`${where}: only a read answers from the read models alone`);
   }
   for (const scope of options.scopes) {
     if (!SCOPE.test(scope)) throw new Error(`${where}: invalid scope ${scope}`);

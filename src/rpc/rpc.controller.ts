@@ -4,7 +4,7 @@ import { AppError, badRequest } from '../common/app-error.js';
 import { inputFieldNames } from '../kernel/audit-attribution.js';
 import { parseBodyInput, parseQueryInput } from '../kernel/input-validation.js';
 import { RouteAccess } from '../kernel/route-access.js';
-import { answerEnvelope } from './answer-envelope.js';
+import { answerBody } from './answer-envelope.js';
 import { CallPipeline } from './pipeline/call-pipeline.js';
 import { inputPart } from './pipeline/call-target.js';
 import { ProcedureRegistry, type RegisteredProcedure } from './procedure-registry.js';
@@ -48,7 +48,7 @@ export class RpcController {
         before: () => checkMethod(procedure, req),
       },
     );
-    res.status(200).json({ result: { data: answerEnvelope(result) } });
+    res.status(200).type('application/json').send(answerBody(result));
   }
 }
 

@@ -52,6 +52,7 @@ function healthOf(service: ServiceDoc, latest: DeploymentDoc | null): ServiceHea
 @Procedure.read(InfrastructureInventory, {
   name: 'infrastructureInventory',
   roles: EVERYONE,
+  readModelsOnly: true,
   scopes: ['server:read'],
   description: 'Servers and their services, each with its latest deployment and health.',
 })

@@ -36,6 +36,7 @@ export class RecentDeployments extends ProcedureQuery<
 @Procedure.read(RecentDeployments, {
   name: 'recentDeployments',
   roles: EVERYONE,
+  readModelsOnly: true,
   scopes: ['deploy:read'],
   input: RecentDeploymentsInput,
   description: 'Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}.',

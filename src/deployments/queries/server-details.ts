@@ -52,6 +52,7 @@ export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAn
 @Procedure.read(ServerDetails, {
   name: 'serverDetails',
   roles: EVERYONE,
+  readModelsOnly: true,
   scopes: ['server:read'],
   input: ServerIdInput,
   description:

@@ -29,6 +29,7 @@ export class Servers extends ProcedureQuery<ServersInput, Page<ServerView>> {}
 @Procedure.read(Servers, {
   name: 'servers',
   roles: EVERYONE,
+  readModelsOnly: true,
   scopes: ['server:read'],
   input: ServersInput,
   description:

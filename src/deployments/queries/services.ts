@@ -33,6 +33,7 @@ export class Services extends ProcedureQuery<ServicesInput, Page<ServiceView>> {
 @Procedure.read(Services, {
   name: 'services',
   roles: EVERYONE,
+  readModelsOnly: true,
   scopes: ['service:read'],
   input: ServicesInput,
   description:

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers';
 import Database from 'better-sqlite3';
 import { FileChangeSignal } from '../../common/file-change-signal.js';
 import { SerialQueue } from '../../common/serial-queue.js';
@@ -63,6 +64,11 @@ export class SqliteReadStore implements ReadStore {
   private readonly queue = new SerialQueue();
   private readonly known = new Set<string>();
   private readonly fileChanges: FileChangeSignal;
+  /** See changeMark. */
+  private mark = 0;
+  private seenVersion: number | null = null;
+  private versionReadThisTurn = false;
+  private readonly dataVersion: Database.Statement<[], number>;
 
   constructor(
     private readonly file: string,
@@ -75,6 +81,7 @@ export class SqliteReadStore implements ReadStore {
     this.writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.reader = new Database(file);
     this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    this.dataVersion = this.reader.prepare<[], number>('PRAGMA data_version').pluck();
     const tables = this.writer
       .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
       .all();
@@ -102,7 +109,13 @@ export class SqliteReadStore implements ReadStore {
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     return new SqliteCollection<T>(this, name, this.reader, (write) =>
-      this.queue.run(async () => write(this.writer)),
+      this.queue.run(async () => {
+        try {
+          write(this.writer);
+        } finally {
+          this.mark++;
+        }
+      }),
     );
   }
 
@@ -120,6 +133,8 @@ export class SqliteReadStore implements ReadStore {
       } catch (error) {
         if (this.writer.inTransaction) this.writer.exec('ROLLBACK');
         throw error;
+      } finally {
+        this.mark++;
       }
     });
   }
@@ -152,18 +167,38 @@ export class SqliteReadStore implements ReadStore {
    * commits take the file's write lock as this store's own writes do (busy timeout 10 s).
    */
   bulkWriter(): BulkWriter {
-    return new SqliteBulkWriter(this.file, {
+    const writer = new SqliteBulkWriter(this.file, {
       tableOf: (collection) => this.tableFor(collection, true)!,
       maxIdLength: MAX_ID_LENGTH,
       busyTimeoutMs: BUSY_TIMEOUT_MS,
       autocheckpointPages: BULK_CHECKPOINT_PAGES,
     });
+    const moved = () => void this.mark++;
+    return {
+      submit: (changes) => writer.submit(changes).finally(moved),
+      close: () => writer.close().finally(moved),
+    };
   }
 
-  /** SQLite's `data_version` on the reading connection: it moves with every other connection's commit. */
+  /**
+   * Moves as soon as this store's own writes (its writer, its bulk writers) finish, and with
+   * SQLite's `data_version`, which moves with every other connection's commit. That version is
+   * read once per turn of the event loop, not per call (under load, one read serves every
+   * request the turn handles): a request handled in the turn another process commits in
+   * reached this process before that commit could have been answered, so it is concurrent
+   * with it either way; from the next turn on, the commit is seen.
+   */
   changeMark(): number {
-    const row = cached(this.reader, 'PRAGMA data_version').get() as { data_version: number };
-    return row.data_version;
+    if (!this.versionReadThisTurn) {
+      this.versionReadThisTurn = true;
+      nextTurn(() => (this.versionReadThisTurn = false));
+      const version = this.dataVersion.get() ?? null;
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.mark++;
+      }
+    }
+    return this.mark;
   }
 
   isReady(): Promise<boolean> {
