@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { call, cookieAuth, logIn, signUp } from './support/identity.js';
 import { freePort } from './support/ports.js';
+import { SHARED_STORE_BACKENDS, type SharedStores } from './support/shared-stores.js';
 
 const main = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 const FINGERPRINT = `SHA256:${'Qm9vdHN0cmFwcGVkIGhvc3Qga2V5IGZvciB0ZXN0cyE'.slice(0, 43)}`;
@@ -18,11 +19,12 @@ class Replica {
   private readonly child: ChildProcess;
   private readonly exited: Promise<number | null>;
 
-  constructor(dataDir: string, port: number) {
+  constructor(dataDir: string, port: number, stores: Record<string, string>) {
     this.url = `http://127.0.0.1:${port}`;
     this.child = spawn(process.execPath, [main], {
       env: {
         ...process.env,
+        ...stores,
         PORT: String(port),
         SLIPWAY_DATA_DIR: dataDir,
         SLIPWAY_REPLICAS: '2',
@@ -64,79 +66,85 @@ async function eventually<T>(ask: () => Promise<T>, check: (value: T) => boolean
   return last;
 }
 
-describe('two API processes on one SQLite data directory (SLIPWAY_REPLICAS=2)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'slipway-replica-procs-'));
-  const dataDir = join(dir, 'data');
-  let a: Replica;
-  let b: Replica;
-  let cookie: string;
+describe.each(SHARED_STORE_BACKENDS)(
+  'two API processes on %s (SLIPWAY_REPLICAS=2)',
+  (_name, backend) => {
+    const dir = mkdtempSync(join(tmpdir(), 'slipway-replica-procs-'));
+    const dataDir = join(dir, 'data');
+    let a: Replica;
+    let b: Replica;
+    let cookie: string;
+    let stores: SharedStores | undefined;
 
-  beforeAll(async () => {
-    a = new Replica(dataDir, await freePort());
-    await a.ready();
-    b = new Replica(dataDir, await freePort());
-    await b.ready();
-  });
-  afterAll(async () => {
-    await a?.stop('SIGKILL');
-    await b?.stop('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const servers = async (replica: Replica) => {
-    const res = await call(replica.url, 'GET', 'servers', cookieAuth(cookie), {});
-    expect(res.status).toBe(200);
-    return res.body.result.data.json.items as { id: string; name: string }[];
-  };
-  const register = (replica: Replica, name: string) =>
-    call(replica.url, 'POST', 'registerServer', cookieAuth(cookie), {
-      name,
-      host: '10.0.0.2',
-      sshUser: 'deploy',
-      privateKey: PRIVATE_KEY,
-      hostKeyFingerprint: FINGERPRINT,
+    beforeAll(async () => {
+      stores = await backend();
+      a = new Replica(dataDir, await freePort(), stores.env);
+      await a.ready();
+      b = new Replica(dataDir, await freePort(), stores.env);
+      await b.ready();
+    });
+    afterAll(async () => {
+      await a?.stop('SIGKILL');
+      await b?.stop('SIGKILL');
+      await stores?.stop();
+      rmSync(dir, { recursive: true, force: true });
     });
 
-  it('a session opened through one replica is valid through the other', async () => {
-    cookie = (await signUp(a.url, 'owner@example.com')).cookie;
-    const me = await call(b.url, 'GET', 'viewer', cookieAuth(cookie));
-    expect(me.status).toBe(200);
-    expect(JSON.stringify(me.body.result.data.json)).toContain('owner');
-    // And a login through the other replica works against the same account.
-    expect(await logIn(b.url, 'owner@example.com')).toMatch(/^slipway_session=/);
-  });
-
-  it('reads its write through the other replica as soon as the command answers', async () => {
-    for (const [writer, reader, name] of [
-      [b, a, 'from-b'],
-      [a, b, 'from-a'],
-    ] as const) {
-      const res = await register(writer, name);
+    const servers = async (replica: Replica) => {
+      const res = await call(replica.url, 'GET', 'servers', cookieAuth(cookie), {});
       expect(res.status).toBe(200);
-      const { serverId } = res.body.result.data.json as { serverId: string };
-      // No waiting: the command returned once the shared read model held its event.
-      expect((await servers(reader)).map((s) => s.id)).toContain(serverId);
-    }
-  });
+      return res.body.result.data.json.items as { id: string; name: string }[];
+    };
+    const register = (replica: Replica, name: string) =>
+      call(replica.url, 'POST', 'registerServer', cookieAuth(cookie), {
+        name,
+        host: '10.0.0.2',
+        sshUser: 'deploy',
+        privateKey: PRIVATE_KEY,
+        hostKeyFingerprint: FINGERPRINT,
+      });
 
-  it('goes on when one replica is killed, applying nothing twice', async () => {
-    expect(await a.stop('SIGKILL')).toBe(null);
-    // The survivor takes the dead one's leases over once they expire (10 s) and applies; a
-    // command made at once waits for that (its wait outlasts a lease) and answers 200.
-    const registered = await register(b, 'after-the-kill');
-    expect(registered.status).toBe(200);
-    const names = (
-      await eventually(
-        () => servers(b),
-        (list) => list.some((s) => s.name === 'after-the-kill'),
-      )
-    ).map((s) => s.name);
-    expect(names.sort()).toEqual(['after-the-kill', 'from-a', 'from-b']);
-    // Each registration appears once in the audit trail, whoever applied it.
-    const trail = await call(b.url, 'GET', 'auditTrail', cookieAuth(cookie), {
-      action: 'ServerRegistered',
+    it('a session opened through one replica is valid through the other', async () => {
+      cookie = (await signUp(a.url, 'owner@example.com')).cookie;
+      const me = await call(b.url, 'GET', 'viewer', cookieAuth(cookie));
+      expect(me.status).toBe(200);
+      expect(JSON.stringify(me.body.result.data.json)).toContain('owner');
+      // And a login through the other replica works against the same account.
+      expect(await logIn(b.url, 'owner@example.com')).toMatch(/^slipway_session=/);
     });
-    expect(trail.status).toBe(200);
-    expect(trail.body.result.data.json.entries).toHaveLength(3);
-  });
-});
+
+    it('reads its write through the other replica as soon as the command answers', async () => {
+      for (const [writer, reader, name] of [
+        [b, a, 'from-b'],
+        [a, b, 'from-a'],
+      ] as const) {
+        const res = await register(writer, name);
+        expect(res.status).toBe(200);
+        const { serverId } = res.body.result.data.json as { serverId: string };
+        // No waiting: the command returned once the shared read model held its event.
+        expect((await servers(reader)).map((s) => s.id)).toContain(serverId);
+      }
+    });
+
+    it('goes on when one replica is killed, applying nothing twice', async () => {
+      expect(await a.stop('SIGKILL')).toBe(null);
+      // The survivor takes the dead one's leases over once they expire (10 s) and applies; a
+      // command made at once waits for that (its wait outlasts a lease) and answers 200.
+      const registered = await register(b, 'after-the-kill');
+      expect(registered.status).toBe(200);
+      const names = (
+        await eventually(
+          () => servers(b),
+          (list) => list.some((s) => s.name === 'after-the-kill'),
+        )
+      ).map((s) => s.name);
+      expect(names.sort()).toEqual(['after-the-kill', 'from-a', 'from-b']);
+      // Each registration appears once in the audit trail, whoever applied it.
+      const trail = await call(b.url, 'GET', 'auditTrail', cookieAuth(cookie), {
+        action: 'ServerRegistered',
+      });
+      expect(trail.status).toBe(200);
+      expect(trail.body.result.data.json.entries).toHaveLength(3);
+    });
+  },
+);

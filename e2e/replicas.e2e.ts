@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SHARED_STORE_BACKENDS, type SharedStores } from './support/shared-stores.js';
 
 const fixture = fileURLToPath(new URL('../dist/e2e/fixtures/replica.js', import.meta.url));
 const TTL_MS = 600;
@@ -20,9 +21,11 @@ class Replica {
     dir: string,
     readonly name: string,
     version = 1,
+    env: Record<string, string> = {},
   ) {
     this.child = spawn(process.execPath, [fixture, dir, name, String(TTL_MS), String(version)], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
     this.child.stderr.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
     createInterface({ input: this.child.stdout }).on('line', (line) => {
@@ -75,22 +78,26 @@ class Replica {
 }
 
 /**
- * Several real processes on one data directory (the SQLite pair): one holds the projection's
- * lease and applies it, the others follow the shared checkpoint; killing the holder hands the
- * lease to another; a non-idempotent projection shows that nothing is applied twice.
+ * Several real processes on shared stores: one holds the projection's lease and applies it,
+ * the others follow the shared checkpoint; killing the holder hands the lease to another; a
+ * non-idempotent projection shows that nothing is applied twice.
  */
-describe('several replicas on the embedded SQLite pair', () => {
+describe.each(SHARED_STORE_BACKENDS)('several replicas on %s', (_name, backend) => {
   let dir: string;
   let replicas: Replica[] = [];
+  let stores: SharedStores | undefined;
+  const replica = (name: string, version = 1) => new Replica(dir, name, version, stores?.env);
 
   beforeAll(async () => {
     expect(existsSync(fixture)).toBe(true); // built by `npm run build`
+    stores = await backend();
     dir = mkdtempSync(join(tmpdir(), 'slipway-replicas-'));
-    replicas = ['r1', 'r2', 'r3'].map((name) => new Replica(dir, name));
+    replicas = ['r1', 'r2', 'r3'].map((name) => replica(name));
     for (const r of replicas) expect(await r.next()).toBe(`ready ${r.name}`);
   });
   afterAll(async () => {
     for (const r of replicas) await r.stop().catch(() => undefined);
+    await stores?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -138,7 +145,7 @@ describe('several replicas on the embedded SQLite pair', () => {
     // Given the version 1 replicas, and the read model as they see it
     const before = await replicas[0].append('k', 0);
     // When two replicas start with version 2 of the projection (it multiplies by 2)
-    const upgraded = ['v2a', 'v2b'].map((name) => new Replica(dir, name, 2));
+    const upgraded = ['v2a', 'v2b'].map((name) => replica(name, 2));
     for (const r of upgraded) expect(await r.next()).toBe(`ready ${r.name}`);
     const old = replicas;
     replicas = [...old, ...upgraded];

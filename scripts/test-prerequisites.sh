@@ -4,7 +4,8 @@
 # (driven by playwright-core; no browser is downloaded), and a real Docker engine
 # (scripts/docker-engine.sh: Debian's docker.io, docker-registry and busybox-static, and the
 # Compose v2 and buildx plugins), and git (the test git host, e2e/support/git-host.ts, serves
-# through git-shell behind that sshd and through git-http-backend). Installed here when missing
+# through git-shell behind that sshd and through git-http-backend), and PostgreSQL's server
+# binaries (the PostgreSQL stores' suites initdb a cluster of their own). Installed here when missing
 # and this is root with apt-get; otherwise the test command stops at once with the command that
 # would. The engine itself is started by the first suite that needs it.
 set -euo pipefail
@@ -13,9 +14,10 @@ missing=()
 command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 [ -x "${SLIPWAY_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x /usr/lib/git-core/git-http-backend ] && command -v git-shell >/dev/null 2>&1 || missing+=(git)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   install="apt-get install -y ${missing[*]}"
-  why="a real sshd for the runner's tests, chromium for the dashboard's, git for the git host"
+  why="a real sshd for the runner's tests, chromium for the dashboard's, git for the git host, PostgreSQL for the stores' (each suite starts a cluster of its own)"
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "npm test needs ${missing[*]} ($why). Install with:" >&2
     echo "  sudo $install" >&2

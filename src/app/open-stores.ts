@@ -26,12 +26,16 @@ export function embeddedStoreFiles(config: AppConfig): {
   };
 }
 
-/** The configured event store: EventStoreDB/KurrentDB when its URL is set, else SQLite. */
+/** The configured event store: PostgreSQL or EventStoreDB/KurrentDB when set, else SQLite. */
 export async function openEventStore(
   config: AppConfig,
   options: SqliteEventStoreOptions = {},
 ): Promise<EventStore> {
-  // The server clients (gRPC, the MongoDB driver) load only when they are configured.
+  // The server clients (gRPC, the MongoDB and PostgreSQL drivers) load only when configured.
+  if (config.storage.postgresUrl) {
+    const { PostgresEventStore } = await import('../eventstore/postgres/postgres-event-store.js');
+    return PostgresEventStore.connect(config.storage.postgresUrl);
+  }
   if (config.storage.eventStoreUrl) {
     const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
     return new EsdbEventStore(config.storage.eventStoreUrl);
@@ -40,8 +44,12 @@ export async function openEventStore(
   return new SqliteEventStore(embeddedStoreFiles(config).events, options);
 }
 
-/** The configured read store: MongoDB when its URL is set, else SQLite. */
+/** The configured read store: PostgreSQL or MongoDB when set, else SQLite. */
 export async function openReadStore(config: AppConfig): Promise<ReadStore> {
+  if (config.storage.postgresUrl) {
+    const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
+    return PostgresReadStore.connect(config.storage.postgresUrl);
+  }
   if (config.storage.mongoUrl) {
     const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');
     return MongoReadStore.connect(config.storage.mongoUrl);
@@ -55,6 +63,10 @@ export async function openReadStore(config: AppConfig): Promise<ReadStore> {
  * models' database name with `_primary` appended), else `primary.sqlite`, synced on every commit.
  */
 export async function openPrimaryStore(config: AppConfig): Promise<ReadStore> {
+  if (config.storage.postgresUrl) {
+    const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
+    return PostgresReadStore.connect(config.storage.postgresUrl, { tablePrefix: 'pd_' });
+  }
   if (config.storage.mongoUrl) {
     const { MongoReadStore, databaseOf } = await import('../readstore/mongo/mongo-read-store.js');
     const url = config.storage.mongoUrl;
@@ -71,5 +83,6 @@ export function primaryDatabaseOf(readModelsDatabase: string): string {
 
 /** Both stores are the embedded SQLite files (one machine). */
 export function embeddedStores(config: AppConfig): boolean {
-  return !config.storage.eventStoreUrl && !config.storage.mongoUrl;
+  const { eventStoreUrl, mongoUrl, postgresUrl } = config.storage;
+  return !eventStoreUrl && !mongoUrl && !postgresUrl;
 }

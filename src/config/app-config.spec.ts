@@ -51,7 +51,7 @@ describe('loadConfig', () => {
         sealSeconds: 300,
         verifySeconds: 3600,
       },
-      storage: { eventStoreUrl: null, mongoUrl: null, replicas: 1 },
+      storage: { eventStoreUrl: null, mongoUrl: null, postgresUrl: null, replicas: 1 },
       uploads: { contextMaxBytes: 100 * 1024 ** 2, imageMaxBytes: 2 * 1024 ** 3 },
       streams: {
         heartbeatMs: 15_000,
@@ -122,6 +122,7 @@ describe('loadConfig', () => {
     ['SLIPWAY_HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
     ['SLIPWAY_EVENTSTORE_URL', 'http://db:2113'],
     ['SLIPWAY_MONGODB_URL', 'postgres://db'],
+    ['SLIPWAY_POSTGRES_URL', 'mongodb://db'],
     ['SLIPWAY_REPLICAS', '0'],
     ['SLIPWAY_REPLICAS', '65'],
     ['SLIPWAY_NOTIFICATION_ADDRESS_POLICY', 'allow:everything'],
@@ -238,7 +239,18 @@ describe('loadConfig', () => {
     ).toEqual({
       eventStoreUrl: 'esdb://kurrentdb:2113?tls=false',
       mongoUrl: 'mongodb://mongo:27017/slipway?replicaSet=rs0',
+      postgresUrl: null,
       replicas: 2,
+    });
+    // PostgreSQL holds every store, for any number of replicas.
+    expect(
+      loadConfig({ SLIPWAY_POSTGRES_URL: 'postgresql://slipway@db/slipway', SLIPWAY_REPLICAS: '4' })
+        .storage,
+    ).toEqual({
+      eventStoreUrl: null,
+      mongoUrl: null,
+      postgresUrl: 'postgresql://slipway@db/slipway',
+      replicas: 4,
     });
     // Several replicas on the embedded pair share one data directory.
     expect(loadConfig({ SLIPWAY_REPLICAS: '3' }).storage.replicas).toBe(3);
@@ -259,6 +271,13 @@ describe('loadConfig', () => {
       { SLIPWAY_EVENTSTORE_URL: 'esdb://k:2113', SLIPWAY_REPLICAS: '2' },
       ['SLIPWAY_EVENTSTORE_URL', 'SLIPWAY_REPLICAS=2', 'SLIPWAY_MONGODB_URL'],
     ],
+    [
+      {
+        SLIPWAY_POSTGRES_URL: 'postgres://db/s',
+        SLIPWAY_MONGODB_URL: 'mongodb://m/?replicaSet=rs0',
+      },
+      ['SLIPWAY_POSTGRES_URL', 'SLIPWAY_MONGODB_URL', 'SLIPWAY_EVENTSTORE_URL'],
+    ],
   ])('refuses the inconsistent mix %j, naming the variables', (env, names) => {
     let error: unknown;
     try {
@@ -275,6 +294,9 @@ describe('loadConfig', () => {
       /SLIPWAY_MONGODB_URL=\(hidden\)/,
     );
     expect(() => loadConfig({ SLIPWAY_MONGODB_URL: 'mysql://root:hunter2@db' })).not.toThrow(
+      /hunter2/,
+    );
+    expect(() => loadConfig({ SLIPWAY_POSTGRES_URL: 'mysql://root:hunter2@db' })).not.toThrow(
       /hunter2/,
     );
   });

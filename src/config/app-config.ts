@@ -140,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const storage: StorageConfig = {
     eventStoreUrl: vars.SLIPWAY_EVENTSTORE_URL ?? null,
     mongoUrl: vars.SLIPWAY_MONGODB_URL ?? null,
+    postgresUrl: vars.SLIPWAY_POSTGRES_URL ?? null,
     replicas: vars.SLIPWAY_REPLICAS,
   };
   const inconsistent = storageProblems(storage);

@@ -8,15 +8,25 @@ export interface StorageConfig {
    * `primary.sqlite` in the data dir.
    */
   mongoUrl: string | null;
+  /**
+   * `postgres://...`: events, read models and the primary store in that PostgreSQL database
+   * (tables `slipway_events`, `rm_*` and `pd_*`); exclusive of the two above.
+   */
+  postgresUrl: string | null;
   /** API processes sharing these stores (SLIPWAY_REPLICAS). */
   replicas: number;
 }
 
 export const EVENTSTORE_URL = /^esdb(\+discover)?:\/\/\S+$/;
 export const MONGODB_URL = /^mongodb(\+srv)?:\/\/\S+$/;
+export const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
 /** Variables whose values may hold credentials: never echoed in a message. */
-export const CREDENTIAL_VARIABLES = new Set(['SLIPWAY_EVENTSTORE_URL', 'SLIPWAY_MONGODB_URL']);
+export const CREDENTIAL_VARIABLES = new Set([
+  'SLIPWAY_EVENTSTORE_URL',
+  'SLIPWAY_MONGODB_URL',
+  'SLIPWAY_POSTGRES_URL',
+]);
 
 /**
  * Mixes that cannot be consistent, each named by its variables:
@@ -28,10 +38,19 @@ export const CREDENTIAL_VARIABLES = new Set(['SLIPWAY_EVENTSTORE_URL', 'SLIPWAY_
  *   models: a command answered by one replica waits only for that replica's projections, so a
  *   read through another one may not see it, and lease and checkpoints are not shared.
  *
+ * - PostgreSQL beside either server: it holds every store itself, so there would be two
+ *   sources of truth.
+ *
  * Several replicas on the embedded SQLite pair share one data directory (one machine).
  */
 export function storageProblems(storage: StorageConfig): string[] {
   const problems: string[] = [];
+  if (storage.postgresUrl && (storage.eventStoreUrl || storage.mongoUrl)) {
+    problems.push(
+      'SLIPWAY_POSTGRES_URL holds the events, the read models and the primary store: ' +
+        'unset SLIPWAY_EVENTSTORE_URL and SLIPWAY_MONGODB_URL, or SLIPWAY_POSTGRES_URL',
+    );
+  }
   if (storage.mongoUrl && !storage.eventStoreUrl) {
     problems.push(
       'SLIPWAY_MONGODB_URL is set but SLIPWAY_EVENTSTORE_URL is not: read models in MongoDB ' +

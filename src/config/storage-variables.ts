@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Matches, Max, Min } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
-import { EVENTSTORE_URL, MONGODB_URL } from './storage-config.js';
+import { EVENTSTORE_URL, MONGODB_URL, POSTGRES_URL } from './storage-config.js';
 import { toInt } from './variable-transforms.js';
 
 /**
@@ -44,6 +44,13 @@ export class StorageVariables {
     message: 'SLIPWAY_MONGODB_URL must be a mongodb:// or mongodb+srv:// connection string',
   })
   SLIPWAY_MONGODB_URL?: string = undefined;
+
+  /** Events, read models and the primary store in PostgreSQL; absent: the embedded SQLite files. */
+  @Omittable()
+  @Matches(POSTGRES_URL, {
+    message: 'SLIPWAY_POSTGRES_URL must be a postgres:// or postgresql:// connection string',
+  })
+  SLIPWAY_POSTGRES_URL?: string = undefined;
 
   /** API processes sharing the stores. */
   @Transform(toInt)

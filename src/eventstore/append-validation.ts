@@ -65,3 +65,13 @@ export function validateReadLimit(limit: number): void {
 function isNamedExpectation(value: unknown): boolean {
   return value === 'no_stream' || value === 'stream_exists' || value === 'any';
 }
+
+/** Whether a stream at `current` (its last revision; null: no stream) meets `expected`. */
+export function expectationHolds(expected: ExpectedRevision, current: bigint | null): boolean {
+  return (
+    expected === 'any' ||
+    (expected === 'no_stream' && current === null) ||
+    (expected === 'stream_exists' && current !== null) ||
+    (typeof expected === 'bigint' && current === expected)
+  );
+}

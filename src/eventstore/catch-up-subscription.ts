@@ -56,3 +56,38 @@ export class CatchUpSubscription implements Subscription {
     }
   }
 }
+
+/** The subscriptions a store has given out, so that closing the store stops every one. */
+export class CatchUpSubscriptions {
+  private readonly open = new Set<Subscription>();
+
+  constructor(
+    private readonly source: CatchUpSource,
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  subscribe(
+    fromPosition: bigint,
+    handler: EventHandler,
+    onError: (error: unknown) => void = () => undefined,
+  ): Subscription {
+    const subscription = new CatchUpSubscription(
+      this.source,
+      fromPosition,
+      handler,
+      onError,
+      this.pollIntervalMs,
+    );
+    this.open.add(subscription);
+    return {
+      stop: async () => {
+        this.open.delete(subscription);
+        await subscription.stop();
+      },
+    };
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.open].map((s) => s.stop()));
+  }
+}

@@ -31,3 +31,20 @@ export function fileStoreHarness<S extends { close(): Promise<void> }>(
     },
   };
 }
+
+/** A store in its own new database of a server: `connect` opens it again on reopen. */
+export async function databaseStoreHarness<S extends { close(): Promise<void> }>(
+  url: string,
+  connect: (url: string) => Promise<S>,
+): Promise<StoreHarness<S>> {
+  let store = await connect(url);
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = await connect(url);
+      return store;
+    },
+    dispose: () => store.close(),
+  };
+}

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../common/clock.js';
 import { FileChangeSignal } from '../../common/file-change-signal.js';
-import { CatchUpSubscription } from '../catch-up-subscription.js';
+import { CatchUpSubscriptions } from '../catch-up-subscription.js';
 import type {
   AppendResult,
   EventHandler,
@@ -15,7 +15,7 @@ import type {
   Subscription,
 } from '../event-store.port.js';
 import type { EventMetadata } from '../event-metadata.js';
-import { validateAppend, validateReadLimit } from '../append-validation.js';
+import { expectationHolds, validateAppend, validateReadLimit } from '../append-validation.js';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -65,12 +65,12 @@ export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
   private readonly clock: Clock;
-  private readonly pollIntervalMs: number;
   private readonly fileChanges: FileChangeSignal;
   private readonly stopWatching: () => void;
   /** The newest position this process has announced: its own commits, or one read after a change. */
   private knownHead = 0n;
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly pollIntervalMs: number;
+  private readonly subscriptions: CatchUpSubscriptions;
   private readonly statements;
   private readonly appendTransaction: Database.Transaction<
     (stream: string, events: NewEvent[], expected: ExpectedRevision) => AppendResult
@@ -98,6 +98,13 @@ export class SqliteEventStore implements EventStore {
         ? () => undefined
         : this.fileChanges.listen(() => this.changedOnDisk());
     this.pollIntervalMs = options.pollIntervalMs ?? (this.fileChanges.watching ? 2000 : 250);
+    this.subscriptions = new CatchUpSubscriptions(
+      {
+        readAll: (from, limit) => this.readAll(from, limit),
+        onAppended: (listener) => this.onAppended(listener),
+      },
+      this.pollIntervalMs,
+    );
     this.db.defaultSafeIntegers(true);
     this.statements = {
       streamRevision: this.db.prepare<[string], { revision: bigint | null }>(
@@ -197,26 +204,9 @@ export class SqliteEventStore implements EventStore {
   subscribe(
     fromPosition: bigint,
     handler: EventHandler,
-    onError: (error: unknown) => void = () => undefined,
+    onError?: (error: unknown) => void,
   ): Subscription {
-    const source = {
-      readAll: (from: bigint, limit: number) => this.readAll(from, limit),
-      onAppended: (listener: () => void) => this.onAppended(listener),
-    };
-    const subscription = new CatchUpSubscription(
-      source,
-      fromPosition,
-      handler,
-      onError,
-      this.pollIntervalMs,
-    );
-    this.subscriptions.add(subscription);
-    return {
-      stop: async () => {
-        this.subscriptions.delete(subscription);
-        await subscription.stop();
-      },
-    };
+    return this.subscriptions.subscribe(fromPosition, handler, onError);
   }
 
   /**
@@ -253,7 +243,7 @@ export class SqliteEventStore implements EventStore {
   async close(): Promise<void> {
     this.stopWatching();
     if (this.db.open) this.flush();
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.subscriptions.stopAll();
     if (this.db.open) this.db.close();
   }
 
@@ -288,13 +278,9 @@ export class SqliteEventStore implements EventStore {
 }
 
 function checkExpected(stream: string, expected: ExpectedRevision, current: bigint | null): void {
-  const actual = current ?? 'no_stream';
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && current === null) ||
-    (expected === 'stream_exists' && current !== null) ||
-    (typeof expected === 'bigint' && current === expected);
-  if (!ok) throw new WrongExpectedRevisionError(stream, expected, actual);
+  if (!expectationHolds(expected, current)) {
+    throw new WrongExpectedRevisionError(stream, expected, current ?? 'no_stream');
+  }
 }
 
 /** Duck-typed: errors from the native addon may come from another realm (e.g. Jest's VM). */
