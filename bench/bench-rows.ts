@@ -4,7 +4,12 @@
  * hashing) or a goal of the issue that asked for it, with the ratio.
  */
 export { GOALS } from './rows/goals.js';
-export { commandLaneRows, healthRows, readLaneRows } from './rows/http-rows.js';
+export {
+  commandLanePostgresRows,
+  commandLaneRows,
+  healthRows,
+  readLaneRows,
+} from './rows/http-rows.js';
 export {
   appendRows,
   auditRows,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { median, readyService, rpc, signUpOwner } from './bench-api.js';
 import { spawnListening, startSlipway, stop, type LoadResult } from './http-load.js';
+import { benchPostgres } from './postgres-stores.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const rssMb = (pid: number) =>
@@ -51,11 +52,14 @@ export interface CommandLaneResult {
 export async function benchCommandLane(
   deployments: number,
   seconds: number,
+  /** More of the server's environment: where its stores are (see postgres-stores.ts). */
+  stores: Record<string, string> = {},
 ): Promise<CommandLaneResult> {
   // Its fixture servers are never contacted: no runner, no connection checks at approval.
   const slipway = await startSlipway({
     SLIPWAY_RUNNER: 'off',
     SLIPWAY_SERVER_CHECK_TIMEOUT_SECONDS: '0',
+    ...stores,
   });
   const { url } = slipway;
   const bare = await spawnListening(here('./bare-server.js'));
@@ -108,9 +112,11 @@ export async function benchCommandLane(
 }
 
 /** Runnable alone: `npm run build && node dist/bench/command-lane.bench.js`. */
-export function printCommandLane(r: CommandLaneResult): void {
+export function printCommandLane(r: CommandLaneResult, stores = 'SQLite'): void {
   const f = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d });
-  console.log(`\ncommand lane (HTTP, runner off; BENCH_DEPLOYMENTS=${r.deployments})`);
+  console.log(
+    `\ncommand lane (HTTP, runner off; BENCH_DEPLOYMENTS=${r.deployments}; stores: ${stores})`,
+  );
   console.log(
     `  sequential triggerDeploy, one service: median ${f(r.firstMedianMs, 2)} ms (1-100) vs ${f(r.lastMedianMs, 2)} ms (last 100) = ${f(r.lastMedianMs / r.firstMedianMs, 2)} x`,
   );
@@ -133,9 +139,17 @@ export function printCommandLane(r: CommandLaneResult): void {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await benchCommandLane(
-    Number(process.env.BENCH_DEPLOYMENTS ?? 10_000),
-    Number(process.env.BENCH_SECONDS ?? 5),
-  );
-  printCommandLane(result);
+  const deployments = Number(process.env.BENCH_DEPLOYMENTS ?? 10_000);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  printCommandLane(await benchCommandLane(deployments, seconds));
+  // The same on PostgreSQL (BENCH_POSTGRES=off: SQLite only).
+  if (process.env.BENCH_POSTGRES !== 'off') {
+    const postgres = await benchPostgres();
+    try {
+      const result = await benchCommandLane(deployments, seconds, await postgres.database());
+      printCommandLane(result, 'PostgreSQL');
+    } finally {
+      await postgres.stop();
+    }
+  }
 }

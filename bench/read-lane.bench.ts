@@ -12,6 +12,7 @@ import {
   type LoadResult,
   type RunningSlipway,
 } from './http-load.js';
+import { benchPostgres } from './postgres-stores.js';
 import { monotonicMicros, requestLayers, type LayerShare } from './request-layers.js';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -36,6 +37,8 @@ export interface ReadLaneResult {
   calls: Record<ReadCall, LoadResult>;
   /** Per call: where one request's CPU time goes, from a profile of its own run. */
   layers: Record<ReadCall, LayerShare[]>;
+  /** The same calls to a server whose stores are in PostgreSQL, in the same rounds. */
+  onPostgres: Record<ReadCall, LoadResult> | null;
 }
 
 interface Target {
@@ -102,26 +105,40 @@ export async function benchReadLane(
   seconds: number,
   connections = 10,
   rounds = 3,
+  /** The environment of a second server whose stores are in PostgreSQL (see postgres-stores.ts). */
+  postgres?: Record<string, string>,
 ): Promise<ReadLaneResult> {
   const runtime = serverRuntime();
   const express = await spawnListening(here('./bare-express.js'), runtime.env, runtime.flags);
   const slipway = await startSlipway(QUIET);
-  const runs = { express: [] as LoadResult[], calls: new Map<ReadCall, LoadResult[]>() };
+  const onPostgres = postgres ? await startSlipway({ ...QUIET, ...postgres }) : null;
+  const runs = {
+    express: [] as LoadResult[],
+    calls: new Map<ReadCall, LoadResult[]>(),
+    postgres: new Map<ReadCall, LoadResult[]>(),
+  };
+  const record = (runsOf: Map<ReadCall, LoadResult[]>, call: ReadCall, result: LoadResult) =>
+    runsOf.set(call, [...(runsOf.get(call) ?? []), result]);
   try {
     const targets = await readTargets(slipway);
+    const postgresTargets = onPostgres ? await readTargets(onPostgres) : null;
     const bare = { url: `http://127.0.0.1:${express.port}/`, headers: {} };
-    for (const call of READ_CALLS) await measure(targets[call], 1, connections); // warm-up
+    for (const call of READ_CALLS) {
+      await measure(targets[call], 1, connections); // warm-up
+      if (postgresTargets) await measure(postgresTargets[call], 1, connections);
+    }
     await measure(bare, 1, connections);
     for (let round = 0; round < rounds; round++) {
       runs.express.push(await measure(bare, seconds, connections));
       for (const call of READ_CALLS) {
-        const list = runs.calls.get(call) ?? [];
-        list.push(await measure(targets[call], seconds, connections));
-        runs.calls.set(call, list);
+        record(runs.calls, call, await measure(targets[call], seconds, connections));
+        if (postgresTargets)
+          record(runs.postgres, call, await measure(postgresTargets[call], seconds, connections));
       }
     }
   } finally {
     await slipway.stop();
+    await onPostgres?.stop();
     await stop(express.child);
   }
   const layers = {} as Record<ReadCall, LayerShare[]>;
@@ -134,6 +151,11 @@ export async function benchReadLane(
       READ_CALLS.map((call) => [call, medianOf(runs.calls.get(call) ?? [])]),
     ) as Record<ReadCall, LoadResult>,
     layers,
+    onPostgres: onPostgres
+      ? (Object.fromEntries(
+          READ_CALLS.map((call) => [call, medianOf(runs.postgres.get(call) ?? [])]),
+        ) as Record<ReadCall, LoadResult>)
+      : null,
   };
 }
 
@@ -186,6 +208,15 @@ export function printReadLane(r: ReadLaneResult): void {
         (c.errors + c.non2xx ? `   errors ${c.errors}, non-2xx ${c.non2xx}` : ''),
     );
   }
+  if (r.onPostgres) {
+    for (const call of READ_CALLS) {
+      const c = r.onPostgres[call];
+      console.log(
+        `  ${(call + ', PostgreSQL').padEnd(20)} ${f(c.requestsPerSecond)} req/s   p99 ${c.p99Ms} ms   ${f((100 * c.requestsPerSecond) / r.express.requestsPerSecond)}% of Express; ${f((100 * c.requestsPerSecond) / r.calls[call].requestsPerSecond)}% of SQLite's` +
+          (c.errors + c.non2xx ? `   errors ${c.errors}, non-2xx ${c.non2xx}` : ''),
+      );
+    }
+  }
   for (const call of READ_CALLS) {
     const total = r.layers[call].reduce((n, l) => n + l.microsPerRequest, 0);
     console.log(`  where a ${call} request's CPU time goes (${f(total)} µs in all):`);
@@ -198,8 +229,12 @@ export function printReadLane(r: ReadLaneResult): void {
 
 /** Runnable alone: `npm run build && node dist/bench/read-lane.bench.js`. */
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  benchReadLane(Number(process.env.BENCH_SECONDS ?? 5)).then(printReadLane, (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  const postgres = await benchPostgres();
+  try {
+    printReadLane(
+      await benchReadLane(Number(process.env.BENCH_SECONDS ?? 5), 10, 3, await postgres.database()),
+    );
+  } finally {
+    await postgres.stop();
+  }
 }

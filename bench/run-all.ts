@@ -11,11 +11,13 @@ import { benchHealth } from './health.bench.js';
 import { benchLogStream, printLogStream } from './log-stream.bench.js';
 import { benchLoginTiming } from './login-timing.bench.js';
 import { benchProjectionRebuild, printProjectionRebuild } from './projection-rebuild.bench.js';
+import { benchPostgres } from './postgres-stores.js';
 import { benchReadLane, printReadLane } from './read-lane.bench.js';
 import { benchRunnerSteps, printRunnerSteps } from './runner-steps.bench.js';
 import {
   appendRows,
   auditRows,
+  commandLanePostgresRows,
   commandLaneRows,
   composeParseRows,
   dashboardRows,
@@ -39,7 +41,8 @@ const TABLE_FILE = fileURLToPath(new URL('../../docs/contributors.md', import.me
  * (default 10,000) the history of the command-lane, runner-steps and projection-rebuild runs;
  * BENCH_EDGE_DEPLOYS (default 20) the gapless deploys through the edge proxy (on the tests'
  * Docker engine, which it starts); BENCH_GIT_PUSHES (default 5) the pushes built and deployed
- * from a git host on loopback.
+ * from a git host on loopback; BENCH_POSTGRES=off leaves out the read and command lanes on
+ * PostgreSQL (a server the benchmark starts, Debian's binaries).
  * At the end the Benchmarks table of docs/contributors.md is rewritten with this run's figures,
  * unless BENCH_TABLE=off (a run on a busy machine).
  */
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     BENCH_LOG_CROSS_LINES: Number(process.env.BENCH_LOG_CROSS_LINES ?? 1_000),
     BENCH_EDGE_DEPLOYS: Number(process.env.BENCH_EDGE_DEPLOYS ?? 20),
     BENCH_GIT_PUSHES: Number(process.env.BENCH_GIT_PUSHES ?? 5),
+    BENCH_POSTGRES: process.env.BENCH_POSTGRES === 'off' ? 'off' : 'on',
   };
   const seconds = settings.BENCH_SECONDS;
   const rows: BenchRow[] = [];
@@ -80,9 +84,16 @@ async function main(): Promise<void> {
   const vsExpress = health.slipway.requestsPerSecond / health.express.requestsPerSecond;
   console.log(`                   throughput ${fmt(vsExpress, 2)} x bare Express 5`);
 
-  const readLane = await benchReadLane(seconds);
-  printReadLane(readLane);
-  rows.push(...readLaneRows(readLane));
+  // Beside the embedded stores, the same server on PostgreSQL (BENCH_POSTGRES=off: not).
+  const postgres = settings.BENCH_POSTGRES === 'off' ? null : await benchPostgres();
+  try {
+    const readLane = await benchReadLane(seconds, 10, 3, await postgres?.database());
+    printReadLane(readLane);
+    rows.push(...readLaneRows(readLane));
+  } catch (error) {
+    await postgres?.stop();
+    throw error;
+  }
 
   console.log('\nevent append, SQLite WAL, synchronous=FULL');
   const single = await benchAppend(1, 5, 20_000);
@@ -103,6 +114,15 @@ async function main(): Promise<void> {
   const commandLane = await benchCommandLane(deployments, seconds);
   printCommandLane(commandLane);
   rows.push(...commandLaneRows(commandLane));
+  if (postgres) {
+    try {
+      const onPostgres = await benchCommandLane(deployments, seconds, await postgres.database());
+      printCommandLane(onPostgres, 'PostgreSQL');
+      rows.push(...commandLanePostgresRows(onPostgres, commandLane));
+    } finally {
+      await postgres.stop();
+    }
+  }
   const runnerSteps = await benchRunnerSteps(deployments);
   printRunnerSteps(runnerSteps);
   rows.push(...runnerStepsRows(runnerSteps));

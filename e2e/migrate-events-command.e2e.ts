@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { call, cookieAuth, createToken, signUp } from './support/identity.js';
+import { startPostgresCluster } from '../src/common/testing/postgres-cluster.js';
+import { call, cookieAuth, createToken, logIn, signUp } from './support/identity.js';
 import { startTestApp } from './support/test-app.js';
 
 const command = fileURLToPath(
@@ -48,6 +49,45 @@ describe('the migration command copies a store made by the service and verifies 
         .prepare('SELECT id, recorded_at FROM events ORDER BY position')
         .all();
     expect(times(copy)).toEqual(times(source));
+  });
+
+  it('moves the data directory into PostgreSQL, where the service carries on', async () => {
+    const cluster = await startPostgresCluster();
+    try {
+      const url = await cluster.createDatabase();
+      const result = run(source, url);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toMatch(/The target reads back as the source/);
+      expect(result.stdout).toMatch(
+        /Audit chain on the target: \d+ events, 1 checkpoints verified/,
+      );
+      expect(result.stdout).toMatch(/Primary data copied: .*token_usage \d+/);
+      // A second run would double nothing: the streams exist.
+      expect(run(source, url).status).not.toBe(0);
+      // The service started on PostgreSQL (the keys still in the data directory) rebuilds its
+      // read models from the copied events: the owner signs in, the agent is there.
+      const t = await startTestApp({
+        notes: false,
+        config: {
+          dataDir: dir,
+          storage: { postgresUrl: url, eventStoreUrl: null, mongoUrl: null, replicas: 1 },
+        },
+      });
+      try {
+        const cookie = await logIn(t.url, 'owner@example.com');
+        const agents = await call(t.url, 'GET', 'agents', cookieAuth(cookie), {});
+        expect(agents.status).toBe(200);
+        expect(JSON.stringify(agents.body)).toContain('bot');
+        const verified = await call(t.url, 'GET', 'verifyAuditTrail', cookieAuth(cookie), {});
+        expect(verified.status).toBe(200);
+        expect(verified.body.result.data.json).toMatchObject({ ok: true });
+      } finally {
+        await t.close();
+      }
+    } finally {
+      await cluster.stop();
+    }
   });
 
   it('refuses a target that exists, and says how to call it', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { postgresClusterForSuite } from '../src/common/testing/postgres-cluster.js';
+import { postgresClusterForSuite } from '../src/common/testing/postgres-cluster-suite.js';
 import type { Collection, Doc, ReadStoreSession } from '../src/readstore/read-store.port.js';
 import { PostgresReadStore } from '../src/readstore/postgres/postgres-read-store.js';
 import {

@@ -34,7 +34,7 @@ export function healthRows(h: HealthBenchResult): BenchRow[] {
 
 export function readLaneRows(r: ReadLaneResult): BenchRow[] {
   const express = r.express.requestsPerSecond;
-  return READ_CALLS.map((call, i) => {
+  const rows = READ_CALLS.map((call, i) => {
     const c = r.calls[call];
     const share = c.requestsPerSecond / express;
     const ok = share >= READ_GOALS[call] && c.p99Ms < READ_P99_GOAL_MS;
@@ -55,6 +55,44 @@ export function readLaneRows(r: ReadLaneResult): BenchRow[] {
         `with p99 < ${READ_P99_GOAL_MS} ms: ${met(ok)}`,
     };
   });
+  return [...rows, ...readLanePostgresRows(r)];
+}
+
+/** The same reads from a server whose stores are in PostgreSQL, beside the embedded stores'. */
+function readLanePostgresRows(r: ReadLaneResult): BenchRow[] {
+  const onPostgres = r.onPostgres;
+  if (!onPostgres) return [];
+  return READ_CALLS.map((call) => ({
+    measurement: `\`${call}\` with the stores in PostgreSQL, same rounds`,
+    result: load(onPostgres[call]),
+    comparedWith:
+      `the embedded stores: ${rps(r.calls[call])} (${x(onPostgres[call].requestsPerSecond, r.calls[call].requestsPerSecond)}); ` +
+      `bare Express 5: ${f((100 * onPostgres[call].requestsPerSecond) / r.express.requestsPerSecond)}%`,
+  }));
+}
+
+/** The command lane again with the stores in PostgreSQL, beside the embedded stores' run. */
+export function commandLanePostgresRows(
+  r: CommandLaneResult,
+  sqlite: CommandLaneResult,
+): BenchRow[] {
+  return [
+    {
+      measurement: `sequential \`triggerDeploy\` with the stores in PostgreSQL, ${f(r.deployments)} past deployments`,
+      result: `median ${ms(r.lastMedianMs)} (the last 100)`,
+      comparedWith: `deployments 1-100: ${ms(r.firstMedianMs)} (${x(r.lastMedianMs, r.firstMedianMs)}); the embedded stores: ${ms(sqlite.lastMedianMs)}`,
+    },
+    {
+      measurement: '10 clients triggering deploys on one service, PostgreSQL',
+      result: load(r.oneService),
+      comparedWith: `the embedded stores: ${rps(sqlite.oneService)} (${x(r.oneService.requestsPerSecond, sqlite.oneService.requestsPerSecond)})`,
+    },
+    {
+      measurement: '10 clients triggering deploys on 10 services, PostgreSQL',
+      result: load(r.tenServices),
+      comparedWith: `the embedded stores: ${rps(sqlite.tenServices)} (${x(r.tenServices.requestsPerSecond, sqlite.tenServices.requestsPerSecond)})`,
+    },
+  ];
 }
 
 export function commandLaneRows(r: CommandLaneResult): BenchRow[] {

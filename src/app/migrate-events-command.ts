@@ -6,12 +6,16 @@ import type { EventStore } from '../eventstore/event-store.port.js';
 import { copyEvents } from '../eventstore/migrate-events.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
 import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
-import { EVENTSTORE_URL } from '../config/storage-config.js';
+import { EVENTSTORE_URL, POSTGRES_URL } from '../config/storage-config.js';
+import { copyCollections } from '../readstore/move-collections.js';
+import { PRIMARY_STORE_COLLECTIONS } from './primary-collections.js';
 
 /**
- * `node dist/src/app/migrate-events-command.js <events.sqlite> <esdb://...>`: copies an
- * embedded event store into EventStoreDB/KurrentDB (or into a new SQLite file), then reads the
- * target back and compares.
+ * `node dist/src/app/migrate-events-command.js <events.sqlite> <postgres://... | esdb://...>`:
+ * copies an embedded event store into PostgreSQL or EventStoreDB/KurrentDB (or into a new SQLite
+ * file), then reads the target back and compares. Into PostgreSQL, the primary data of the same
+ * data directory (`primary.sqlite`: deployment output, usage times, the outbox...) is copied
+ * too; the read models are rebuilt from the events when Slipway starts on it.
  * Run it with Slipway stopped; the target's streams must not exist yet (a second run is refused
  * with CONFLICT rather than doubling events). Afterwards it verifies the audit chain on the
  * target with the audit key of the source's data directory (or SLIPWAY_AUDIT_SIGNING_KEY).
@@ -22,9 +26,11 @@ async function main(): Promise<number> {
   const [file, to] = process.argv.slice(2);
   // A new SQLite file is a target too: to move a data directory, and to run this command here.
   const toFile = to !== undefined && /\.sqlite$/.test(to) && !existsSync(to);
-  if (!file || !to || !existsSync(file) || !(EVENTSTORE_URL.test(to) || toFile)) {
+  const toServer = to !== undefined && (EVENTSTORE_URL.test(to) || POSTGRES_URL.test(to));
+  if (!file || !to || !existsSync(file) || !(toServer || toFile)) {
     console.error(
-      'usage: migrate-events-command <events.sqlite> <esdb://host:2113?tls=false | new.sqlite>',
+      'usage: migrate-events-command <events.sqlite> ' +
+        '<postgres://user:password@host/db | esdb://host:2113?tls=false | new.sqlite>',
     );
     return 2;
   }
@@ -41,7 +47,9 @@ async function main(): Promise<number> {
       return 1;
     }
     say('The target reads back as the source (ids, streams, revisions, times, data, metadata)');
-    return (await verifyChain(target, dirname(file))) ? 0 : 1;
+    if (!(await verifyChain(target, dirname(file)))) return 1;
+    if (POSTGRES_URL.test(to)) await copyPrimaryData(join(dirname(file), 'primary.sqlite'), to);
+    return 0;
   } finally {
     await source.close();
     await target.close();
@@ -49,8 +57,31 @@ async function main(): Promise<number> {
 }
 
 async function serverStore(url: string): Promise<EventStore> {
+  if (POSTGRES_URL.test(url)) {
+    const { PostgresEventStore } = await import('../eventstore/postgres/postgres-event-store.js');
+    return PostgresEventStore.connect(url);
+  }
   const { EsdbEventStore } = await import('../eventstore/esdb/esdb-event-store.js');
   return new EsdbEventStore(url);
+}
+
+/** The primary store's collections into PostgreSQL's `pd_` tables; the source is left as it is. */
+async function copyPrimaryData(file: string, url: string): Promise<void> {
+  if (!existsSync(file)) {
+    say(`No primary data beside the events (${file}): nothing else to copy`);
+    return;
+  }
+  const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
+  const from = new SqliteReadStore(file);
+  const to = await PostgresReadStore.connect(url, { tablePrefix: 'pd_' });
+  try {
+    const copied = await copyCollections(from, to, PRIMARY_STORE_COLLECTIONS);
+    const list = Object.entries(copied).map(([name, n]) => `${name} ${n}`);
+    say(`Primary data copied: ${list.join(', ')}`);
+  } finally {
+    await from.close();
+    await to.close();
+  }
 }
 
 /** The audit chain on the copy, checkpoints included: what an auditor of the target will run. */

@@ -56,6 +56,23 @@ export async function moveCollections(
   };
 }
 
+/**
+ * Copies `collections` from `from` to `to`, leaving `from` as it is: each document `to` does
+ * not hold yet (a copy stopped halfway resumes where it stopped). Counts per collection.
+ */
+export async function copyCollections(
+  from: ReadStore,
+  to: ReadStore,
+  collections: CollectionSpec[],
+): Promise<Record<string, number>> {
+  const copied: Record<string, number> = {};
+  for (const spec of collections) {
+    await to.ensureCollection(spec);
+    copied[spec.name] = await copyAbsent(from, to, spec.name);
+  }
+  return copied;
+}
+
 /** Pages through `name` in `from` by id; each page commits in one transaction of `to`. */
 async function copyAbsent(from: ReadStore, to: ReadStore, name: string): Promise<number> {
   let copied = 0;

@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll } from '@jest/globals';
 import pg from 'pg';
 
 const run = promisify(execFile);
@@ -158,22 +157,4 @@ async function waitForReady(
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-}
-
-/**
- * A cluster for the suite that calls this (started before its tests, stopped after them): the
- * function returned gives it once started.
- */
-export function postgresClusterForSuite(): () => PostgresCluster {
-  let cluster: PostgresCluster | undefined;
-  beforeAll(async () => {
-    cluster = await startPostgresCluster();
-  });
-  afterAll(async () => {
-    await cluster?.stop();
-  });
-  return () => {
-    if (!cluster) throw new Error('the PostgreSQL cluster is not started yet');
-    return cluster;
-  };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { postgresClusterForSuite } from '../../common/testing/postgres-cluster.js';
+import { postgresClusterForSuite } from '../../common/testing/postgres-cluster-suite.js';
 import { databaseStoreHarness } from '../../common/testing/store-harness.js';
 import type { RecordedEvent } from '../event-store.port.js';
 import { describeEventStoreContract } from '../testing/event-store.contract-suite.js';

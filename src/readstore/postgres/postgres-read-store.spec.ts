@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { postgresClusterForSuite } from '../../common/testing/postgres-cluster.js';
+import { postgresClusterForSuite } from '../../common/testing/postgres-cluster-suite.js';
 import { databaseStoreHarness } from '../../common/testing/store-harness.js';
 import { describeReadStoreContract } from '../testing/read-store.contract-suite.js';
 import { PostgresReadStore } from './postgres-read-store.js';
