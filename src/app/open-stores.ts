@@ -65,7 +65,10 @@ export async function openReadStore(config: AppConfig): Promise<ReadStore> {
 export async function openPrimaryStore(config: AppConfig): Promise<ReadStore> {
   if (config.storage.postgresUrl) {
     const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
-    return PostgresReadStore.connect(config.storage.postgresUrl, { tablePrefix: 'pd_' });
+    return PostgresReadStore.connect(config.storage.postgresUrl, {
+      tablePrefix: 'pd_',
+      maxConnections: 4,
+    });
   }
   if (config.storage.mongoUrl) {
     const { MongoReadStore, databaseOf } = await import('../readstore/mongo/mongo-read-store.js');

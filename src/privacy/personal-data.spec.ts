@@ -23,6 +23,20 @@ describe('personal data (crypto-shredding)', () => {
     return { dir, key, personal: new PersonalData(vault, systemClock, new SecretBox(key)) };
   };
 
+  it('is erased for every replica sharing the data directory, not only the one that erased', async () => {
+    const a = open();
+    const b = open(a.dir, a.key);
+    const sealed = a.personal.protect('user-1', 'ann@example.com')!;
+    // b reads the same key, and keeps it...
+    expect(b.personal.reveal(sealed)).toBe('ann@example.com');
+    expect(b.personal.reveal(sealed)).toBe('ann@example.com');
+    // ... until a erases the subject: then, from the next turn of the event loop, b cannot
+    // open it either.
+    expect(a.personal.erase('user-1')).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(b.personal.reveal(sealed)).toBe(ERASED);
+  });
+
   it('seals a value under its subject and opens it, until the subject is erased', () => {
     const { personal } = open();
     const sealed = personal.protect('user-1', 'ann@example.com')!;

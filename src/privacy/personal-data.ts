@@ -67,6 +67,8 @@ export class PersonalData implements OnApplicationShutdown {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string') return value;
     if (!isSealedPersonal(value)) return null;
+    // Plaintexts kept are dropped with the keys when another replica may have erased one.
+    if (this.vault.refresh()) this.revealed.clear();
     const cacheKey = `${value.subject}\u0000${value.ct}`;
     const known = this.revealed.get(cacheKey);
     if (known !== undefined) return known;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -10,7 +11,11 @@ import type { SecretBox } from '../secrets/secret-box.js';
  */
 export class SubjectKeyVault {
   private readonly db: Database.Database;
+  /** Keys as last read; dropped whenever another connection (another replica) commits. */
   private readonly cache = new Map<string, Buffer | null>();
+  private readonly dataVersion: Database.Statement<[], number>;
+  private seenVersion: number | undefined;
+  private versionReadThisTurn = false;
 
   constructor(
     dataDir: string,
@@ -25,6 +30,7 @@ export class SubjectKeyVault {
       created_at TEXT NOT NULL,
       erased_at TEXT
     )`);
+    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
   /** The subject's key, created on first use; null once erased (erasure is final). */
@@ -82,7 +88,25 @@ export class SubjectKeyVault {
     this.db.close();
   }
 
+  /**
+   * Drops the keys it keeps when another connection (a replica sharing the data directory) has
+   * committed since they were read, which may have erased one; true when it did. SQLite's
+   * `data_version` is read once per turn of the event loop: a request handled in the turn
+   * another process commits in reached this one before that commit could have been answered.
+   */
+  refresh(): boolean {
+    if (this.versionReadThisTurn) return false;
+    this.versionReadThisTurn = true;
+    nextTurn(() => (this.versionReadThisTurn = false));
+    const version = this.dataVersion.get();
+    if (version === this.seenVersion) return false;
+    this.seenVersion = version;
+    this.cache.clear();
+    return true;
+  }
+
   private lookup(subject: string): Buffer | null | undefined {
+    this.refresh();
     if (this.cache.has(subject)) return this.cache.get(subject);
     const row = this.db
       .prepare('SELECT sealed_key FROM subject_keys WHERE subject = ?')

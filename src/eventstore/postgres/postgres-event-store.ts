@@ -31,7 +31,7 @@ export interface PostgresEventStoreOptions {
   clock?: Clock;
   /** How often an idle subscription reads anyway, in case a notification was missed (1,000 ms). */
   pollIntervalMs?: number;
-  /** Connections in the pool (10). */
+  /** Connections in the pool (5): appends take one at a time, reads the rest. */
   maxConnections?: number;
 }
 
@@ -104,7 +104,7 @@ export class PostgresEventStore implements EventStore {
     url: string,
     options: PostgresEventStoreOptions = {},
   ): Promise<PostgresEventStore> {
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5 });
     // An idle connection that breaks is replaced at the next query; it must not crash the process.
     pool.on('error', () => undefined);
     try {

@@ -54,13 +54,13 @@ export class PostgresReadStore implements ReadStore {
     private readonly prefix: string,
   ) {}
 
-  /** Connects and learns the collections that exist. */
+  /** Connects (a pool of 8 connections unless told) and learns the collections that exist. */
   static async connect(
     url: string,
     options: { maxConnections?: number; tablePrefix?: 'rm_' | 'pd_' } = {},
   ): Promise<PostgresReadStore> {
     const prefix = options.tablePrefix ?? READ_MODEL_PREFIX;
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 8 });
     pool.on('error', () => undefined);
     try {
       const { rows } = await pool.query<{ name: string }>(
