@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { VersionWatch } from '../common/version-watch.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /**
@@ -13,9 +13,7 @@ export class SubjectKeyVault {
   private readonly db: Database.Database;
   /** Keys as last read; dropped whenever another connection (another replica) commits. */
   private readonly cache = new Map<string, Buffer | null>();
-  private readonly dataVersion: Database.Statement<[], number>;
-  private seenVersion: number | undefined;
-  private versionReadThisTurn = false;
+  private readonly otherCommits: VersionWatch;
 
   constructor(
     dataDir: string,
@@ -30,7 +28,8 @@ export class SubjectKeyVault {
       created_at TEXT NOT NULL,
       erased_at TEXT
     )`);
-    this.dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
+    this.otherCommits = new VersionWatch(() => dataVersion.get() ?? null);
   }
 
   /** The subject's key, created on first use; null once erased (erasure is final). */
@@ -90,17 +89,11 @@ export class SubjectKeyVault {
 
   /**
    * Drops the keys it keeps when another connection (a replica sharing the data directory) has
-   * committed since they were read, which may have erased one; true when it did. SQLite's
-   * `data_version` is read once per turn of the event loop: a request handled in the turn
-   * another process commits in reached this one before that commit could have been answered.
+   * committed since they were read, which may have erased one; true when it did. Looked at
+   * once per turn of the event loop (see VersionWatch).
    */
   refresh(): boolean {
-    if (this.versionReadThisTurn) return false;
-    this.versionReadThisTurn = true;
-    nextTurn(() => (this.versionReadThisTurn = false));
-    const version = this.dataVersion.get();
-    if (version === this.seenVersion) return false;
-    this.seenVersion = version;
+    if (!this.otherCommits.moved()) return false;
     this.cache.clear();
     return true;
   }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import { systemClock, type Clock } from '../../common/clock.js';
@@ -14,13 +13,18 @@ import type {
   RecordedEvent,
   Subscription,
 } from '../event-store.port.js';
-import type { EventMetadata } from '../event-metadata.js';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
 } from '../wrong-expected-revision.error.js';
 import { createIfMissing } from '../../readstore/postgres/idempotent-ddl.js';
+import {
+  isConnectionError,
+  isUniqueViolation,
+  rollback,
+} from '../../readstore/postgres/postgres-errors.js';
 import { ChannelListener } from './channel-listener.js';
+import { EventColumns, SELECT_COLUMNS, toRecorded, type EventRow } from './event-rows.js';
 import {
   APPEND_LOCK_KEY,
   APPENDED_CHANNEL,
@@ -44,24 +48,6 @@ interface QueuedAppend {
 }
 
 type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-interface EventRow {
-  position: string;
-  id: string;
-  stream: string;
-  revision: string;
-  type: string;
-  schema_version: number;
-  recorded_at: string;
-  data: string;
-  metadata: string;
-}
-
-const SELECT_COLUMNS =
-  'position, id, stream, revision, type, schema_version, recorded_at, data, metadata';
-
-/** PostgreSQL's code for a unique violation. */
-const UNIQUE_VIOLATION = '23505';
 
 /**
  * The event log in PostgreSQL (`SLIPWAY_POSTGRES_URL`), shared by every replica. Appends take
@@ -342,71 +328,8 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-/** The rows of one batch, column by column, as `unnest` takes them. */
-class EventColumns {
-  private readonly columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
-
-  add(position: bigint, stream: string, revision: bigint, event: NewEvent, recordedAt: string) {
-    const row = [
-      position.toString(),
-      event.id ?? randomUUID(),
-      stream,
-      revision.toString(),
-      event.type,
-      event.schemaVersion,
-      event.recordedAt ?? recordedAt,
-      JSON.stringify(event.data),
-      JSON.stringify(event.metadata),
-    ];
-    row.forEach((value, i) => this.columns[i].push(value));
-  }
-
-  values(): unknown[][] {
-    return this.columns;
-  }
-}
-
-/** Rolls back; a connection that cannot even do that is handed back broken, to be dropped. */
-async function rollback(client: pg.PoolClient, cause: unknown): Promise<Error | undefined> {
-  if (isConnectionError(cause)) return cause as Error;
-  try {
-    await client.query('ROLLBACK');
-    return undefined;
-  } catch (error) {
-    return error as Error;
-  }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === UNIQUE_VIOLATION;
-}
-
 /** Only an event id can collide: positions and revisions are taken under the append lock. */
 function translateUniqueViolation(error: unknown): unknown {
   const constraint = (error as { constraint?: unknown }).constraint;
   return constraint === 'slipway_events_id_key' ? new DuplicateEventIdError() : error;
-}
-
-/**
- * The connection failed, not the statement: no server error at all (a socket error, a timeout),
- * or one that ends the session (class 08, or 57P: the server shutting down).
- */
-export function isConnectionError(error: unknown): boolean {
-  const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
-  if (typeof severity !== 'string' || typeof code !== 'string') return true;
-  return code.startsWith('08') || code.startsWith('57P');
-}
-
-function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    schemaVersion: row.schema_version,
-    stream: row.stream,
-    revision: BigInt(row.revision),
-    position: BigInt(row.position),
-    recordedAt: row.recorded_at,
-    data: JSON.parse(row.data) as RecordedEvent['data'],
-    metadata: JSON.parse(row.metadata) as EventMetadata,
-  };
 }

@@ -14,6 +14,7 @@ import {
   type ReadStoreSession,
 } from '../read-store.port.js';
 import { createIfMissing } from './idempotent-ddl.js';
+import { isTransient, rollback } from './postgres-errors.js';
 import {
   afterCursor,
   buildWhere,
@@ -29,12 +30,6 @@ import {
 const READ_MODEL_PREFIX = 'rm_';
 const MAX_ID_LENGTH = 512;
 const MAX_ATTEMPTS = 5;
-
-/** A serialization failure or a deadlock: the transaction may succeed if run again. */
-function isTransient(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === '40001' || code === '40P01';
-}
 
 /** Runs one statement: on the pool, or on the connection of a transaction. */
 type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
@@ -128,7 +123,7 @@ export class PostgresReadStore implements ReadStore {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch((failed: Error) => (broken = failed));
+      broken = await rollback(client, error);
       throw error;
     } finally {
       client.release(broken);

@@ -1,6 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers';
 import Database from 'better-sqlite3';
 import { FileChangeSignal } from '../../common/file-change-signal.js';
+import { VersionWatch } from '../../common/version-watch.js';
 import { SerialQueue } from '../../common/serial-queue.js';
 import { encodeCursor, getPath } from '../cursor.js';
 import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.js';
@@ -66,9 +66,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly fileChanges: FileChangeSignal;
   /** See changeMark. */
   private mark = 0;
-  private seenVersion: number | null = null;
-  private versionReadThisTurn = false;
-  private readonly dataVersion: Database.Statement<[], number>;
+  private readonly otherCommits: VersionWatch;
 
   constructor(
     private readonly file: string,
@@ -81,7 +79,8 @@ export class SqliteReadStore implements ReadStore {
     this.writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.reader = new Database(file);
     this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    this.dataVersion = this.reader.prepare<[], number>('PRAGMA data_version').pluck();
+    const dataVersion = this.reader.prepare<[], number>('PRAGMA data_version').pluck();
+    this.otherCommits = new VersionWatch(() => dataVersion.get() ?? null);
     const tables = this.writer
       .prepare<[], { name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table'`)
       .all();
@@ -182,22 +181,11 @@ export class SqliteReadStore implements ReadStore {
 
   /**
    * Moves as soon as this store's own writes (its writer, its bulk writers) finish, and with
-   * SQLite's `data_version`, which moves with every other connection's commit. That version is
-   * read once per turn of the event loop, not per call (under load, one read serves every
-   * request the turn handles): a request handled in the turn another process commits in
-   * reached this process before that commit could have been answered, so it is concurrent
-   * with it either way; from the next turn on, the commit is seen.
+   * SQLite's `data_version`, which moves with every other connection's commit (looked at once
+   * per turn of the event loop, see VersionWatch).
    */
   changeMark(): number {
-    if (!this.versionReadThisTurn) {
-      this.versionReadThisTurn = true;
-      nextTurn(() => (this.versionReadThisTurn = false));
-      const version = this.dataVersion.get() ?? null;
-      if (version !== this.seenVersion) {
-        this.seenVersion = version;
-        this.mark++;
-      }
-    }
+    if (this.otherCommits.moved()) this.mark++;
     return this.mark;
   }
 
