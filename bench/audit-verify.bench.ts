@@ -52,8 +52,10 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
     audit: { ...defaults.audit, sealEveryEvents: 0, sealSeconds: 0, verifySeconds: 0 },
   };
   const key = AuditSigningKey.load(dir, undefined);
-  const vault = new SubjectKeyVault(dir, new SecretBox(randomBytes(32)));
-  const personal = new PersonalData(vault, systemClock, new SecretBox(randomBytes(32)));
+  const box = new SecretBox(randomBytes(32));
+  const primary = new SqliteReadStore(join(dir, 'primary.sqlite'), { durable: true });
+  const vault = await SubjectKeyVault.open(primary, box);
+  const personal = new PersonalData(vault, systemClock, box);
   const writer = new EventWriter(events, runner, personal);
   const sealer = new AuditSealer(events, reads, key, config, writer);
   await sealer.onApplicationBootstrap();
@@ -137,7 +139,7 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
     await runner.stop();
     await events.close();
     await reads.close();
-    vault.close();
+    await primary.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

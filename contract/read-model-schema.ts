@@ -14,6 +14,7 @@ import type { CollectionSpec, IndexSpec } from '../src/readstore/read-store.port
 import { STORE_MOVES } from '../src/readstore/move-collections.js';
 import { PRIMARY_STORE_COLLECTIONS } from '../src/app/primary-collections.js';
 import { REACTION_CHECKPOINTS_COLLECTION } from '../src/storage/reactions/reaction-checkpoints.js';
+import { SUBJECT_KEY_ERASURES, SUBJECT_KEYS } from '../src/privacy/subject-key-vault.js';
 
 /** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
@@ -145,6 +146,25 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     description:
       "Each process's reaction feed (id: api or worker): the position in the event log up to " +
       'which its EventBus reactions finished. Not a projection.',
+  },
+  {
+    spec: SUBJECT_KEYS,
+    file: 'src/privacy/subject-key-vault.ts',
+    type: 'SubjectKeyDoc',
+    writtenBy: ['src/privacy/subject-key-vault.ts', 'src/privacy/legacy-subject-keys.ts'],
+    description:
+      'The key each subject (id: user-<id>, invite-<id>, anonymous-<month>) has its personal ' +
+      'values sealed under, itself sealed with the service secret key; null once erased. ' +
+      'Not a projection: the only copy, and deleting a key is what erases.',
+  },
+  {
+    spec: SUBJECT_KEY_ERASURES,
+    file: 'src/privacy/subject-key-vault.ts',
+    type: 'ErasureCountDoc',
+    writtenBy: ['src/privacy/subject-key-vault.ts'],
+    description:
+      'How many keys were erased (id: count), moved in the same transaction as each erasure: ' +
+      'how every process sharing the store learns its kept keys may be stale.',
   },
   {
     spec: TOKEN_USAGE,

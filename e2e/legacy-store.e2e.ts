@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,5 +138,13 @@ describe('a store written by the previous release', () => {
         role: 'operator',
       }),
     );
+  });
+
+  it('takes its subject keys into primary.sqlite, where personal data still opens', async () => {
+    expect(existsSync(join(dataDir, 'subject-keys.db'))).toBe(false);
+    const members = data<{ items: { email: string | null }[] }>(
+      await call(t.url, 'GET', 'members', auth, {}),
+    );
+    expect(members.items.map((m) => m.email)).toContain(fixture.email);
   });
 });

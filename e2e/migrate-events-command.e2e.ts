@@ -63,9 +63,10 @@ describe('the migration command copies a store made by the service and verifies 
         /Audit chain on the target: \d+ events, 1 checkpoints verified/,
       );
       expect(result.stdout).toMatch(/Primary data copied: .*token_usage \d+/);
+      expect(result.stdout).toMatch(/Primary data copied: .*subject_keys [1-9]/);
       // A second run would double nothing: the streams exist.
       expect(run(source, url).status).not.toBe(0);
-      // The service started on PostgreSQL (the keys still in the data directory) rebuilds its
+      // The service started on PostgreSQL (the key files still in the data directory) rebuilds its
       // read models from the copied events: the owner signs in, the agent is there.
       const t = await startTestApp({
         notes: false,
@@ -79,6 +80,9 @@ describe('the migration command copies a store made by the service and verifies 
         const agents = await call(t.url, 'GET', 'agents', cookieAuth(cookie), {});
         expect(agents.status).toBe(200);
         expect(JSON.stringify(agents.body)).toContain('bot');
+        // The subject keys came along: personal data still opens on the copy.
+        const members = await call(t.url, 'GET', 'members', cookieAuth(cookie), {});
+        expect(JSON.stringify(members.body)).toContain('owner@example.com');
         const verified = await call(t.url, 'GET', 'verifyAuditTrail', cookieAuth(cookie), {});
         expect(verified.status).toBe(200);
         expect(verified.body.result.data.json).toMatchObject({ ok: true });

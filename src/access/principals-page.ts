@@ -32,11 +32,11 @@ export async function principalsPage(
     reads.collection<PrincipalDoc>('principals'),
     { filter: { kind }, sort: { createdAt: 1 }, defaultLimit: 50 },
     request,
-    (p): MemberView => ({
+    async (p): Promise<MemberView> => ({
       id: p.id,
       kind: p.kind,
-      name: personal.reveal(p.name) ?? '',
-      email: personal.reveal(p.email),
+      name: (await personal.reveal(p.name)) ?? '',
+      email: await personal.reveal(p.email),
       role: p.role,
       preset: p.preset,
       status: p.status,

@@ -109,7 +109,7 @@ export class StoredCredentialVerifier
       );
     }
     return {
-      principal: principalOf(principal, this.personal),
+      principal: await principalOf(principal, this.personal),
       method: 'token',
       token: {
         id: token.id,
@@ -152,7 +152,7 @@ export class StoredCredentialVerifier
       throw attributed(sessionExpired(), session.userId);
     }
     return {
-      principal: principalOf(principal, this.personal),
+      principal: await principalOf(principal, this.personal),
       method: 'session',
       token: null,
       session: {

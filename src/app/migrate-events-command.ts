@@ -9,6 +9,7 @@ import { SqliteEventStore } from '../eventstore/sqlite/sqlite-event-store.js';
 import { EVENTSTORE_URL, POSTGRES_URL } from '../config/storage-config.js';
 import { copyCollections } from '../readstore/move-collections.js';
 import { PRIMARY_STORE_COLLECTIONS } from './primary-collections.js';
+import { importLegacySubjectKeys } from '../privacy/legacy-subject-keys.js';
 
 /**
  * `node dist/src/app/migrate-events-command.js <events.sqlite> <postgres://... | esdb://...>`:
@@ -48,7 +49,7 @@ async function main(): Promise<number> {
     }
     say('The target reads back as the source (ids, streams, revisions, times, data, metadata)');
     if (!(await verifyChain(target, dirname(file)))) return 1;
-    if (POSTGRES_URL.test(to)) await copyPrimaryData(join(dirname(file), 'primary.sqlite'), to);
+    if (POSTGRES_URL.test(to)) await copyPrimaryData(dirname(file), to);
     return 0;
   } finally {
     await source.close();
@@ -65,21 +66,30 @@ async function serverStore(url: string): Promise<EventStore> {
   return new EsdbEventStore(url);
 }
 
-/** The primary store's collections into PostgreSQL's `pd_` tables; the source is left as it is. */
-async function copyPrimaryData(file: string, url: string): Promise<void> {
-  if (!existsSync(file)) {
-    say(`No primary data beside the events (${file}): nothing else to copy`);
-    return;
-  }
+/**
+ * The primary store's collections into PostgreSQL's `pd_` tables, with the subject keys of a
+ * data directory that still has `subject-keys.db`; the source is left as it is.
+ */
+async function copyPrimaryData(dataDir: string, url: string): Promise<void> {
+  const file = join(dataDir, 'primary.sqlite');
   const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
-  const from = new SqliteReadStore(file);
   const to = await PostgresReadStore.connect(url, { tablePrefix: 'pd_' });
   try {
-    const copied = await copyCollections(from, to, PRIMARY_STORE_COLLECTIONS);
-    const list = Object.entries(copied).map(([name, n]) => `${name} ${n}`);
-    say(`Primary data copied: ${list.join(', ')}`);
+    if (existsSync(file)) {
+      const from = new SqliteReadStore(file);
+      try {
+        const copied = await copyCollections(from, to, PRIMARY_STORE_COLLECTIONS);
+        const list = Object.entries(copied).map(([name, n]) => `${name} ${n}`);
+        say(`Primary data copied: ${list.join(', ')}`);
+      } finally {
+        await from.close();
+      }
+    } else {
+      say(`No primary data beside the events (${file})`);
+    }
+    const keys = await importLegacySubjectKeys(join(dataDir, 'subject-keys.db'), to, false);
+    if (keys > 0) say(`Subject keys copied from subject-keys.db: ${keys}`);
   } finally {
-    await from.close();
     await to.close();
   }
 }

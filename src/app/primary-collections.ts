@@ -7,6 +7,7 @@ import {
 } from '../notifications/delivery/delivery-record.js';
 import type { CollectionSpec } from '../readstore/read-store.port.js';
 import { STORE_MOVES } from '../readstore/move-collections.js';
+import { SUBJECT_KEY_ERASURES, SUBJECT_KEYS } from '../privacy/subject-key-vault.js';
 import { RUNNER_HEARTBEATS_COLLECTION } from '../runner/runner-liveness.js';
 import { REACTION_CHECKPOINTS_COLLECTION } from '../storage/reactions/reaction-checkpoints.js';
 
@@ -27,10 +28,13 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
 
 /**
  * Everything the primary store holds: the moved collections, the reaction feeds' positions
- * (new with the primary store, so never moved) and its own bookkeeping of moves.
+ * (new with the primary store, so never moved), the subject keys (taken over from
+ * `subject-keys.db`, see legacy-subject-keys.ts) and its own bookkeeping of moves.
  */
 export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   ...PRIMARY_COLLECTIONS,
   REACTION_CHECKPOINTS_COLLECTION,
+  SUBJECT_KEYS,
+  SUBJECT_KEY_ERASURES,
   STORE_MOVES,
 ];

@@ -62,13 +62,13 @@ describe('the audit chain counts places in the global order, so it survives spar
   let key: AuditSigningKey;
   let personal: PersonalData;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'slipway-places-'));
     key = AuditSigningKey.load(dir, undefined);
     const box = new SecretBox(randomBytes(32));
-    const vault = new SubjectKeyVault(dir, box);
-    closers.push(() => vault.close());
-    personal = new PersonalData(vault, systemClock, box);
+    const primary = new SqliteReadStore(join(dir, 'primary.sqlite'), { durable: true });
+    closers.push(() => primary.close());
+    personal = new PersonalData(await SubjectKeyVault.open(primary, box), systemClock, box);
   });
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();

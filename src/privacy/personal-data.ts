@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { SECRET_BOX } from '../secrets/secret-box.provider.js';
 import type { SecretBox } from '../secrets/secret-box.js';
@@ -18,10 +18,10 @@ const REVEALED_CACHE_SIZE = 2_000;
  * every event reads as `[erased]`. The events, and so the audit hash chain, never change.
  */
 @Injectable()
-export class PersonalData implements OnApplicationShutdown {
+export class PersonalData {
   /**
-   * Ciphertext → plaintext, bounded, oldest dropped first. Emptied by `erase` and by retention,
-   * so an erased value is never served from it; like the vault's key cache, it is per process.
+   * Ciphertext → plaintext, bounded, oldest dropped first. Emptied by `erase`, by retention and
+   * whenever any process sharing the keys erased one, so an erased value is never served from it.
    */
   private readonly revealed = new Map<string, string>();
 
@@ -45,9 +45,9 @@ export class PersonalData implements OnApplicationShutdown {
   }
 
   /** Seals `value` under `subject`'s key; null stays null. An erased subject stores nothing. */
-  protect(subject: string, value: string | null): SealedPersonal | null {
+  async protect(subject: string, value: string | null): Promise<SealedPersonal | null> {
     if (value === null) return null;
-    const key = this.vault.keyFor(subject);
+    const key = await this.vault.keyFor(subject);
     if (!key) return { pii: 1, subject, ct: '' };
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -63,16 +63,16 @@ export class PersonalData implements OnApplicationShutdown {
    * The readable value: plaintext from events written before sealing existed, the decrypted
    * value, or `[erased]` once the subject's key is gone.
    */
-  reveal(value: unknown): string | null {
+  async reveal(value: unknown): Promise<string | null> {
     if (value === null || value === undefined) return null;
     if (typeof value === 'string') return value;
     if (!isSealedPersonal(value)) return null;
     // Plaintexts kept are dropped with the keys when another replica may have erased one.
-    if (this.vault.refresh()) this.revealed.clear();
+    if (await this.vault.refresh()) this.revealed.clear();
     const cacheKey = `${value.subject}\u0000${value.ct}`;
     const known = this.revealed.get(cacheKey);
     if (known !== undefined) return known;
-    const key = this.vault.existingKey(value.subject);
+    const key = await this.vault.existingKey(value.subject);
     if (!key || value.ct === '') return ERASED;
     try {
       const raw = Buffer.from(value.ct, 'base64url');
@@ -93,12 +93,15 @@ export class PersonalData implements OnApplicationShutdown {
     return plain;
   }
 
-  erase(subject: string): boolean {
+  async erase(subject: string): Promise<boolean> {
     this.revealed.clear();
-    return this.vault.erase(subject, this.clock.now());
+    const erased = await this.vault.erase(subject, this.clock.now());
+    // A value opened while the erasure ran is not kept either.
+    this.revealed.clear();
+    return erased;
   }
 
-  isErased(subject: string): boolean {
+  isErased(subject: string): Promise<boolean> {
     return this.vault.isErased(subject);
   }
 
@@ -111,20 +114,16 @@ export class PersonalData implements OnApplicationShutdown {
    * Retention: deletes the monthly keys of anonymous client addresses older than `months`
    * whole months (0 keeps them). Returns the months erased.
    */
-  expireAnonymous(months: number): string[] {
+  async expireAnonymous(months: number): Promise<string[]> {
     if (months <= 0) return [];
     const now = this.clock.now();
     const cutoff = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - months, 1));
     const oldest = cutoff.toISOString().slice(0, 7);
-    const expired = this.vault
-      .liveSubjects(ANONYMOUS_PREFIX)
-      .filter((s) => s.slice(ANONYMOUS_PREFIX.length) < oldest);
+    const expired = (await this.vault.liveSubjects(ANONYMOUS_PREFIX)).filter(
+      (s) => s.slice(ANONYMOUS_PREFIX.length) < oldest,
+    );
+    for (const subject of expired) await this.vault.erase(subject, now);
     if (expired.length > 0) this.revealed.clear();
-    for (const subject of expired) this.vault.erase(subject, now);
     return expired;
-  }
-
-  onApplicationShutdown(): void {
-    this.vault.close();
   }
 }

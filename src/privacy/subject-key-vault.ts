@@ -1,111 +1,151 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { VersionWatch } from '../common/version-watch.js';
+import { setImmediate as nextTurn } from 'node:timers';
+import type { CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
+/** One subject's key, sealed with the service secret key; null once erased. */
+export interface SubjectKeyDoc extends Doc {
+  sealedKey: string | null;
+  createdAt: string;
+  erasedAt: string | null;
+}
+
+/** How many erasures the store has seen: what tells a process its kept keys may be stale. */
+export interface ErasureCountDoc extends Doc {
+  count: number;
+}
+
+export const SUBJECT_KEYS: CollectionSpec = { name: 'subject_keys' };
+export const SUBJECT_KEY_ERASURES: CollectionSpec = { name: 'subject_key_erasures' };
+const ERASURE_COUNT_ID = 'count';
+
 /**
- * Per-subject data keys, kept outside the event store (`subject-keys.db`) so that deleting one
- * makes that subject's sealed values unreadable while the events themselves never change.
- * Keys are stored sealed with the service secret key: this file alone reveals nothing.
+ * Per-subject data keys, kept in the primary store apart from the events, so that deleting one
+ * makes that subject's sealed values unreadable while the events themselves never change. Keys
+ * are stored sealed with the service secret key: the store alone reveals nothing. Every process
+ * sharing the primary store (replicas on one host or many) uses the same keys.
  */
 export class SubjectKeyVault {
-  private readonly db: Database.Database;
-  /** Keys as last read; dropped whenever another connection (another replica) commits. */
+  /** Keys as last read; dropped whenever the erasure count moves (another process erased). */
   private readonly cache = new Map<string, Buffer | null>();
-  private readonly otherCommits: VersionWatch;
+  private erasuresSeen: number | null = null;
+  /** This turn's look at the erasure count, shared by every caller of the turn. */
+  private looking: Promise<boolean> | null = null;
 
-  constructor(
-    dataDir: string,
+  private constructor(
+    private readonly store: ReadStore,
     private readonly box: SecretBox,
-  ) {
-    this.db = new Database(join(dataDir, 'subject-keys.db'));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.exec(`CREATE TABLE IF NOT EXISTS subject_keys (
-      subject TEXT PRIMARY KEY,
-      sealed_key TEXT,
-      created_at TEXT NOT NULL,
-      erased_at TEXT
-    )`);
-    const dataVersion = this.db.prepare<[], number>('PRAGMA data_version').pluck();
-    this.otherCommits = new VersionWatch(() => dataVersion.get() ?? null);
+  ) {}
+
+  static async open(store: ReadStore, box: SecretBox): Promise<SubjectKeyVault> {
+    await store.ensureCollection(SUBJECT_KEYS);
+    await store.ensureCollection(SUBJECT_KEY_ERASURES);
+    const vault = new SubjectKeyVault(store, box);
+    await vault.refresh();
+    return vault;
   }
 
   /** The subject's key, created on first use; null once erased (erasure is final). */
-  keyFor(subject: string): Buffer | null {
-    const known = this.lookup(subject);
+  async keyFor(subject: string): Promise<Buffer | null> {
+    const known = await this.lookup(subject);
     if (known !== undefined) return known;
-    const key = randomBytes(32);
-    this.db
-      .prepare(
-        'INSERT OR IGNORE INTO subject_keys (subject, sealed_key, created_at) VALUES (?, ?, ?)',
-      )
-      .run(subject, this.box.seal(key.toString('base64')), new Date().toISOString());
-    this.cache.delete(subject);
-    return this.lookup(subject) ?? null;
+    const sealedKey = this.box.seal(randomBytes(32).toString('base64'));
+    await this.store.transaction(async (session) => {
+      const keys = session.collection<SubjectKeyDoc>(SUBJECT_KEYS.name);
+      // Another process may have made it meanwhile: the first key made is the key.
+      if (await keys.get(subject)) return;
+      await keys.put({
+        id: subject,
+        sealedKey,
+        createdAt: new Date().toISOString(),
+        erasedAt: null,
+      });
+    });
+    return (await this.lookup(subject)) ?? null;
   }
 
   /** The subject's key if it exists and was not erased; never creates one. */
-  existingKey(subject: string): Buffer | null {
-    return this.lookup(subject) ?? null;
+  async existingKey(subject: string): Promise<Buffer | null> {
+    return (await this.lookup(subject)) ?? null;
   }
 
   /** Deletes the key for good. Returns false when there was none to erase. */
-  erase(subject: string, at: Date): boolean {
-    const result = this.db
-      .prepare(
-        `INSERT INTO subject_keys (subject, sealed_key, created_at, erased_at) VALUES (?, NULL, ?, ?)
-         ON CONFLICT(subject) DO UPDATE SET sealed_key = NULL, erased_at = excluded.erased_at
-         WHERE subject_keys.erased_at IS NULL`,
-      )
-      .run(subject, at.toISOString(), at.toISOString());
+  async erase(subject: string, at: Date): Promise<boolean> {
+    const erased = await this.store.transaction(async (session) => {
+      const keys = session.collection<SubjectKeyDoc>(SUBJECT_KEYS.name);
+      const doc = await keys.get(subject);
+      if (doc?.erasedAt) return false;
+      const when = at.toISOString();
+      await keys.put({
+        id: subject,
+        sealedKey: null,
+        createdAt: doc?.createdAt ?? when,
+        erasedAt: when,
+      });
+      const counts = session.collection<ErasureCountDoc>(SUBJECT_KEY_ERASURES.name);
+      const count = (await counts.get(ERASURE_COUNT_ID))?.count ?? 0;
+      await counts.put({ id: ERASURE_COUNT_ID, count: count + 1 });
+      return true;
+    });
     this.cache.set(subject, null);
-    // Overwrite the freed pages too, so the key is not recoverable from the file.
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
-    return result.changes > 0;
+    // The sealed key's old copy out of the store's files too, where the store can.
+    if (erased) await this.store.forgetOverwritten?.(SUBJECT_KEYS.name);
+    return erased;
   }
 
   /** Subjects starting with `prefix` whose keys still exist. */
-  liveSubjects(prefix: string): string[] {
-    const rows = this.db
-      .prepare(
-        'SELECT subject FROM subject_keys WHERE erased_at IS NULL AND substr(subject, 1, length(?)) = ?',
-      )
-      .all(prefix, prefix) as { subject: string }[];
-    return rows.map((r) => r.subject);
+  async liveSubjects(prefix: string): Promise<string[]> {
+    const keys = this.store.collection<SubjectKeyDoc>(SUBJECT_KEYS.name);
+    const subjects: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await keys.find(
+        { erasedAt: null, id: { $gte: prefix, $lt: `${prefix}\uffff` } },
+        { sort: { id: 1 }, limit: 1000, cursor },
+      );
+      subjects.push(...page.items.map((doc) => doc.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return subjects;
   }
 
-  isErased(subject: string): boolean {
-    const row = this.db
-      .prepare('SELECT erased_at FROM subject_keys WHERE subject = ?')
-      .get(subject) as { erased_at: string | null } | undefined;
-    return !!row?.erased_at;
-  }
-
-  close(): void {
-    this.db.close();
+  async isErased(subject: string): Promise<boolean> {
+    const doc = await this.store.collection<SubjectKeyDoc>(SUBJECT_KEYS.name).get(subject);
+    return !!doc?.erasedAt;
   }
 
   /**
-   * Drops the keys it keeps when another connection (a replica sharing the data directory) has
-   * committed since they were read, which may have erased one; true when it did. Looked at
-   * once per turn of the event loop (see VersionWatch).
+   * Drops the keys it keeps when any process sharing the store has erased one since they were
+   * read; true when it did. The erasure count is read at most once per turn of the event loop:
+   * a request handled in the turn another process erases in reached this one before that
+   * erasure could have been answered, so it is concurrent with it either way.
    */
-  refresh(): boolean {
-    if (!this.otherCommits.moved()) return false;
+  refresh(): Promise<boolean> {
+    if (this.looking) return this.looking;
+    // Shared only by callers of the turn it started in: a later caller looks again.
+    const look = this.readErasures();
+    this.looking = look;
+    nextTurn(() => {
+      if (this.looking === look) this.looking = null;
+    });
+    return look;
+  }
+
+  private async readErasures(): Promise<boolean> {
+    const counts = this.store.collection<ErasureCountDoc>(SUBJECT_KEY_ERASURES.name);
+    const count = (await counts.get(ERASURE_COUNT_ID))?.count ?? 0;
+    if (count === this.erasuresSeen) return false;
+    this.erasuresSeen = count;
     this.cache.clear();
     return true;
   }
 
-  private lookup(subject: string): Buffer | null | undefined {
-    this.refresh();
+  private async lookup(subject: string): Promise<Buffer | null | undefined> {
+    await this.refresh();
     if (this.cache.has(subject)) return this.cache.get(subject);
-    const row = this.db
-      .prepare('SELECT sealed_key FROM subject_keys WHERE subject = ?')
-      .get(subject) as { sealed_key: string | null } | undefined;
-    if (!row) return undefined;
-    const key = row.sealed_key ? Buffer.from(this.box.open(row.sealed_key), 'base64') : null;
+    const doc = await this.store.collection<SubjectKeyDoc>(SUBJECT_KEYS.name).get(subject);
+    if (!doc) return undefined;
+    const key = doc.sealedKey ? Buffer.from(this.box.open(doc.sealedKey), 'base64') : null;
     this.cache.set(subject, key);
     return key;
   }

@@ -107,6 +107,11 @@ export interface ReadStore extends ReadStoreSession {
    */
   changeMark?(): number;
   /**
+   * After a value was overwritten so as to be forgotten (an erased subject's key): removes the
+   * old copies the store's own files may still hold, where the store can. Optional.
+   */
+  forgetOverwritten?(collection: string): Promise<void>;
+  /**
    * A writer for bulk loads (see BulkWriter), for a store whose writes can overlap the
    * caller's work; the projection runner uses it while catching up. Optional.
    */

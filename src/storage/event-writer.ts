@@ -53,10 +53,10 @@ export class EventWriter {
     expected: ExpectedRevision,
     onStored?: () => void,
   ): Promise<AppendResult> {
-    const events = parts.flatMap(({ events, ctx }) => {
-      const metadata = this.metadata(ctx);
-      return events.map((e) => ({ ...e, metadata }));
-    });
+    const sealed = await Promise.all(parts.map(({ ctx }) => this.metadata(ctx)));
+    const events = parts.flatMap(({ events }, i) =>
+      events.map((e) => ({ ...e, metadata: sealed[i] })),
+    );
     const result = await this.store.append(stream, events, expected);
     onStored?.();
     // Read-your-writes for the read models these events change; the others may lag.
@@ -64,12 +64,12 @@ export class EventWriter {
     return result;
   }
 
-  private metadata(ctx: RequestContext) {
+  private async metadata(ctx: RequestContext) {
     const metadata = metadataFor(ctx);
     const address = metadata.clientAddress;
     if (typeof address === 'string') {
       const subject = this.personal.addressSubject(metadata.actor.kind, metadata.actor.principalId);
-      metadata.clientAddress = this.personal.protect(subject, address);
+      metadata.clientAddress = await this.personal.protect(subject, address);
     }
     return metadata;
   }

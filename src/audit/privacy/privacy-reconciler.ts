@@ -35,8 +35,8 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
   ) {}
 
   /** Anonymous callers' addresses become unreadable after the retention period. */
-  expireAddresses(): string[] {
-    const expired = this.personal.expireAnonymous(
+  async expireAddresses(): Promise<string[]> {
+    const expired = await this.personal.expireAnonymous(
       this.config.audit.anonymousAddressRetentionMonths,
     );
     if (expired.length > 0)
@@ -44,10 +44,14 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
     return expired;
   }
 
-  onApplicationBootstrap(): void {
-    this.expireAddresses();
+  async onApplicationBootstrap(): Promise<void> {
+    await this.expireAddresses();
     // Retention runs daily; a month boundary is at most a day late.
-    this.timer = setInterval(() => this.expireAddresses(), 24 * 3600_000);
+    this.timer = setInterval(() => {
+      this.expireAddresses().catch((error: unknown) =>
+        logger.error('Expiring client addresses failed', errorForLog(error)),
+      );
+    }, 24 * 3600_000);
     this.timer.unref();
     this.running = this.reconcile().then(
       () => undefined,
@@ -80,8 +84,8 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
         .find({ dataErasedAt: { $gt: '' } }, { limit: 500, cursor });
       for (const doc of page.items) {
         const subject = userSubject(doc.id);
-        if (!this.personal.isErased(subject)) {
-          this.personal.erase(subject);
+        if (!(await this.personal.isErased(subject))) {
+          await this.personal.erase(subject);
           erased += 1;
         }
       }

@@ -136,16 +136,17 @@ export class RefusalRecorder implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Sealed like any event's address: the authenticated user's key, else the month's. */
-  private toEvent(record: RefusalRecord): NewEvent {
+  private async toEvent(record: RefusalRecord): Promise<NewEvent> {
     const { kind, principalId } = record.refusal.caller;
     const subject = this.personal.addressSubject(kind, principalId);
-    return eventOf(record, (address) => this.personal.protect(subject, address));
+    const address = record.refusal.clientAddress;
+    return eventOf(record, address === null ? null : await this.personal.protect(subject, address));
   }
 
-  private write(records: RefusalRecord[]) {
+  private async write(records: RefusalRecord[]) {
     return this.store.append(
       REFUSALS_STREAM,
-      records.map((r) => this.toEvent(r)),
+      await Promise.all(records.map((r) => this.toEvent(r))),
       'any',
     );
   }
@@ -157,7 +158,7 @@ function logWriteFailure(error: unknown): void {
 
 function eventOf(
   { refusal, count, coalesced, firstAt, lastAt }: RefusalRecord,
-  sealAddress: (address: string) => EventMetadata['clientAddress'],
+  sealedAddress: EventMetadata['clientAddress'],
 ): NewEvent {
   const data: RefusalData = {
     surface: refusal.target.surface,
@@ -179,7 +180,7 @@ function eventOf(
     requestId: coalesced ? null : refusal.requestId,
     correlationId: coalesced ? null : refusal.requestId,
     causationId: coalesced ? null : refusal.requestId,
-    clientAddress: refusal.clientAddress === null ? null : sealAddress(refusal.clientAddress),
+    clientAddress: sealedAddress,
     ...(refusal.target.channel === 'mcp' ? { channel: 'mcp' as const } : {}),
   };
   return { type: refusalEventType(refusal.code), schemaVersion: 1, data, metadata };

@@ -18,13 +18,13 @@ export class ActorLabels {
     const cached = this.known.get(principalId);
     if (cached !== undefined) return cached;
     const doc = await this.reads.collection<PrincipalDoc>('principals').get(principalId);
-    const label = doc ? this.describe(doc) : `unknown principal ${principalId}`;
+    const label = doc ? await this.describe(doc) : `unknown principal ${principalId}`;
     this.known.set(principalId, label);
     return label;
   }
 
-  private describe(doc: PrincipalDoc): string {
-    const { kind, name, email } = principalOf(doc, this.personal);
+  private async describe(doc: PrincipalDoc): Promise<string> {
+    const { kind, name, email } = await principalOf(doc, this.personal);
     if (kind === 'agent') return `agent ${name}`;
     return email ? `${name} <${email}>` : name;
   }

@@ -23,7 +23,7 @@ export class EntryResolver {
         auditEntryView(doc, {
           label: await labels.of(doc.actorId, doc.actorKind),
           tokenName: doc.tokenId ? (tokens.get(doc.tokenId) ?? null) : null,
-          clientAddress: this.personal.reveal(doc.clientAddress),
+          clientAddress: await this.personal.reveal(doc.clientAddress),
         }),
       );
     }

@@ -85,7 +85,7 @@ export class LogInHandler {
       );
     }
     this.attempts.succeeded(ticket);
-    const actor = principalOf(principal, this.personal);
+    const actor = await principalOf(principal, this.personal);
     const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
     if (mfa?.status === 'enrolled') {
       return { status: 'mfa_required', challenge: this.challenges.issue(principal.id) };

@@ -65,7 +65,7 @@ export class VerifyLoginHandler {
     if (!userId) throw refused();
     const principal = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!principal || principal.status !== 'active') throw refused();
-    const actor = principalOf(principal, this.personal);
+    const actor = await principalOf(principal, this.personal);
     const acting = actingAs(ctx, actor);
     try {
       await this.codes.acceptLoginCode(userId, input, acting);

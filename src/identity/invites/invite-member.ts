@@ -94,7 +94,7 @@ export class InviteMemberHandler implements ICommandHandler<InviteMember> {
         kind: 'invite',
         actor,
         inviteId,
-        email: this.personal.protect(inviteSubject(inviteId), input.email)!,
+        email: (await this.personal.protect(inviteSubject(inviteId), input.email))!,
         emailDigest: this.personal.lookupDigest('email', input.email),
         role: input.role,
         tokenDigest: this.box.digest(secret),

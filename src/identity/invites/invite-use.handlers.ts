@@ -78,7 +78,7 @@ export class AcceptInviteHandler {
     if (!inviteIsLive(state, tokenDigest, now) || !state.invite) throw invalidInvite();
     const inviter = await this.inviterNow(state);
     assertInviterMayStillGrant(inviter, state.invite.role);
-    const email = this.personal.reveal(state.invite.email);
+    const email = await this.personal.reveal(state.invite.email);
     if (!email || !email.includes('@')) throw invalidInvite();
     if (await credentialByEmail(this.reads, this.personal, email)) {
       throw conflict('An account with this email already exists');

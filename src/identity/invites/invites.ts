@@ -64,9 +64,9 @@ export class InvitesHandler implements IQueryHandler<Invites> {
       this.reads.collection<InviteDoc>('invites'),
       { filter, sort: { createdAt: -1 }, defaultLimit: 20 },
       input,
-      (d): InviteView => ({
+      async (d): Promise<InviteView> => ({
         inviteId: d.id,
-        email: this.personal.reveal(d.email),
+        email: await this.personal.reveal(d.email),
         role: d.role,
         status: statusAt(d, now),
         invitedBy: d.invitedBy,

@@ -130,6 +130,16 @@ export class PostgresReadStore implements ReadStore {
     }
   }
 
+  /**
+   * The table rewritten (`VACUUM FULL`), so the overwritten row's old version leaves its files;
+   * meant for small tables (it locks the table meanwhile). The write-ahead log and backups keep
+   * the old version until they are recycled.
+   */
+  async forgetOverwritten(collection: string): Promise<void> {
+    const table = this.tableFor(collection, false);
+    if (table) await this.pool.query(`VACUUM FULL ${table}`);
+  }
+
   async isReady(): Promise<boolean> {
     try {
       await this.pool.query('SELECT 1');

@@ -77,6 +77,8 @@ export class SqliteReadStore implements ReadStore {
     this.writer.pragma('journal_mode = WAL');
     this.writer.pragma(`synchronous = ${options.durable ? 'FULL' : 'NORMAL'}`);
     this.writer.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // The only copy of its data may hold values to forget: freed space is zeroed, not left.
+    if (options.durable) this.writer.pragma('secure_delete = ON');
     this.reader = new Database(file);
     this.reader.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     const dataVersion = this.reader.prepare<[], number>('PRAGMA data_version').pluck();
@@ -116,6 +118,13 @@ export class SqliteReadStore implements ReadStore {
         }
       }),
     );
+  }
+
+  /** Freed space is zeroed (`secure_delete`); the log's old page images go with a checkpoint. */
+  forgetOverwritten(): Promise<void> {
+    return this.queue.run(async () => {
+      this.writer.pragma('wal_checkpoint(TRUNCATE)');
+    });
   }
 
   transaction<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R> {
