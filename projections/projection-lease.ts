@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { AppError } from '../src/common/app-error.js';
 import type {
   CollectionSpec,
@@ -41,7 +42,7 @@ export const LEASES: CollectionSpec = { name: LEASE_COLLECTION };
 export interface ProjectionLeasesOptions {
   /** How long a lease lasts without renewal; default 10 s. */
   ttlMs?: number;
-  /** This replica's name in the leases; default a new UUID. */
+  /** This replica's name in the leases; default `<host>/<pid>/<8 random hex digits>`. */
   holder?: string;
   now?: () => number;
 }
@@ -78,7 +79,8 @@ export class ProjectionLeases {
     private readonly store: ReadStore,
     options: ProjectionLeasesOptions = {},
   ) {
-    this.holder = options.holder ?? randomUUID();
+    // Says which process holds a lease, to an operator reading the leases: host and pid.
+    this.holder = options.holder ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
     this.ttlMs = options.ttlMs ?? 10_000;
     this.now = options.now ?? Date.now;
   }

@@ -5,7 +5,9 @@
 # (scripts/docker-engine.sh: Debian's docker.io, docker-registry and busybox-static, and the
 # Compose v2 and buildx plugins), and git (the test git host, e2e/support/git-host.ts, serves
 # through git-shell behind that sshd and through git-http-backend), and PostgreSQL's server
-# binaries (the PostgreSQL stores' suites initdb a cluster of their own). Installed here when missing
+# binaries (the PostgreSQL stores' suites initdb a cluster of their own), and iproute2 and
+# util-linux's setpriv (the fault suite runs PostgreSQL, the replicas and the worker as hosts in
+# network namespaces of its own; it needs root, as the CI runs). Installed here when missing
 # and this is root with apt-get; otherwise the test command stops at once with the command that
 # would. The engine itself is started by the first suite that needs it.
 set -euo pipefail
@@ -15,9 +17,11 @@ command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
 [ -x "${SLIPWAY_CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x /usr/lib/git-core/git-http-backend ] && command -v git-shell >/dev/null 2>&1 || missing+=(git)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v setpriv >/dev/null 2>&1 || missing+=(util-linux)
 if [ ${#missing[@]} -gt 0 ]; then
   install="apt-get install -y ${missing[*]}"
-  why="a real sshd for the runner's tests, chromium for the dashboard's, git for the git host, PostgreSQL for the stores' (each suite starts a cluster of its own)"
+  why="a real sshd for the runner's tests, chromium for the dashboard's, git for the git host, PostgreSQL for the stores' (each suite starts a cluster of its own), iproute2 for the fault suite's hosts"
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "npm test needs ${missing[*]} ($why). Install with:" >&2
     echo "  sudo $install" >&2

@@ -74,13 +74,13 @@ exec /usr/bin/docker "$@"
 }
 
 /**
- * A real OpenSSH server on a free loopback port, with generated keys. Its user's docker is a fake
+ * A real OpenSSH server on a free loopback port (and `listenAddress`, given one), with generated keys. Its user's docker is a fake
  * that prints what docker would, or, given an engine, the real client talking to that engine.
  * `env` adds `NAME=value` lines (no spaces) to every session's environment, as a server's own
  * configuration would set them (e.g. `GIT_SSL_CAINFO` for a CA the server trusts).
  */
 export async function startSshd(
-  options: { engine?: DockerEngine; env?: string[] } = {},
+  options: { engine?: DockerEngine; env?: string[]; listenAddress?: string } = {},
 ): Promise<TestSshd> {
   const { engine } = options;
   for (const line of options.env ?? [])
@@ -92,10 +92,13 @@ export async function startSshd(
       ...(engine ? [`DOCKER_HOST=${engine.host}`, `DOCKER_CONFIG=${engine.config}`] : []),
       ...(options.env ?? []),
     ],
+    // Another address of this machine too (a test network's), for runners on other hosts.
+    config: options.listenAddress ? [`ListenAddress ${options.listenAddress}`] : [],
   });
   const { dir } = sshd;
   return {
     ...sshd,
+    host: options.listenAddress ?? sshd.host,
     setMode: (mode) => {
       if (engine) throw new Error('a real engine has no modes: deploy an image that behaves so');
       writeFileSync(join(dir, 'docker-mode'), mode);

@@ -1,4 +1,6 @@
+import { Logger } from '@nestjs/common';
 import type { Clock } from '../common/clock.js';
+import { errorForLog } from '../common/log-text.js';
 import type { CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 
 /** When a token (`token_usage`, id: token id) or session (`session_activity`) was last used. */
@@ -9,6 +11,8 @@ export interface UsageDoc extends Doc {
 
 export const TOKEN_USAGE: CollectionSpec = { name: 'token_usage' };
 export const SESSION_ACTIVITY: CollectionSpec = { name: 'session_activity' };
+
+const logger = new Logger('Access');
 
 /**
  * Remembers when a token or session was last used without a write per request: times are
@@ -29,7 +33,12 @@ export class UsageTracker {
 
   async start(): Promise<void> {
     await this.store.ensureCollection(this.spec);
-    this.timer = setInterval(() => void this.flush(), this.flushMs);
+    this.timer = setInterval(() => {
+      // The store unreachable (a restart, a cut link): the times stay in memory for the next.
+      this.flush().catch((error: unknown) =>
+        logger.warn(`Could not record ${this.spec.name}; trying again`, errorForLog(error)),
+      );
+    }, this.flushMs);
     this.timer.unref();
   }
 
@@ -57,12 +66,17 @@ export class UsageTracker {
     if (this.dirty.size === 0) return;
     const ids = [...this.dirty];
     this.dirty.clear();
-    await this.store.transaction(async (session) => {
-      const usage = session.collection<UsageDoc>(this.spec.name);
-      for (const id of ids) {
-        const at = this.recent.get(id);
-        if (at !== undefined) await usage.put({ id, lastUsedAt: new Date(at).toISOString() });
-      }
-    });
+    try {
+      await this.store.transaction(async (session) => {
+        const usage = session.collection<UsageDoc>(this.spec.name);
+        for (const id of ids) {
+          const at = this.recent.get(id);
+          if (at !== undefined) await usage.put({ id, lastUsedAt: new Date(at).toISOString() });
+        }
+      });
+    } catch (error) {
+      for (const id of ids) this.dirty.add(id);
+      throw error;
+    }
   }
 }

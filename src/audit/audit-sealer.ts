@@ -25,6 +25,7 @@ import {
 import { chainLink, GENESIS } from './hash-chain.js';
 import { positionAfter } from './chain-places.js';
 import { errorForLog } from '../common/log-text.js';
+import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 
 /** The link recorded for one place of the global order (`position`: the place, 1, 2, 3…). */
 export interface ChainLinkDoc extends Doc {
@@ -103,6 +104,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
         sealSeconds > 0 && unsealed > 1 && Date.now() - this.lastSealAt >= sealSeconds * 1000;
       if (byCount || byTime) await this.seal(systemContext('audit-sealer'));
     } catch (error) {
+      // Another replica sealed the same events first: its checkpoint stands, nothing failed.
+      if (error instanceof WrongExpectedRevisionError) return;
       logger.error('Sealing failed', errorForLog(error));
     }
   }

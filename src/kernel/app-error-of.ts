@@ -3,6 +3,7 @@ import { AppError } from '../common/app-error.js';
 import type { ErrorCode } from '../common/error-codes.js';
 import { errorForLog } from '../common/log-text.js';
 import { InvalidQueryError } from '../readstore/invalid-query.error.js';
+import { isStoreUnreachable } from '../readstore/unreachable-store.js';
 
 const logger = new Logger('Errors');
 
@@ -65,6 +66,14 @@ export function toAppError(error: unknown, requestId: string): AppError {
     const code = STATUS_CODES[error.getStatus()] ?? 'BAD_REQUEST';
     const message = code === 'NOT_FOUND' ? 'No such route' : error.message;
     return new AppError(code, message);
+  }
+  if (isStoreUnreachable(error)) {
+    logger.warn(`Request ${requestId}: the store is unreachable`, errorForLog(error));
+    return new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The database cannot be reached at the moment; try again shortly (a command may have been recorded: read before repeating it)',
+      { requestId },
+    );
   }
   logger.error(`Unexpected error in request ${requestId}`, errorForLog(error));
   return new AppError('INTERNAL_SERVER_ERROR', 'An unexpected error occurred', { requestId });

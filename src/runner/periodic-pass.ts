@@ -1,4 +1,7 @@
-import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { errorForLog } from '../common/log-text.js';
+
+const logger = new Logger('Runner');
 
 /**
  * Work done every few seconds by the process that runs deployments: started at bootstrap unless
@@ -16,7 +19,12 @@ export abstract class PeriodicPass implements OnApplicationBootstrap, OnApplicat
   onApplicationBootstrap(): void {
     const seconds = this.intervalSeconds();
     if (seconds === 0) return;
-    this.timer = setInterval(() => void this.tick(), seconds * 1000);
+    this.timer = setInterval(() => {
+      // A pass that fails (the store unreachable) is logged; the next one tries again.
+      this.tick().catch((error: unknown) =>
+        logger.error(`${this.constructor.name} pass failed`, errorForLog(error)),
+      );
+    }, seconds * 1000);
     this.timer.unref();
   }
 

@@ -1,6 +1,14 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,10 +58,25 @@ function freePort(): Promise<number> {
 }
 
 /**
- * initdb into a new temporary folder, then the server on a free loopback port (no socket file,
- * password authentication), fsync on as in production. About two seconds.
+ * Where the server runs: by default this machine's loopback. A test network's host gives its
+ * address and a way to start a program inside it (a network namespace).
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface ServerPlace {
+  address: string;
+  /** The program line that runs `command` there, as the user given (the server is not root). */
+  wrap(command: string, args: string[], user: string | null): [string, string[]];
+}
+
+const LOOPBACK: ServerPlace = { address: '127.0.0.1', wrap: (command, args) => [command, args] };
+
+/**
+ * initdb into a new temporary folder, then the server on a free port of `place` (loopback
+ * unless told; no socket file, password authentication), fsync on as in production. About two
+ * seconds.
+ */
+export async function startPostgresCluster(
+  place: ServerPlace = LOOPBACK,
+): Promise<PostgresCluster> {
   const bin = postgresBinaries();
   if (!bin) throw new Error('PostgreSQL is not installed: apt-get install -y postgresql');
   const identity = await serverIdentity();
@@ -82,32 +105,38 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     ],
     identity,
   );
+  // Clients on other hosts of a test network: by password, as on loopback.
+  if (place !== LOOPBACK)
+    appendFileSync(join(data, 'pg_hba.conf'), 'host all all 0.0.0.0/0 scram-sha-256\n');
   const port = await freePort();
   let server: ChildProcess | null = null;
   const start = async () => {
-    const child = spawn(
-      join(bin, 'postgres'),
-      [
-        '-D',
-        data,
-        '-p',
-        String(port),
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        '-c',
-        'max_connections=200',
-      ],
-      { ...identity, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const args = [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-c',
+      `listen_addresses=${place.address}`,
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+    ];
+    const child =
+      place === LOOPBACK
+        ? spawn(join(bin, 'postgres'), args, { ...identity, stdio: ['ignore', 'ignore', 'pipe'] })
+        : spawn(...place.wrap(join(bin, 'postgres'), args, identity.uid ? 'postgres' : null), {
+            stdio: ['ignore', 'ignore', 'pipe'],
+          });
     server = child;
     let log = '';
     child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
-    await waitForReady(bin, port, child, () => log);
+    await waitForReady(bin, place.address, port, child, () => log);
   };
   await start();
-  const url = (database: string) => `postgres://slipway:${password}@127.0.0.1:${port}/${database}`;
+  const url = (database: string) =>
+    `postgres://slipway:${password}@${place.address}:${port}/${database}`;
   const stopServer = async (signal: 'SIGTERM' | 'SIGQUIT') => {
     const child = server;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -142,6 +171,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
 /** Until the server accepts connections (`pg_isready`); its log when it exits or takes over 30 s. */
 async function waitForReady(
   bin: string,
+  address: string,
   port: number,
   child: ChildProcess,
   log: () => string,
@@ -150,7 +180,7 @@ async function waitForReady(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`PostgreSQL exited:\n${log()}`);
     try {
-      await run(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port)]);
+      await run(join(bin, 'pg_isready'), ['-q', '-h', address, '-p', String(port)]);
       return;
     } catch {
       if (Date.now() > deadline) throw new Error(`PostgreSQL did not start:\n${log()}`);

@@ -1,7 +1,14 @@
 import pg from 'pg';
+import { connectionSettings } from '../../readstore/postgres/postgres-connection.js';
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 30_000;
+/**
+ * An idle connection whose peer vanished (a link cut) raises no error for many minutes: the
+ * listener asks the server something this often, and a question left unanswered within the
+ * query timeout counts as a broken connection.
+ */
+const HEARTBEAT_MS = 5_000;
 
 /**
  * One connection that `LISTEN`s on a channel and hands each notification's payload on. When
@@ -14,6 +21,9 @@ export class ChannelListener {
   private stopped = false;
   private retry: NodeJS.Timeout | null = null;
   private delayMs = FIRST_RETRY_MS;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** A heartbeat's question is out: the next waits for its answer (or its timeout). */
+  private beating = false;
 
   constructor(
     private readonly url: string,
@@ -38,13 +48,14 @@ export class ChannelListener {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client(connectionSettings(this.url));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     client.on('notification', ({ channel, payload }) => {
@@ -64,8 +75,20 @@ export class ChannelListener {
     }
     this.client = client;
     this.delayMs = FIRST_RETRY_MS;
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
     // What was sent while nobody listened is lost: an empty payload says so.
     for (const handler of this.handlers) handler('');
+  }
+
+  private beat(): void {
+    const client = this.client;
+    if (!client || this.beating) return;
+    this.beating = true;
+    client
+      .query('SELECT 1')
+      .catch(() => this.lost(client))
+      .finally(() => (this.beating = false));
   }
 
   private lost(client: pg.Client): void {

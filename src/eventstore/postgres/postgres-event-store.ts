@@ -18,6 +18,7 @@ import {
   WrongExpectedRevisionError,
 } from '../wrong-expected-revision.error.js';
 import { createIfMissing } from '../../readstore/postgres/idempotent-ddl.js';
+import { checkOut, openPool } from '../../readstore/postgres/postgres-connection.js';
 import {
   isConnectionError,
   isUniqueViolation,
@@ -90,9 +91,7 @@ export class PostgresEventStore implements EventStore {
     url: string,
     options: PostgresEventStoreOptions = {},
   ): Promise<PostgresEventStore> {
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 5 });
-    // An idle connection that breaks is replaced at the next query; it must not crash the process.
-    pool.on('error', () => undefined);
+    const pool = openPool(url, options.maxConnections ?? 5);
     try {
       await createIfMissing(pool, POSTGRES_EVENT_STORE_SCHEMA);
     } catch (error) {
@@ -302,7 +301,7 @@ export class PostgresEventStore implements EventStore {
 
   private async connected(): Promise<pg.PoolClient> {
     try {
-      const client = await this.pool.connect();
+      const client = await checkOut(this.pool);
       this.reachable = true;
       return client;
     } catch (error) {

@@ -14,6 +14,7 @@ import {
   type ReadStoreSession,
 } from '../read-store.port.js';
 import { createIfMissing } from './idempotent-ddl.js';
+import { checkOut, openPool } from './postgres-connection.js';
 import { isTransient, rollback } from './postgres-errors.js';
 import {
   afterCursor,
@@ -55,8 +56,7 @@ export class PostgresReadStore implements ReadStore {
     options: { maxConnections?: number; tablePrefix?: 'rm_' | 'pd_' } = {},
   ): Promise<PostgresReadStore> {
     const prefix = options.tablePrefix ?? READ_MODEL_PREFIX;
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 8 });
-    pool.on('error', () => undefined);
+    const pool = openPool(url, options.maxConnections ?? 8);
     try {
       const { rows } = await pool.query<{ name: string }>(
         `SELECT tablename AS name FROM pg_tables
@@ -113,7 +113,7 @@ export class PostgresReadStore implements ReadStore {
   }
 
   private async once<R>(work: (session: ReadStoreSession) => Promise<R>): Promise<R> {
-    const client = await this.pool.connect();
+    const client = await checkOut(this.pool);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
