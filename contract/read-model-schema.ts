@@ -76,9 +76,9 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     type: 'LeaseDoc',
     writtenBy: ['projections/projection-lease.ts'],
     description:
-      'Only with SLIPWAY_REPLICAS > 1: which replica applies each projection (id: its name) or ' +
-      'sends notifications (id: notification-sender), until when, under which epoch. Not rebuildable; ' +
-      'expires by itself.',
+      'Only with SLIPWAY_REPLICAS > 1: which replica applies each projection (id: its name), ' +
+      'until when, under which epoch; the same collection in the primary store holds the lease ' +
+      'of the notification sender (id: notification-sender). Not rebuildable; expires by itself.',
   },
   {
     spec: AUDIT_CHAIN,

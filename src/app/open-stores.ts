@@ -48,7 +48,9 @@ export async function openEventStore(
 export async function openReadStore(config: AppConfig): Promise<ReadStore> {
   if (config.storage.postgresUrl) {
     const { PostgresReadStore } = await import('../readstore/postgres/postgres-read-store.js');
-    return PostgresReadStore.connect(config.storage.postgresUrl);
+    return PostgresReadStore.connect(config.storage.postgresUrl, {
+      tablePrefix: config.storage.postgresReadModelPrefix ?? 'rm_',
+    });
   }
   if (config.storage.mongoUrl) {
     const { MongoReadStore } = await import('../readstore/mongo/mongo-read-store.js');

@@ -51,7 +51,13 @@ describe('loadConfig', () => {
         sealSeconds: 300,
         verifySeconds: 3600,
       },
-      storage: { eventStoreUrl: null, mongoUrl: null, postgresUrl: null, replicas: 1 },
+      storage: {
+        eventStoreUrl: null,
+        mongoUrl: null,
+        postgresUrl: null,
+        postgresReadModelPrefix: 'rm_',
+        replicas: 1,
+      },
       uploads: { contextMaxBytes: 100 * 1024 ** 2, imageMaxBytes: 2 * 1024 ** 3 },
       streams: {
         heartbeatMs: 15_000,
@@ -240,6 +246,7 @@ describe('loadConfig', () => {
       eventStoreUrl: 'esdb://kurrentdb:2113?tls=false',
       mongoUrl: 'mongodb://mongo:27017/slipway?replicaSet=rs0',
       postgresUrl: null,
+      postgresReadModelPrefix: 'rm_',
       replicas: 2,
     });
     // PostgreSQL holds every store, for any number of replicas.
@@ -250,8 +257,23 @@ describe('loadConfig', () => {
       eventStoreUrl: null,
       mongoUrl: null,
       postgresUrl: 'postgresql://slipway@db/slipway',
+      postgresReadModelPrefix: 'rm_',
       replicas: 4,
     });
+    // A second set of read-model tables beside the first, for a blue-green rebuild.
+    expect(
+      loadConfig({
+        SLIPWAY_POSTGRES_URL: 'postgres://db/s',
+        SLIPWAY_POSTGRES_READ_MODEL_PREFIX: 'rm2_',
+      }).storage.postgresReadModelPrefix,
+    ).toBe('rm2_');
+    for (const prefix of ['pd_', 'slipway_', 'RM_', 'rm', 'rm_x_', '_', 'r m_'])
+      expect(() =>
+        loadConfig({
+          SLIPWAY_POSTGRES_URL: 'postgres://db/s',
+          SLIPWAY_POSTGRES_READ_MODEL_PREFIX: prefix,
+        }),
+      ).toThrow(/SLIPWAY_POSTGRES_READ_MODEL_PREFIX must be/);
     // Several replicas on the embedded pair share one data directory.
     expect(loadConfig({ SLIPWAY_REPLICAS: '3' }).storage.replicas).toBe(3);
     // One process on server events may keep its read models in its own SQLite file.

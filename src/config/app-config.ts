@@ -141,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     eventStoreUrl: vars.SLIPWAY_EVENTSTORE_URL ?? null,
     mongoUrl: vars.SLIPWAY_MONGODB_URL ?? null,
     postgresUrl: vars.SLIPWAY_POSTGRES_URL ?? null,
+    postgresReadModelPrefix: vars.SLIPWAY_POSTGRES_READ_MODEL_PREFIX,
     replicas: vars.SLIPWAY_REPLICAS,
   };
   const inconsistent = storageProblems(storage);

@@ -13,6 +13,12 @@ export interface StorageConfig {
    * (tables `slipway_events`, `rm_*` and `pd_*`); exclusive of the two above.
    */
   postgresUrl: string | null;
+  /**
+   * On PostgreSQL, the prefix of the read models' tables (SLIPWAY_POSTGRES_READ_MODEL_PREFIX,
+   * `rm_` unless set): another prefix builds a second set beside the first from the same events,
+   * for a blue-green rebuild. Absent: `rm_`.
+   */
+  postgresReadModelPrefix?: string;
   /** API processes sharing these stores (SLIPWAY_REPLICAS). */
   replicas: number;
 }
@@ -20,6 +26,8 @@ export interface StorageConfig {
 export const EVENTSTORE_URL = /^esdb(\+discover)?:\/\/\S+$/;
 export const MONGODB_URL = /^mongodb(\+srv)?:\/\/\S+$/;
 export const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
+/** A read-model table prefix: lower-case letters and digits ending in `_`; never the primary's. */
+export const READ_MODEL_PREFIX = /^(?!pd_$)(?!slipway_$)[a-z][a-z0-9]{0,14}_$/;
 
 /** Variables whose values may hold credentials: never echoed in a message. */
 export const CREDENTIAL_VARIABLES = new Set([

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Matches, Max, Min } from 'class-validator';
 import { Omittable } from '../common/omittable.js';
-import { EVENTSTORE_URL, MONGODB_URL, POSTGRES_URL } from './storage-config.js';
+import { EVENTSTORE_URL, MONGODB_URL, POSTGRES_URL, READ_MODEL_PREFIX } from './storage-config.js';
 import { toInt } from './variable-transforms.js';
 
 /**
@@ -51,6 +51,13 @@ export class StorageVariables {
     message: 'SLIPWAY_POSTGRES_URL must be a postgres:// or postgresql:// connection string',
   })
   SLIPWAY_POSTGRES_URL?: string = undefined;
+
+  /** The read models' table prefix on PostgreSQL; another one rebuilds them blue-green. */
+  @Matches(READ_MODEL_PREFIX, {
+    message:
+      'SLIPWAY_POSTGRES_READ_MODEL_PREFIX must be 2-16 lower-case letters and digits ending in _ (not pd_ or slipway_)',
+  })
+  SLIPWAY_POSTGRES_READ_MODEL_PREFIX = 'rm_';
 
   /** API processes sharing the stores. */
   @Transform(toInt)

@@ -34,7 +34,7 @@ const SENDER_LEASE = 'notification-sender';
  * delay until `SLIPWAY_NOTIFICATION_MAX_ATTEMPTS`, then the delivery is `failed`. Every attempt
  * updates the delivery's status, attempts, last error and next attempt. With several replicas
  * (`SLIPWAY_REPLICAS` > 1) one of them sends, the holder of a lease like a projection's; another
- * takes it over when the holder dies. A delivery in flight when its sender dies may be sent again
+ * takes it over when the holder dies (the lease is kept in the primary store). A delivery in flight when its sender dies may be sent again
  * by the next one: receivers dedupe on `X-Slipway-Delivery`.
  */
 @Injectable()
@@ -54,7 +54,9 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     private readonly channels: ChannelSender,
     private readonly statuses: CommitStatusSender,
   ) {
-    this.lease = config.storage.replicas > 1 ? new ProjectionLeases(reads) : null;
+    // In the primary store beside the deliveries: every process sending from them shares it,
+    // even replicas building another set of read models (a blue-green rebuild).
+    this.lease = config.storage.replicas > 1 ? new ProjectionLeases(primary) : null;
   }
 
   onApplicationBootstrap(): void {

@@ -53,9 +53,11 @@ export class PostgresReadStore implements ReadStore {
   /** Connects (a pool of 8 connections unless told) and learns the collections that exist. */
   static async connect(
     url: string,
-    options: { maxConnections?: number; tablePrefix?: 'rm_' | 'pd_' } = {},
+    options: { maxConnections?: number; tablePrefix?: string } = {},
   ): Promise<PostgresReadStore> {
     const prefix = options.tablePrefix ?? READ_MODEL_PREFIX;
+    // It is written into SQL: letters and digits ending in `_`, nothing else.
+    if (!/^[a-z][a-z0-9]{0,14}_$/.test(prefix)) throw new InvalidQueryError('invalid table prefix');
     const pool = openPool(url, options.maxConnections ?? 8);
     try {
       const { rows } = await pool.query<{ name: string }>(
