@@ -6,6 +6,8 @@ import { embeddedStoreFiles } from '../src/app/open-stores.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
+import type { EventStore } from '../src/eventstore/event-store.port.js';
+import type { ReadStore } from '../src/readstore/read-store.port.js';
 
 /**
  * Child process of the projection-rebuild benchmark, so that its RSS is the rebuild's alone:
@@ -14,7 +16,8 @@ import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
  *
  * - `in-process <events file> <read store file>`: the runner applies every event itself;
  * - `as-server`: the stores of SLIPWAY_DATA_DIR, and the runner as the server builds it: far
- *   behind, it hands the catch-up to the catch-up process (dist/src/catch-up.js) and goes on.
+ *   behind, it hands the catch-up to the catch-up process (dist/src/catch-up.js) and goes on;
+ * - `postgres <url>`: the events of that PostgreSQL database into its empty `rm_` tables.
  */
 export interface RebuildFigures {
   events: number;
@@ -37,8 +40,17 @@ const elsewhere =
   mode === 'as-server' ? catchUpProcess(config, applicationProjections, silent) : null;
 if (mode === 'as-server' && !elsewhere) throw new Error('no catch-up process: build first');
 const embedded = embeddedStoreFiles(config);
-const events = new SqliteEventStore(elsewhere ? embedded.events : files[0]);
-const reads = new SqliteReadStore(elsewhere ? embedded.readModels : files[1]);
+let events: EventStore;
+let reads: ReadStore;
+if (mode === 'postgres') {
+  const { PostgresEventStore } = await import('../src/eventstore/postgres/postgres-event-store.js');
+  const { PostgresReadStore } = await import('../src/readstore/postgres/postgres-read-store.js');
+  events = await PostgresEventStore.connect(files[0]);
+  reads = await PostgresReadStore.connect(files[0]);
+} else {
+  events = new SqliteEventStore(elsewhere ? embedded.events : files[0]);
+  reads = new SqliteReadStore(elsewhere ? embedded.readModels : files[1]);
+}
 let failed: (error: unknown) => void = () => undefined;
 const failure = new Promise<never>((_, reject) => (failed = reject));
 failure.catch(() => undefined); // handled by the race below, even if it fails before it
@@ -62,7 +74,7 @@ const seconds = (performance.now() - started) / 1000;
 await events.close();
 await reads.close();
 const figures: RebuildFigures = {
-  // Positions are dense on SQLite, so the head position is the number of events.
+  // Positions are dense on SQLite and PostgreSQL, so the head position is the number of events.
   events: Number(head),
   projections: applicationProjections.length,
   seconds,

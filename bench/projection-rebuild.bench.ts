@@ -3,6 +3,9 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
+import { copyEvents } from '../src/eventstore/migrate-events.js';
+import { PostgresEventStore } from '../src/eventstore/postgres/postgres-event-store.js';
+import { benchPostgres } from './postgres-stores.js';
 import {
   appendHistory,
   readyService,
@@ -36,6 +39,8 @@ export interface ProjectionRebuildResult {
   inServerFlags: RebuildRun;
   /** As the server rebuilds: its flags, and the catch-up handed to the catch-up process. */
   asServer: RebuildRun;
+  /** The same events in PostgreSQL, rebuilt into its `rm_` tables (the server's flags); null: BENCH_POSTGRES=off. */
+  onPostgres: RebuildRun | null;
 }
 
 /** VmRSS of a process in MB, or 0 once it is gone. */
@@ -139,6 +144,8 @@ export async function benchProjectionRebuild(
       flags: server.flags,
       env: { ...server.env, SLIPWAY_DATA_DIR: slipway.dataDir },
     });
+    const onPostgres =
+      process.env.BENCH_POSTGRES === 'off' ? null : await rebuildOnPostgres(eventsFile);
     return {
       deployments: perService * SERVICES,
       services: SERVICES,
@@ -146,9 +153,29 @@ export async function benchProjectionRebuild(
       defaults,
       inServerFlags,
       asServer,
+      onPostgres,
     };
   } finally {
     rmSync(slipway.dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The seeded events copied into a PostgreSQL database (not timed), then rebuilt from there. */
+async function rebuildOnPostgres(eventsFile: string): Promise<RebuildRun> {
+  const postgres = await benchPostgres();
+  try {
+    const { SLIPWAY_POSTGRES_URL: url } = await postgres.database();
+    const source = new SqliteEventStore(eventsFile);
+    const target = await PostgresEventStore.connect(url);
+    try {
+      await copyEvents(source, target);
+    } finally {
+      await source.close();
+      await target.close();
+    }
+    return await rebuild(['postgres', url], serverRuntime());
+  } finally {
+    await postgres.stop();
   }
 }
 
@@ -182,6 +209,7 @@ export function printProjectionRebuild(r: ProjectionRebuildResult): void {
     `as the server: its flags, the catch-up in the catch-up process (Node's defaults)`,
     r.asServer,
   );
+  if (r.onPostgres) line("on PostgreSQL, in one process, the server's flags", r.onPostgres);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { call, cookieAuth, logIn, signUp } from './support/identity.js';
+import { bearer, call, cookieAuth, createToken, logIn, signUp } from './support/identity.js';
 import { freePort } from './support/ports.js';
 import { SHARED_STORE_BACKENDS, type SharedStores } from './support/shared-stores.js';
 
@@ -118,12 +118,27 @@ describe.each(SHARED_STORE_BACKENDS)(
         [b, a, 'from-b'],
         [a, b, 'from-a'],
       ] as const) {
+        // The reader's answer is kept until something commits: it must not outlive the write.
+        await servers(reader);
         const res = await register(writer, name);
         expect(res.status).toBe(200);
         const { serverId } = res.body.result.data.json as { serverId: string };
         // No waiting: the command returned once the shared read model held its event.
         expect((await servers(reader)).map((s) => s.id)).toContain(serverId);
       }
+    });
+
+    it('a token revoked through one replica is refused through the other at once', async () => {
+      const minted = await createToken(a.url, cookie, ['deploy:read'], 7);
+      // Used through b twice: its documents are kept there now.
+      for (let i = 0; i < 2; i++)
+        expect((await call(b.url, 'GET', 'viewer', bearer(minted.token))).status).toBe(200);
+      const revoked = await call(a.url, 'POST', 'revokeToken', cookieAuth(cookie), {
+        tokenId: minted.tokenId,
+      });
+      expect(revoked.status).toBe(200);
+      const after = await call(b.url, 'GET', 'viewer', bearer(minted.token));
+      expect([after.status, after.body.error?.code]).toEqual([401, 'TOKEN_REVOKED']);
     });
 
     it('goes on when one replica is killed, applying nothing twice', async () => {

@@ -67,6 +67,15 @@ export function projectionRebuildRows(r: ProjectionRebuildResult): BenchRow[] {
     },
     oneProcess("Node's defaults", r.defaults),
     oneProcess("the server's flags", r.inServerFlags),
+    ...(r.onPostgres
+      ? [
+          {
+            measurement: `the same rebuild on PostgreSQL (events in \`slipway_events\`, read models into \`rm_\` tables), the server's flags`,
+            result: `${f(perSecond(r.onPostgres))} events/s, RSS peak ${f(r.onPostgres.rssSampledPeakMb)} MB`,
+            comparedWith: `${x(perSecond(r.onPostgres), perSecond(r.inServerFlags))} SQLite's in the same run; ${goal(r.onPostgres)}`,
+          },
+        ]
+      : []),
   ];
 }
 

@@ -1,3 +1,6 @@
+/** See ReadStore.changeMark: compared for equality only. */
+export type ChangeMark = number | string;
+
 /** A read-model document. `id` is unique inside its collection. */
 export interface Doc {
   id: string;
@@ -101,11 +104,12 @@ export interface ReadStore extends ReadStoreSession {
    */
   onChanged?(listener: () => void): () => void;
   /**
-   * A number that changes whenever anything commits to the store, from this process or another,
+   * A value that changes whenever anything commits to the store, from this process or another,
    * read without touching a document: who keeps documents read before may keep them while it
-   * stays the same. Optional: without it, nothing read is kept.
+   * stays the same. A store that must ask its server for it answers a promise. Optional:
+   * without it, nothing read is kept.
    */
-  changeMark?(): number;
+  changeMark?(): ChangeMark | Promise<ChangeMark>;
   /**
    * After a value was overwritten so as to be forgotten (an erased subject's key): removes the
    * old copies the store's own files may still hold, where the store can. Optional.

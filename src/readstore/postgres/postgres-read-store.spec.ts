@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { ReadThrough } from '../read-through.js';
 import { postgresClusterForSuite } from '../../common/testing/postgres-cluster-suite.js';
 import { databaseStoreHarness } from '../../common/testing/store-harness.js';
 import { describeReadStoreContract } from '../testing/read-store.contract-suite.js';
@@ -42,6 +43,42 @@ describe('PostgreSQL read store, text jsonb cannot hold', () => {
       });
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL read store, the change mark that lets readers keep documents', () => {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('stays while nothing commits, and moves with another process’s commit from the next turn', async () => {
+    const url = await cluster().createDatabase();
+    const reader = await PostgresReadStore.connect(url);
+    const writer = await PostgresReadStore.connect(url);
+    try {
+      await writer.ensureCollection({ name: 'things' });
+      await reader.ensureCollection({ name: 'things' });
+      const keeper = new ReadThrough(reader);
+      let loads = 0;
+      const load = () => {
+        loads += 1;
+        return reader.collection('things').get('a');
+      };
+      await nextTurn();
+      expect(await keeper.read('a', load)).toBeNull();
+      await nextTurn();
+      // Nothing committed: the same mark, the kept answer, no query for the document.
+      expect(await keeper.read('a', load)).toBeNull();
+      expect(loads).toBe(1);
+      await writer.collection('things').put({ id: 'a', n: 1 });
+      await nextTurn();
+      expect(await keeper.read('a', load)).toEqual({ id: 'a', n: 1 });
+      await writer.collection('things').put({ id: 'a', n: 2 });
+      await nextTurn();
+      expect(await keeper.read('a', load)).toEqual({ id: 'a', n: 2 });
+      expect(loads).toBe(3);
+    } finally {
+      await reader.close();
+      await writer.close();
     }
   });
 });

@@ -4,6 +4,7 @@ import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.
 import {
   DEFAULT_FIND_LIMIT,
   MAX_FIND_LIMIT,
+  type ChangeMark,
   type Collection,
   type CollectionSpec,
   type Doc,
@@ -44,6 +45,8 @@ type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresReadStore implements ReadStore {
   private readonly known = new Set<string>();
+  /** This turn's question for the change mark, if asked. */
+  private marking: Promise<ChangeMark> | null = null;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -130,6 +133,26 @@ export class PostgresReadStore implements ReadStore {
     } finally {
       client.release(broken);
     }
+  }
+
+  /**
+   * The server's current snapshot (`pg_current_snapshot()`): it stays the same exactly while no
+   * transaction commits anywhere in the cluster, since every commit either leaves its list of
+   * running transactions or moves its upper bound. So it moves with every commit to this store,
+   * from any process, and with other commits too (appends, lease renewals): kept documents are
+   * dropped more often than needed, never less. Asked at most once per turn of the event loop,
+   * shared by the callers of that turn (they are concurrent with any commit it misses).
+   */
+  changeMark(): Promise<ChangeMark> {
+    if (this.marking) return this.marking;
+    const asked = this.pool
+      .query<{ mark: string }>('SELECT pg_current_snapshot()::text AS mark')
+      .then(({ rows }) => rows[0].mark);
+    this.marking = asked;
+    setImmediate(() => {
+      if (this.marking === asked) this.marking = null;
+    });
+    return asked;
   }
 
   /**
