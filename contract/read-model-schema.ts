@@ -15,6 +15,7 @@ import { STORE_MOVES } from '../src/readstore/move-collections.js';
 import { PRIMARY_STORE_COLLECTIONS } from '../src/app/primary-collections.js';
 import { REACTION_CHECKPOINTS_COLLECTION } from '../src/storage/reactions/reaction-checkpoints.js';
 import { SUBJECT_KEY_ERASURES, SUBJECT_KEYS } from '../src/privacy/subject-key-vault.js';
+import { SENDER_LEASES } from '../src/notifications/delivery/delivery-record.js';
 
 /** Which exported type describes the documents of each projection's collection. */
 export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = {
@@ -77,8 +78,17 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     writtenBy: ['projections/projection-lease.ts'],
     description:
       'Only with SLIPWAY_REPLICAS > 1: which replica applies each projection (id: its name), ' +
-      'until when, under which epoch; the same collection in the primary store holds the lease ' +
-      'of the notification sender (id: notification-sender). Not rebuildable; expires by itself.',
+      'until when, under which epoch. Not rebuildable; expires by itself.',
+  },
+  {
+    spec: SENDER_LEASES,
+    file: 'projections/projection-lease.ts',
+    type: 'LeaseDoc',
+    writtenBy: ['projections/projection-lease.ts', 'src/notifications/delivery/delivery-sender.ts'],
+    description:
+      'Only with SLIPWAY_REPLICAS > 1: which process sends notifications (id: ' +
+      'notification-sender), until when, under which epoch; beside the deliveries, so replicas ' +
+      'building another set of read models share it. Expires by itself.',
   },
   {
     spec: AUDIT_CHAIN,

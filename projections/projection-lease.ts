@@ -44,6 +44,8 @@ export interface ProjectionLeasesOptions {
   ttlMs?: number;
   /** This replica's name in the leases; default `<host>/<pid>/<8 random hex digits>`. */
   holder?: string;
+  /** Where the leases are kept; default LEASES (`projection_leases`). */
+  collection?: CollectionSpec;
   now?: () => number;
 }
 
@@ -71,6 +73,7 @@ export class LeaseLostError extends AppError {
 export class ProjectionLeases {
   readonly holder: string;
   readonly ttlMs: number;
+  private readonly collection: CollectionSpec;
   private readonly now: () => number;
   private readonly epochs = new Map<string, number>();
   private readonly newer = new Map<string, number>();
@@ -82,11 +85,12 @@ export class ProjectionLeases {
     // Says which process holds a lease, to an operator reading the leases: host and pid.
     this.holder = options.holder ?? `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
     this.ttlMs = options.ttlMs ?? 10_000;
+    this.collection = options.collection ?? LEASES;
     this.now = options.now ?? Date.now;
   }
 
   async start(): Promise<void> {
-    await this.store.ensureCollection(LEASES);
+    await this.store.ensureCollection(this.collection);
   }
 
   /**
@@ -108,7 +112,7 @@ export class ProjectionLeases {
     for (const name of names) {
       const version = versions?.get(name) ?? 0;
       const outcome = await this.store.transaction<Outcome>(async (session) => {
-        const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+        const leases = session.collection<LeaseDoc>(this.collection.name);
         const lease = await leases.get(name);
         const recorded = lease?.version ?? 0;
         if (lease && recorded > version) return { newer: recorded };
@@ -157,7 +161,7 @@ export class ProjectionLeases {
   /** Inside a batch's transaction: the lease is still ours under our epoch, and is renewed. */
   async fence(session: ReadStoreSession, name: string): Promise<void> {
     const epoch = this.epochs.get(name);
-    const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+    const leases = session.collection<LeaseDoc>(this.collection.name);
     const lease = await leases.get(name);
     if (epoch === undefined || !lease || lease.holder !== this.holder || lease.epoch !== epoch) {
       this.epochs.delete(name);
@@ -183,7 +187,7 @@ export class ProjectionLeases {
     for (const name of [...this.epochs.keys()]) {
       const epoch = this.epochs.get(name);
       await this.store.transaction(async (session) => {
-        const leases = session.collection<LeaseDoc>(LEASE_COLLECTION);
+        const leases = session.collection<LeaseDoc>(this.collection.name);
         const lease = await leases.get(name);
         if (lease?.holder === this.holder && lease.epoch === epoch) {
           await leases.put({ ...lease, expiresAt: 0 });

@@ -3,6 +3,7 @@ import { AUDIT_CHAIN } from '../audit/audit-sealer.js';
 import { DEPLOYMENT_LOGS } from '../deployments/deployment-log-store.js';
 import {
   DELIVERIES_COLLECTION,
+  SENDER_LEASES,
   OUTBOX_COLLECTION,
 } from '../notifications/delivery/delivery-record.js';
 import type { CollectionSpec } from '../readstore/read-store.port.js';
@@ -22,6 +23,7 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
   SESSION_ACTIVITY,
   RUNNER_HEARTBEATS_COLLECTION,
   DELIVERIES_COLLECTION,
+  SENDER_LEASES,
   OUTBOX_COLLECTION,
   AUDIT_CHAIN,
 ];
@@ -29,12 +31,14 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
 /**
  * Everything the primary store holds: the moved collections, the reaction feeds' positions
  * (new with the primary store, so never moved), the subject keys (taken over from
- * `subject-keys.db`, see legacy-subject-keys.ts) and its own bookkeeping of moves.
+ * `subject-keys.db`, see legacy-subject-keys.ts), the notification sender's lease (several
+ * replicas only) and its own bookkeeping of moves.
  */
 export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   ...PRIMARY_COLLECTIONS,
   REACTION_CHECKPOINTS_COLLECTION,
   SUBJECT_KEYS,
   SUBJECT_KEY_ERASURES,
+  SENDER_LEASES,
   STORE_MOVES,
 ];

@@ -40,3 +40,9 @@ export interface DeliveryDoc extends Doc {
 export function retryDelayMs(baseMs: number, attempts: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
+
+/**
+ * Where that lease is kept: in the primary store beside the deliveries, so every process sending
+ * from them shares it, even replicas building another set of read models (a blue-green rebuild).
+ */
+export const SENDER_LEASES: CollectionSpec = { name: 'sender_leases' };

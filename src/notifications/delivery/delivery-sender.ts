@@ -18,7 +18,7 @@ import {
   type CommitStatusPayload,
 } from './commit-status-deliveries.js';
 import { CommitStatusSender } from './commit-status-sender.js';
-import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js';
+import { DELIVERIES, retryDelayMs, SENDER_LEASES, type DeliveryDoc } from './delivery-record.js';
 
 const logger = new Logger('Notifications');
 
@@ -54,12 +54,14 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     private readonly channels: ChannelSender,
     private readonly statuses: CommitStatusSender,
   ) {
-    // In the primary store beside the deliveries: every process sending from them shares it,
-    // even replicas building another set of read models (a blue-green rebuild).
-    this.lease = config.storage.replicas > 1 ? new ProjectionLeases(primary) : null;
+    this.lease =
+      config.storage.replicas > 1
+        ? new ProjectionLeases(primary, { collection: SENDER_LEASES })
+        : null;
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    await this.lease?.start();
     if (this.config.notifications.sending) this.loop = this.run();
   }
 
@@ -92,7 +94,6 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     if (!this.lease) return true;
     const now = Date.now();
     if (now - this.leaseRefreshedAt >= this.lease.ttlMs / 3) {
-      if (this.leaseRefreshedAt === 0) await this.lease.start();
       await this.lease.refresh([SENDER_LEASE]);
       this.leaseRefreshedAt = now;
     }
