@@ -91,7 +91,9 @@ describe('procedure-call wire format over HTTP', () => {
       // Personal data: sealed under the acting user's key, readable until it is erased.
       clientAddress: { pii: 1, subject: `user-${account.userId}`, ct: expect.any(String) },
     });
-    expect(t.app.get(PersonalData).reveal(event.metadata.clientAddress)).toMatch(/127\.0\.0\.1/);
+    expect(await t.app.get(PersonalData).reveal(event.metadata.clientAddress)).toMatch(
+      /127\.0\.0\.1/,
+    );
   });
 
   it('treats a missing input as no input and honours superjson meta', async () => {
