@@ -9,6 +9,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+/** Sets the host name, then becomes the command (`exec`: the pid stays the command's). */
+const NAMED = 'hostname "$0" && exec "$@"';
 const ip = (...args: string[]) => run('ip', args);
 
 /** One host of a test network: a network namespace with one interface on the network's switch. */
@@ -16,7 +18,10 @@ export interface Host {
   name: string;
   /** Its address on the network. */
   address: string;
-  /** A process started inside the host (as `ip netns exec`, so the pid is the process's own). */
+  /**
+   * A process started inside the host, under the host's name (`ip netns exec`, `unshare --uts`
+   * and `sh` each become the next program, so the pid is the process's own).
+   */
   spawn(command: string, args: string[], options?: SpawnOptions): ChildProcess;
   /** The program line that runs `command` inside the host, as `user` when given. */
   wrap(command: string, args: string[], user: string | null): [string, string[]];
@@ -106,8 +111,14 @@ export class TestNetwork {
       name,
       address,
       wrap: (command, args, user) => ['ip', ['netns', 'exec', ns, ...as(user), command, ...args]],
+      // A host name of its own too (a UTS namespace), as another machine has: whatever tells
+      // processes apart by host and pid (the runners' heartbeats) must not see one machine.
       spawn: (command, args, options = {}) =>
-        spawn('ip', ['netns', 'exec', ns, command, ...args], options),
+        spawn(
+          'ip',
+          ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', NAMED, name, command, ...args],
+          options,
+        ),
       unplug: async () => {
         await ip('-n', switchName, 'link', 'set', port, 'down');
       },

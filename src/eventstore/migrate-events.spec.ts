@@ -43,6 +43,19 @@ describe('copying an event store (the reading and ordering half of the migration
     ]);
   });
 
+  it('splits a run of one stream longer than an append may be, and copies it whole', async () => {
+    source = new SqliteEventStore(join(dir, 'source.sqlite'));
+    for (let i = 0; i < 11; i++) {
+      const events = Array.from({ length: 1000 }, (_, j) => testEvent(`E${i * 1000 + j}`));
+      await source.append('long', events, i === 0 ? 'no_stream' : BigInt(i * 1000 - 1));
+    }
+    const sizes = [];
+    for await (const { events } of migrationAppends(source)) sizes.push(events.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1000);
+    const report = await copyEvents(source, target);
+    expect([report.events, report.mismatches]).toEqual([11_000, []]);
+  });
+
   it('copies a real store with ids, streams, revisions, data and metadata intact', async () => {
     copyFileSync(legacy, join(dir, 'source.sqlite'));
     source = new SqliteEventStore(join(dir, 'source.sqlite'));

@@ -12,11 +12,14 @@ export interface MigrationReport extends MigrationProgress {
 }
 
 const BATCH = 1000;
+/** The longest append made: a longer run of one stream is split (the port takes at most 10,000). */
+const MAX_RUN = BATCH;
 
 /**
  * The source's events in global order, as appends: consecutive events of one stream form one
- * append, expected at the revision before the first of them (`no_stream` for revision 0), so
- * the target refuses to copy onto a stream that already holds something else.
+ * append (at most MAX_RUN events), expected at the revision before the first of them
+ * (`no_stream` for revision 0), so the target refuses to copy onto a stream that already holds
+ * something else.
  */
 export async function* migrationAppends(
   source: Pick<EventStore, 'readAll'>,
@@ -31,7 +34,8 @@ export async function* migrationAppends(
         pending &&
         last &&
         pending.stream === event.stream &&
-        event.revision === last.revision + 1n
+        event.revision === last.revision + 1n &&
+        pending.events.length < MAX_RUN
       ) {
         pending.events.push(event);
       } else {
