@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers';
-import type { CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
+import type { ChangeMark, CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
 /** One subject's key, sealed with the service secret key; null once erased. */
@@ -16,6 +16,7 @@ export interface ErasureCountDoc extends Doc {
 }
 
 export const SUBJECT_KEYS: CollectionSpec = { name: 'subject_keys' };
+const UNCHANGED = Promise.resolve(false);
 export const SUBJECT_KEY_ERASURES: CollectionSpec = { name: 'subject_key_erasures' };
 const ERASURE_COUNT_ID = 'count';
 
@@ -31,6 +32,8 @@ export class SubjectKeyVault {
   private erasuresSeen: number | null = null;
   /** This turn's look at the erasure count, shared by every caller of the turn. */
   private looking: Promise<boolean> | null = null;
+  /** The store's change mark when the count was last read, if the store gives one at once. */
+  private markSeen: ChangeMark | null = null;
 
   private constructor(
     private readonly store: ReadStore,
@@ -122,6 +125,11 @@ export class SubjectKeyVault {
    */
   refresh(): Promise<boolean> {
     if (this.looking) return this.looking;
+    // Nothing committed to the store since the count was read (a mark known at once, SQLite's):
+    // the count cannot have moved, and is not read again.
+    const mark = this.store.changeMark?.() ?? null;
+    if (mark !== null && mark === this.markSeen) return UNCHANGED;
+    this.markSeen = mark;
     // Shared only by callers of the turn it started in: a later caller looks again.
     const look = this.readErasures();
     this.looking = look;

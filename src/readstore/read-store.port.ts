@@ -106,10 +106,11 @@ export interface ReadStore extends ReadStoreSession {
   /**
    * A value that changes whenever anything commits to the store, from this process or another,
    * read without touching a document: who keeps documents read before may keep them while it
-   * stays the same. A store that must ask its server for it answers a promise. Optional:
-   * without it, nothing read is kept.
+   * stays the same. Optional: without it (nor askChangeMark), nothing read is kept.
    */
-  changeMark?(): ChangeMark | Promise<ChangeMark>;
+  changeMark?(): ChangeMark;
+  /** The same, for a store that must ask its server for it (one question per turn at most). */
+  askChangeMark?(): Promise<ChangeMark>;
   /**
    * After a value was overwritten so as to be forgotten (an erased subject's key): removes the
    * old copies the store's own files may still hold, where the store can. Optional.

@@ -17,10 +17,14 @@ export class ReadThrough {
   ) {}
 
   async read<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (!this.store.changeMark) return load();
-    const asked = this.store.changeMark();
+    const { store } = this;
     // A mark known at once (SQLite) costs no extra turn of the microtask queue.
-    const mark = typeof asked === 'object' ? await asked : asked;
+    const mark = store.changeMark
+      ? store.changeMark()
+      : store.askChangeMark
+        ? await store.askChangeMark()
+        : null;
+    if (mark === null) return load();
     if (mark !== this.mark) {
       this.kept.clear();
       this.mark = mark;

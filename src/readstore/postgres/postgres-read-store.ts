@@ -143,7 +143,7 @@ export class PostgresReadStore implements ReadStore {
    * dropped more often than needed, never less. Asked at most once per turn of the event loop,
    * shared by the callers of that turn (they are concurrent with any commit it misses).
    */
-  changeMark(): Promise<ChangeMark> {
+  askChangeMark(): Promise<ChangeMark> {
     if (this.marking) return this.marking;
     const asked = this.pool
       .query<{ mark: string }>('SELECT pg_current_snapshot()::text AS mark')
