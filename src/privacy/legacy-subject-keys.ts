@@ -37,8 +37,8 @@ export async function importLegacySubjectKeys(
     const keys = session.collection<SubjectKeyDoc>(SUBJECT_KEYS.name);
     for (const row of rows) {
       const present = await keys.get(row.subject);
-      if (present && !row.erased_at) continue;
-      if (present?.erasedAt) continue;
+      // Kept as it is unless the file erased what the store still holds.
+      if (present && (present.erasedAt || !row.erased_at)) continue;
       await keys.put({
         id: row.subject,
         sealedKey: row.erased_at ? null : row.sealed_key,

@@ -94,9 +94,8 @@ export class PersonalData {
   }
 
   async erase(subject: string): Promise<boolean> {
-    this.revealed.clear();
     const erased = await this.vault.erase(subject, this.clock.now());
-    // A value opened while the erasure ran is not kept either.
+    // Emptied once the key is gone, so a value opened while the erasure ran is not kept either.
     this.revealed.clear();
     return erased;
   }

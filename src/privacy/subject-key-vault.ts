@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers';
+import { OncePerTurn } from '../common/once-per-turn.js';
 import type { ChangeMark, CollectionSpec, Doc, ReadStore } from '../readstore/read-store.port.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 
@@ -16,9 +16,9 @@ export interface ErasureCountDoc extends Doc {
 }
 
 export const SUBJECT_KEYS: CollectionSpec = { name: 'subject_keys' };
-const UNCHANGED = Promise.resolve(false);
 export const SUBJECT_KEY_ERASURES: CollectionSpec = { name: 'subject_key_erasures' };
 const ERASURE_COUNT_ID = 'count';
+const UNCHANGED = Promise.resolve(false);
 
 /**
  * Per-subject data keys, kept in the primary store apart from the events, so that deleting one
@@ -30,8 +30,8 @@ export class SubjectKeyVault {
   /** Keys as last read; dropped whenever the erasure count moves (another process erased). */
   private readonly cache = new Map<string, Buffer | null>();
   private erasuresSeen: number | null = null;
-  /** This turn's look at the erasure count, shared by every caller of the turn. */
-  private looking: Promise<boolean> | null = null;
+  /** The look at the erasure count, shared by every caller of a turn. */
+  private readonly looking = new OncePerTurn(() => this.readErasures());
   /** The store's change mark when the count was last read, if the store gives one at once. */
   private markSeen: ChangeMark | null = null;
 
@@ -124,19 +124,12 @@ export class SubjectKeyVault {
    * erasure could have been answered, so it is concurrent with it either way.
    */
   refresh(): Promise<boolean> {
-    if (this.looking) return this.looking;
     // Nothing committed to the store since the count was read (a mark known at once, SQLite's):
     // the count cannot have moved, and is not read again.
     const mark = this.store.changeMark?.() ?? null;
     if (mark !== null && mark === this.markSeen) return UNCHANGED;
     this.markSeen = mark;
-    // Shared only by callers of the turn it started in: a later caller looks again.
-    const look = this.readErasures();
-    this.looking = look;
-    nextTurn(() => {
-      if (this.looking === look) this.looking = null;
-    });
-    return look;
+    return this.looking.get();
   }
 
   private async readErasures(): Promise<boolean> {

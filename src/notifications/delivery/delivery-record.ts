@@ -42,7 +42,8 @@ export function retryDelayMs(baseMs: number, attempts: number): number {
 }
 
 /**
- * Where that lease is kept: in the primary store beside the deliveries, so every process sending
- * from them shares it, even replicas building another set of read models (a blue-green rebuild).
+ * Where the notification sender's lease is kept (several replicas only): in the primary store
+ * beside the deliveries, so every process sending from them shares it, even replicas building
+ * another set of read models (a blue-green rebuild).
  */
 export const SENDER_LEASES: CollectionSpec = { name: 'sender_leases' };

@@ -34,8 +34,9 @@ const SENDER_LEASE = 'notification-sender';
  * delay until `SLIPWAY_NOTIFICATION_MAX_ATTEMPTS`, then the delivery is `failed`. Every attempt
  * updates the delivery's status, attempts, last error and next attempt. With several replicas
  * (`SLIPWAY_REPLICAS` > 1) one of them sends, the holder of a lease like a projection's; another
- * takes it over when the holder dies (the lease is kept in the primary store). A delivery in flight when its sender dies may be sent again
- * by the next one: receivers dedupe on `X-Slipway-Delivery`.
+ * takes it over when the holder dies (the lease is kept in the primary store). A delivery in
+ * flight when its sender dies may be sent again by the next one: receivers dedupe on
+ * `X-Slipway-Delivery`.
  */
 @Injectable()
 export class DeliverySender implements OnApplicationBootstrap, OnApplicationShutdown {

@@ -14,6 +14,7 @@ import {
   type ReadStore,
   type ReadStoreSession,
 } from '../read-store.port.js';
+import { OncePerTurn } from '../../common/once-per-turn.js';
 import { createIfMissing } from './idempotent-ddl.js';
 import { checkOut, openPool } from './postgres-connection.js';
 import { isTransient, rollback } from './postgres-errors.js';
@@ -45,8 +46,13 @@ type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
  */
 export class PostgresReadStore implements ReadStore {
   private readonly known = new Set<string>();
-  /** This turn's question for the change mark, if asked. */
-  private marking: Promise<ChangeMark> | null = null;
+  /** The question for the change mark, shared by every caller of a turn. */
+  private readonly marking = new OncePerTurn<ChangeMark>(async () => {
+    const { rows } = await this.pool.query<{ mark: string }>(
+      'SELECT pg_current_snapshot()::text AS mark',
+    );
+    return rows[0].mark;
+  });
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -144,15 +150,7 @@ export class PostgresReadStore implements ReadStore {
    * shared by the callers of that turn (they are concurrent with any commit it misses).
    */
   askChangeMark(): Promise<ChangeMark> {
-    if (this.marking) return this.marking;
-    const asked = this.pool
-      .query<{ mark: string }>('SELECT pg_current_snapshot()::text AS mark')
-      .then(({ rows }) => rows[0].mark);
-    this.marking = asked;
-    setImmediate(() => {
-      if (this.marking === asked) this.marking = null;
-    });
-    return asked;
+    return this.marking.get();
   }
 
   /**
