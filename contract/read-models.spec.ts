@@ -14,7 +14,7 @@ import {
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { SqliteReadStore } from '../src/readstore/sqlite/sqlite-read-store.js';
-import { SERVICE_COLLECTIONS } from './read-model-schema.js';
+import { SERVICE_COLLECTIONS } from './service-collections.js';
 
 const legacyStore = fileURLToPath(
   new URL('../e2e/fixtures/legacy-store-9ccf61e/events.sqlite', import.meta.url),
