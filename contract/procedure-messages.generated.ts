@@ -65,6 +65,9 @@ import type { DisableMfa } from '../src/identity/mfa/disable-mfa.js';
 import type { RotateRecoveryCodes } from '../src/identity/mfa/rotate-recovery-codes.js';
 import type { StartMfaEnrollment } from '../src/identity/mfa/start-mfa-enrollment.js';
 import type { Members } from '../src/identity/queries/members.js';
+import type { ConfigureIdentityProvider } from '../src/identity/sso/configure-identity-provider.js';
+import type { IdentityProviders } from '../src/identity/sso/identity-providers.js';
+import type { RemoveIdentityProvider } from '../src/identity/sso/remove-identity-provider.js';
 import type { CreateNotificationChannel } from '../src/notifications/create-notification-channel.js';
 import type { NotificationChannels } from '../src/notifications/notification-channels.js';
 import type { NotificationDeliveries } from '../src/notifications/notification-deliveries.js';
@@ -81,6 +84,7 @@ import type { ArchiveService } from '../src/runner/lifecycle/archive-service.js'
 import type { ServiceStats, ServiceStatus } from '../src/runner/observe/service-observation.js';
 import type { AccountSecurityStatus } from '../src/security/account-security-status.js';
 import type { UpdateAccountSecurityPolicy } from '../src/security/update-account-security-policy.js';
+import type { UpdateSsoPolicy } from '../src/security/update-sso-policy.js';
 
 /** Each procedure’s message: its input and its answer, as declared. */
 export interface ProcedureMessages {
@@ -100,6 +104,7 @@ export interface ProcedureMessages {
   closeServicePreview: CloseServicePreview;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
+  configureIdentityProvider: ConfigureIdentityProvider;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
   createAgent: CreateAgent;
   createDeployWebhook: CreateDeployWebhook;
@@ -118,6 +123,7 @@ export interface ProcedureMessages {
   executeRollback: ExecuteRollback;
   generateAgentToken: GenerateAgentToken;
   health: Health;
+  identityProviders: IdentityProviders;
   infrastructureInventory: InfrastructureInventory;
   invalidatePrincipal: InvalidatePrincipal;
   inviteMember: InviteMember;
@@ -132,6 +138,7 @@ export interface ProcedureMessages {
   registerServer: RegisterServer;
   registerService: RegisterService;
   rejectRequest: RejectRequest;
+  removeIdentityProvider: RemoveIdentityProvider;
   removeServerImage: RemoveServerImage;
   removeServiceGitSource: RemoveServiceGitSource;
   requestApproval: RequestApproval;
@@ -164,6 +171,7 @@ export interface ProcedureMessages {
   updateNotificationChannel: UpdateNotificationChannel;
   updateServer: UpdateServer;
   updateService: UpdateService;
+  updateSsoPolicy: UpdateSsoPolicy;
   verifyAuditTrail: VerifyAuditTrail;
   viewer: Viewer;
 }

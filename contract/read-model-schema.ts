@@ -15,6 +15,10 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   },
   mfa: { file: 'projections/mfa.projection.ts', type: 'MfaDoc' },
   security_policy: { file: 'projections/security-policy.projection.ts', type: 'SecurityPolicyDoc' },
+  identity_providers: {
+    file: 'projections/identity-providers.projection.ts',
+    type: 'IdentityProviderDoc',
+  },
   password_resets: { file: 'projections/password-resets.projection.ts', type: 'PasswordResetDoc' },
   servers: { file: 'projections/servers.projection.ts', type: 'ServerDoc' },
   services: { file: 'projections/services.projection.ts', type: 'ServiceDoc' },

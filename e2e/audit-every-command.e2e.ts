@@ -107,6 +107,15 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     ).approvalId;
   };
 
+  let providers = 0;
+  const identityProvider = () => ({
+    providerId: `idp-${(providers += 1)}`,
+    displayName: 'Audit IdP',
+    issuer: 'https://idp.example',
+    clientId: 'slipway',
+    clientSecret: 'audit-client-secret',
+  });
+
   /** How to call each command procedure successfully. A procedure missing here fails the test. */
   const SUCCESS: Record<string, () => Promise<Prepared>> = {
     createAgent: async () => asOwner({ name: unique('agent') }),
@@ -151,6 +160,17 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       return asOwner({ userId: account.userId });
     },
     updateAccountSecurityPolicy: async () => asOwner({ policy: 'privileged' }),
+    configureIdentityProvider: async () => asOwner(identityProvider()),
+    removeIdentityProvider: async () => {
+      const provider = identityProvider();
+      data(await call(t.url, 'POST', 'configureIdentityProvider', ownerCookie, provider));
+      return asOwner({ providerId: provider.providerId });
+    },
+    updateSsoPolicy: async () => {
+      const provider = identityProvider();
+      data(await call(t.url, 'POST', 'configureIdentityProvider', asOwner().auth, provider));
+      return asOwner({ required: true });
+    },
     startMfaEnrollment: async () => asSession((await viewer()).account, { password: PASSWORD }),
     confirmMfaEnrollment: async () => {
       const { account } = await viewer();
@@ -401,17 +421,16 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     ).channelId;
   }
 
+  const LAST = ['updateAccountSecurityPolicy', 'updateSsoPolicy'];
   const contract = JSON.parse(
     readFileSync(new URL('../contract/api-contract.json', import.meta.url), 'utf8'),
   ) as { procedures: { name: string; lane: string }[] };
   const commandProcedures = contract.procedures
     .filter((p) => p.lane === 'command')
     .map((p) => p.name)
-    // The MFA policy change goes last: it would hold the owner's later sessions to MFA.
-    .sort(
-      (a, b) =>
-        Number(a === 'updateAccountSecurityPolicy') - Number(b === 'updateAccountSecurityPolicy'),
-    );
+    // The policy changes go last: MFA would hold the owner's later sessions to it, SSO required
+    // would refuse the password sign-ups of later cases.
+    .sort((a, b) => Number(LAST.includes(a)) - Number(LAST.includes(b)));
 
   const entriesOf = async (requestId: string): Promise<EntryView[]> =>
     (await trail(t, asOwner().auth, { requestId, limit: 500 })).entries;

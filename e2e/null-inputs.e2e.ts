@@ -22,6 +22,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   RouteInput: { domain: 'null-probe.example.com', service: 'api', port: 8080 },
   GitRefRuleInput: { kind: 'branch', pattern: 'main', action: 'deploy' },
   PreviewSettingsInput: { baseDomain: 'preview.example.com', service: 'api', port: 8080 },
+  RoleRuleInput: { value: 'devs', role: 'operator' },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

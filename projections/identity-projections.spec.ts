@@ -122,11 +122,43 @@ describe('sessions projection', () => {
           s1: {
             id: 's1',
             mfaVerified: true,
+            method: 'password',
+            providerId: null,
+            amr: [],
             userId: 'u1',
             startedAt: at(0),
             expiresAt: at(3600),
             endedAt: at(1),
             endReason: 'logout',
+          },
+        },
+      });
+  });
+
+  it('says which provider an SSO session came through, with its amr', () => {
+    givenProjection(sessionsProjection)
+      .given(
+        SessionStarted({
+          userId: 'u1',
+          sessionDigest: 's2',
+          expiresAt: at(3600),
+          mfaVerified: false,
+          sso: { providerId: 'corp', amr: ['pwd'] },
+        }),
+      )
+      .then({
+        sessions: {
+          s2: {
+            id: 's2',
+            mfaVerified: false,
+            method: 'sso',
+            providerId: 'corp',
+            amr: ['pwd'],
+            userId: 'u1',
+            startedAt: at(0),
+            expiresAt: at(3600),
+            endedAt: null,
+            endReason: null,
           },
         },
       });

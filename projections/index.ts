@@ -10,6 +10,7 @@ import { serversProjection } from './servers.projection.js';
 import { edgeCertificatesProjection } from './edge-certificates.projection.js';
 import { serverEdgesProjection } from './server-edges.projection.js';
 import { servicesProjection } from './services.projection.js';
+import { identityProvidersProjection } from './identity-providers.projection.js';
 import { invitesProjection } from './invites.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
 import { principalsProjection } from './principals.projection.js';
@@ -26,6 +27,7 @@ export const applicationProjections: Projection[] = [
   userCredentialsProjection,
   mfaProjection,
   securityPolicyProjection,
+  identityProvidersProjection,
   passwordResetsProjection,
   invitesProjection,
   serversProjection,

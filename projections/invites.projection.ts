@@ -6,13 +6,15 @@ import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
 
 /**
- * `invites`: `{id: inviteId, email (sealed under the invite's key), role, status: pending |
+ * `invites`: `{id: inviteId, email (sealed under the invite's key), emailDigest, role, status: pending |
  * accepted | revoked, invitedBy, createdAt, expiresAt, acceptedUserId, acceptedAt, revokedAt,
  * revokedBy}`. Never the link's secret nor its digest. A pending invite past `expiresAt` is
  * expired; readers compute that from the clock.
  */
 export interface InviteDoc extends Doc {
   email: PersonalValue;
+  /** The keyed digest of the email, to find the invite at a sign-in through a provider. */
+  emailDigest: string;
   role: string;
   status: 'pending' | 'accepted' | 'revoked';
   invitedBy: string | null;
@@ -28,8 +30,13 @@ const byInvite = (e: RecordedEvent<{ inviteId: string }>) => e.data.inviteId;
 
 export const invitesProjection: Projection = {
   name: 'invites',
-  version: 1,
-  collections: [{ name: 'invites', indexes: [{ fields: ['createdAt'] }] }],
+  version: 2,
+  collections: [
+    {
+      name: 'invites',
+      indexes: [{ fields: ['createdAt'] }, { fields: ['emailDigest', 'status'] }],
+    },
+  ],
   handlers: handlersOf(
     on<EventDataOf<typeof MemberInvited>, InviteDoc>(MemberInvited, {
       collection: 'invites',
@@ -37,6 +44,7 @@ export const invitesProjection: Projection = {
       evolve: (_c, { data, metadata, recordedAt }) => ({
         id: data.inviteId,
         email: data.email,
+        emailDigest: data.emailDigest,
         role: data.role,
         status: 'pending',
         invitedBy: metadata.actor.principalId,

@@ -5,13 +5,18 @@ import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
 
 /**
- * `sessions`: `{id (SHA-256 of the cookie value), userId, mfaVerified, startedAt, expiresAt,
+ * `sessions`: `{id (SHA-256 of the cookie value), userId, mfaVerified, method, providerId, amr,
+ * startedAt, expiresAt,
  * endedAt, endReason}`. Idle activity is kept apart, in `session_activity` (not a projection).
  */
 export interface SessionDoc extends Doc {
   userId: string;
   /** True only when this session was started by a login that passed the second factor. */
   mfaVerified: boolean;
+  /** `password`, or `sso` through `providerId` with the provider's `amr`. */
+  method: 'password' | 'sso';
+  providerId: string | null;
+  amr: string[];
   startedAt: string;
   expiresAt: string;
   endedAt: string | null;
@@ -30,7 +35,7 @@ const bySession = (e: RecordedEvent<{ sessionDigest: string }>) => e.data.sessio
 
 export const sessionsProjection: Projection = {
   name: 'sessions',
-  version: 1,
+  version: 2,
   collections: [{ name: 'sessions', indexes: [{ fields: ['userId', 'endedAt'] }] }],
   handlers: handlersOf(
     on<EventDataOf<typeof SessionStarted>, SessionDoc>(SessionStarted, {
@@ -40,6 +45,9 @@ export const sessionsProjection: Projection = {
         id: data.sessionDigest,
         userId: data.userId,
         mfaVerified: data.mfaVerified === true,
+        method: data.sso ? 'sso' : 'password',
+        providerId: data.sso?.providerId ?? null,
+        amr: data.sso?.amr ?? [],
         startedAt: recordedAt,
         expiresAt: data.expiresAt,
         endedAt: null,

@@ -49,6 +49,13 @@ export interface PreviewSettingsInput {
   cpus?: number;
 }
 
+/** Shared input shape `RoleRuleInput`. */
+export interface RoleRuleInput {
+  /** 1-256 characters */
+  value: string;
+  role: 'admin' | 'operator' | 'viewer';
+}
+
 /** Shared input shape `RouteInput`. */
 export interface RouteInput {
   /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
@@ -65,7 +72,7 @@ export interface RouteInput {
 
 /** Each procedure’s input, as the server validates it (`undefined`: none). */
 export interface ProcedureInputs {
-  /** Team MFA policy (value, when, by whom) and whether the caller is enrolled and satisfies it. */
+  /** Team MFA policy (value, when, by whom), whether SSO is required, and whether the caller is enrolled and satisfies the policy. */
   accountSecurityStatus: undefined;
   /** Agent principals, oldest first. */
   agents: {
@@ -182,6 +189,28 @@ export interface ProcedureInputs {
     /** uuid */
     toDeploymentId: string;
   };
+  /** Adds or changes an OpenID Connect identity provider: issuer, client, allowed email domains, claim-to-role mapping. The client secret is stored sealed and never returned. */
+  configureIdentityProvider: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    providerId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    displayName: string;
+    /** at most 2048 characters */
+    issuer: string;
+    /** 1-255 characters; pattern `^[\x21-\x7e]+$` */
+    clientId: string;
+    /** 1-1024 characters; pattern `^[\x21-\x7e]+$` */
+    clientSecret?: string;
+    /** at most 50 items */
+    allowedDomains?: string[];
+    /** pattern `^[A-Za-z0-9_.:/-]{1,64}$` */
+    roleClaim?: string;
+    /** at most 100 items */
+    roleRules?: RoleRuleInput[];
+    defaultRole?: 'admin' | 'operator' | 'viewer';
+    trustProviderMfa?: boolean;
+    enabled?: boolean;
+  };
   /** A code from the new secret completes enrolment; returns 10 recovery codes, shown once. */
   confirmMfaEnrollment: {
     /** pattern `^\d{6}$` */
@@ -210,8 +239,8 @@ export interface ProcedureInputs {
     kind: 'webhook' | 'email' | 'slack';
     /** 3-2048 characters */
     target: string;
-    /** at most 10 items */
-    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring'>;
+    /** at most 11 items */
+    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass'>;
   };
   /** Mints a token for the caller's own user, within the presenting credential's scopes; shown once. */
   createToken: {
@@ -316,6 +345,8 @@ export interface ProcedureInputs {
   };
   /** Service status and version, without credentials. With any valid credential also uptime, store readiness, the event store head and each projection position, lag and status. */
   health: undefined;
+  /** The configured OpenID Connect identity providers with their domains and role mapping (never the client secret). */
+  identityProviders: undefined;
   /** Servers and their services, each with its latest deployment and health. */
   infrastructureInventory: undefined;
   /** Refuses every token of a principal ranked no higher than you from now on (TOKEN_INVALIDATED). */
@@ -443,6 +474,11 @@ export interface ProcedureInputs {
     approvalId: string;
     /** at most 280 characters */
     note?: string;
+  };
+  /** Removes an identity provider: sign-ins through it stop; sessions it started run until they end. */
+  removeIdentityProvider: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    providerId: string;
   };
   /** Removes an image (reference or ID) from a server (`docker image rm`); recorded. */
   removeServerImage: {
@@ -657,8 +693,8 @@ export interface ProcedureInputs {
     name?: string;
     /** 3-2048 characters */
     target?: string;
-    /** at most 10 items */
-    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring'>;
+    /** at most 11 items */
+    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass'>;
     enabled?: boolean;
   };
   /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */
@@ -702,6 +738,10 @@ export interface ProcedureInputs {
     /** at most 20 items */
     routes?: RouteInput[];
   };
+  /** Requires (or stops requiring) humans to sign in through an identity provider. Owners keep password and TOTP as break-glass, audited and notified. */
+  updateSsoPolicy: {
+    required: boolean;
+  };
   /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
   verifyAuditTrail: {
     /** integer; 1-9007199254740991 */
@@ -731,6 +771,7 @@ export const PROCEDURES = {
   closeServicePreview: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   composeDeploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  configureIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
@@ -749,6 +790,7 @@ export const PROCEDURES = {
   executeRollback: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   generateAgentToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   health: { method: 'GET', lane: 'read', auth: 'public', roles: [], scopes: [], mfaExempt: false },
+  identityProviders: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
   infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   inviteMember: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
@@ -763,6 +805,7 @@ export const PROCEDURES = {
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
@@ -795,6 +838,7 @@ export const PROCEDURES = {
   updateNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   updateServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
+  updateSsoPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
 } as const;

@@ -30,6 +30,8 @@ export interface TestAppOptions {
   config?: Partial<AppConfig>;
   /** The address to listen on (default 127.0.0.1); the url stays on 127.0.0.1. */
   listenHost?: string;
+  /** The port to listen on (default: any free one), for a `publicUrl` known beforehand. */
+  listenPort?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -74,7 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: ['error'],
   });
   configureApp(app, config);
-  await app.listen(0, options.listenHost ?? '127.0.0.1');
+  await app.listen(options.listenPort ?? 0, options.listenHost ?? '127.0.0.1');
   const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
   return {
     app,

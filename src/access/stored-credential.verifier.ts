@@ -159,6 +159,9 @@ export class StoredCredentialVerifier
         startedAt: session.startedAt,
         expiresAt: session.expiresAt,
         mfaVerified: session.mfaVerified === true,
+        method: session.method ?? 'password',
+        providerId: session.providerId ?? null,
+        amr: session.amr ?? [],
       },
       sessionDigest: digest,
     };

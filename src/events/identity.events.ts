@@ -37,10 +37,13 @@ export function recordedSignUp(event: Versioned): RecordedUserSignUp {
   return UserSignedUp.dataOf(event);
 }
 
-export const UserRoleChanged = defineEvent<{ userId: string; from: Role; to: HumanRole }>(
-  'UserRoleChanged',
-  1,
-);
+export const UserRoleChanged = defineEvent<{
+  userId: string;
+  from: Role;
+  to: HumanRole;
+  /** Set when a sign-in through this identity provider changed the role (its claim mapping). */
+  providerId?: string;
+}>('UserRoleChanged', 1);
 
 export const UserDeactivated = defineEvent<{ userId: string }>('UserDeactivated', 1);
 
@@ -51,7 +54,16 @@ export const SessionStarted = defineEvent<{
   expiresAt: string;
   /** The login passed the second factor. Sessions from before enrolment never count as verified. */
   mfaVerified: boolean;
+  /** Absent: password (and TOTP). Present: single sign-on through this provider, with its `amr`. */
+  sso?: SsoSignIn;
 }>('SessionStarted', 1);
+
+/** How a session's sign-in went through an identity provider. */
+export type SsoSignIn = {
+  providerId: string;
+  /** The ID token's authentication methods (RFC 8176), as the provider stated them. */
+  amr: string[];
+};
 
 export const SessionEnded = defineEvent<{
   userId: string;

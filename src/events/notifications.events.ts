@@ -16,7 +16,8 @@ export type NotificationSubject =
   | 'audit.verification-failed'
   | 'token.expiring'
   | 'certificate.failed'
-  | 'certificate.expiring';
+  | 'certificate.expiring'
+  | 'security.break-glass';
 
 // Stream `notification-channel-<channelId>`.
 /**

@@ -10,3 +10,9 @@ export const MfaPolicyChanged = defineEvent<{ policy: MfaPolicy; previous: MfaPo
 );
 
 export const TEAM_SECURITY_STREAM = 'team-security';
+
+/** Stream `team-security`: whether humans must sign in through an identity provider. */
+export const SsoPolicyChanged = defineEvent<{ required: boolean; previous: boolean }>(
+  'SsoPolicyChanged',
+  1,
+);

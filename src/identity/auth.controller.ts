@@ -38,6 +38,7 @@ import { errorForLog } from '../common/log-text.js';
 import { FirstRun } from './first-run.js';
 import { AcceptInviteHandler, AcceptInviteInput } from './invites/invite-use.handlers.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
+import { SsoRequirement } from './sso/sso-requirement.js';
 
 const resetLogger = new Logger('PasswordReset');
 
@@ -57,6 +58,7 @@ export class AuthController {
     private readonly devices: LoginDevices,
     private readonly firstRun: FirstRun,
     private readonly acceptInviteHandler: AcceptInviteHandler,
+    private readonly sso: SsoRequirement,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
@@ -92,6 +94,7 @@ export class AuthController {
   async acceptInvite(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     this.throttle.take(`invite:ip:${addressKey(req.ip)}`, AUTH_LIMITS.acceptInvitePerAddress);
     const input = (await validateInput(AcceptInviteInput, jsonBody(req))) as AcceptInviteInput;
+    await this.sso.assertPasswordJoin();
     const { user, session } = await this.acceptInviteHandler.execute(
       input,
       this.access.anonymous(req),
@@ -104,6 +107,7 @@ export class AuthController {
   @HttpCode(201)
   async signUp(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const input = (await validateInput(SignUpInput, jsonBody(req))) as SignUpInput;
+    await this.sso.assertPasswordJoin();
     const ctx = this.access.anonymous(req);
     const { user, session } = await this.signUpHandler.execute(input, ctx);
     setSessionCookie(res, session.value, session.expiresAt);

@@ -32,10 +32,20 @@ import { PasswordHasher } from './password-hasher.js';
 import { MembersHandler } from './queries/members.js';
 import { SessionStarter } from './session-starter.js';
 import { SessionTerminator } from './session-terminator.js';
+import { ConfigureIdentityProviderHandler } from './sso/configure-identity-provider.js';
+import { IdentityProvidersHandler } from './sso/identity-providers.js';
+import { OidcClients } from './sso/oidc-clients.js';
+import { RemoveIdentityProviderHandler } from './sso/remove-identity-provider.js';
+import { SsoController } from './sso/sso.controller.js';
+import { SsoMembers } from './sso/sso-members.js';
+import { SsoProtocol } from './sso/sso-protocol.js';
+import { SsoRefusals } from './sso/sso-refusals.js';
+import { SsoSignInHandler } from './sso/sso-sign-in.handler.js';
+import { SsoRequirement } from './sso/sso-requirement.js';
 
 @Module({
   imports: [AccessModule],
-  controllers: [AuthController],
+  controllers: [AuthController, SsoController],
   providers: [
     FirstRun,
     PasswordHasher,
@@ -66,6 +76,15 @@ import { SessionTerminator } from './session-terminator.js';
     RevokeInviteHandler,
     AcceptInviteHandler,
     InvitesHandler,
+    ConfigureIdentityProviderHandler,
+    RemoveIdentityProviderHandler,
+    IdentityProvidersHandler,
+    OidcClients,
+    SsoProtocol,
+    SsoMembers,
+    SsoRefusals,
+    SsoSignInHandler,
+    SsoRequirement,
   ],
 })
 export class IdentityModule {}

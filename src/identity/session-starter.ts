@@ -4,7 +4,7 @@ import type { RequestContext } from '../kernel/request-context.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { SessionStarted, userStream } from '../events/identity.events.js';
+import { SessionStarted, userStream, type SsoSignIn } from '../events/identity.events.js';
 import { newSessionValue } from './session-cookie.js';
 
 export interface StartedSession {
@@ -21,7 +21,13 @@ export class SessionStarter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async start(userId: string, ctx: RequestContext, mfaVerified = false): Promise<StartedSession> {
+  async start(
+    userId: string,
+    ctx: RequestContext,
+    mfaVerified = false,
+    /** The identity provider the person signed in through, if they did. */
+    sso?: SsoSignIn,
+  ): Promise<StartedSession> {
     const value = newSessionValue();
     const expiresAt = new Date(
       this.clock.now().getTime() + this.config.sessionMaxHours * 3_600_000,
@@ -34,6 +40,7 @@ export class SessionStarter {
           sessionDigest: sessionDigest(value),
           expiresAt: expiresAt.toISOString(),
           mfaVerified,
+          ...(sso ? { sso } : {}),
         }),
       ],
       'any',

@@ -228,4 +228,32 @@ describe('team members decider: members who signed up on their own email stream'
       }),
     ).toEqual([]);
   });
+
+  describe("an identity provider's claim mapping at sign-in", () => {
+    const mapRole = (
+      userId: string,
+      role: 'admin' | 'operator' | 'viewer',
+      joinedAs?: HumanRole,
+    ) => ({
+      kind: 'mapRole' as const,
+      providerId: 'corp',
+      userId,
+      role,
+      joined: joinedAs !== undefined,
+      joinedAs,
+    });
+
+    it('Given a joined viewer, When the mapping says operator, Then the change names the provider', () => {
+      expect(decideFrom(decider, [founder], mapRole('j', 'operator', 'viewer'))).toEqual([
+        UserRoleChanged({ userId: 'j', from: 'viewer', to: 'operator', providerId: 'corp' }),
+      ]);
+    });
+
+    it('Given an owner, a deactivated member or the same role, When mapped, Then nothing', () => {
+      expect(decideFrom(decider, [founder], mapRole('o', 'viewer'))).toEqual([]);
+      const gone = [founder, UserDeactivated({ userId: 'j' })];
+      expect(decideFrom(decider, gone, mapRole('j', 'admin', 'viewer'))).toEqual([]);
+      expect(decideFrom(decider, [founder], mapRole('j', 'viewer', 'viewer'))).toEqual([]);
+    });
+  });
 });

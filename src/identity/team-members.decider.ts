@@ -46,7 +46,16 @@ export type TeamCommand =
       joined?: boolean;
       joinedAs?: HumanRole;
     }
-  | { kind: 'deactivate'; actor: Caller; userId: string; joined?: boolean; joinedAs?: HumanRole };
+  | { kind: 'deactivate'; actor: Caller; userId: string; joined?: boolean; joinedAs?: HumanRole }
+  | {
+      /** A sign-in through this provider: its claim mapping gives the member this role. */
+      kind: 'mapRole';
+      providerId: string;
+      userId: string;
+      role: Exclude<HumanRole, 'owner'>;
+      joined?: boolean;
+      joinedAs?: HumanRole;
+    };
 
 /** Sign-up after the owner, with open sign-up off and no invite. */
 export function signUpByInviteOnly(): AppError {
@@ -93,6 +102,7 @@ const user = (id: string, m: Member) => ({ id, kind: 'user' as const, role: m.ro
  * counted. Emails are unique;
  * nobody changes or deactivates a member ranked above them, nor grants a role above their own or
  * wider than their effective scopes; the last active owner cannot be demoted or deactivated.
+ * A provider's claim mapping changes the roles of members below owner at their sign-in.
  */
 export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
   initialState: () => ({ members: new Map() }),
@@ -148,6 +158,19 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
           throw conflict('The last owner cannot be demoted; make someone else owner first');
         }
         return [UserRoleChanged({ userId: command.userId, from: target.role, to: command.role })];
+      }
+      case 'mapRole': {
+        // Owners are made and unmade by people: a provider's groups never demote one.
+        const target = member(state, command.userId, command.joined, command.joinedAs);
+        if (!target.active || target.role === 'owner' || target.role === command.role) return [];
+        return [
+          UserRoleChanged({
+            userId: command.userId,
+            from: target.role,
+            to: command.role,
+            providerId: command.providerId,
+          }),
+        ];
       }
       case 'deactivate': {
         const target = member(state, command.userId, command.joined, command.joinedAs);

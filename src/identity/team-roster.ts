@@ -17,7 +17,7 @@ export interface MemberStanding {
   active: boolean;
 }
 
-type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' }>;
+type MemberChange = Extract<TeamCommand, { kind: 'changeRole' | 'deactivate' | 'mapRole' }>;
 
 /**
  * Role changes and deactivations, decided on the team stream where the owners are counted.

@@ -26,6 +26,10 @@ export interface SessionInfo {
   expiresAt: string;
   /** The login that started this session passed the second factor. */
   mfaVerified: boolean;
+  /** `password` (and TOTP), or `sso` through `providerId`, whose `amr` it carries. */
+  method: 'password' | 'sso';
+  providerId: string | null;
+  amr: string[];
 }
 
 /** Everything a handler knows about the request that reached it. */

@@ -17,6 +17,7 @@ export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'token.expiring': ['TokenExpiryNoticed'],
   'certificate.failed': ['EdgeCertificateFailed'],
   'certificate.expiring': ['EdgeCertificateExpiring'],
+  'security.break-glass': ['BreakGlassSignIn'],
 };
 
 export const NOTIFICATION_SUBJECTS = Object.keys(SUBJECT_EVENTS) as NotificationSubject[];

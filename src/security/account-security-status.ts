@@ -13,6 +13,8 @@ export interface AccountSecurity {
   policy: MfaPolicy;
   setAt: string | null;
   setBy: string | null;
+  /** Humans sign in through an identity provider only (owners keep password + TOTP). */
+  ssoRequired: boolean;
   caller: {
     principalId: string;
     enrolled: boolean;
@@ -32,7 +34,7 @@ export class AccountSecurityStatus extends ProcedureQuery<undefined, AccountSecu
   scopes: [],
   mfaExempt: true,
   description:
-    'Team MFA policy (value, when, by whom) and whether the caller is enrolled and satisfies it.',
+    'Team MFA policy (value, when, by whom), whether SSO is required, and whether the caller is enrolled and satisfies the policy.',
 })
 export class AccountSecurityStatusHandler implements IQueryHandler<AccountSecurityStatus> {
   constructor(
@@ -50,6 +52,7 @@ export class AccountSecurityStatusHandler implements IQueryHandler<AccountSecuri
       policy: current.policy,
       setAt: current.setAt,
       setBy: current.setBy,
+      ssoRequired: current.ssoRequired,
       caller: {
         principalId: principal.id,
         enrolled: mfa?.status === 'enrolled',

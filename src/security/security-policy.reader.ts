@@ -7,9 +7,11 @@ export interface CurrentPolicy {
   policy: MfaPolicy;
   setAt: string | null;
   setBy: string | null;
+  /** Humans sign in through an identity provider only (owners keep password + TOTP). */
+  ssoRequired: boolean;
 }
 
-/** The team MFA policy as the projection holds it; `optional` until someone sets it. */
+/** The team security policy as the projection holds it; MFA optional and SSO not required until set. */
 @Injectable()
 export class SecurityPolicyReader {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
@@ -17,7 +19,12 @@ export class SecurityPolicyReader {
   async current(): Promise<CurrentPolicy> {
     const doc = await this.reads.collection<SecurityPolicyDoc>('security_policy').get('team');
     return doc
-      ? { policy: doc.policy, setAt: doc.setAt, setBy: doc.setBy }
-      : { policy: 'optional', setAt: null, setBy: null };
+      ? {
+          policy: doc.policy,
+          setAt: doc.setAt,
+          setBy: doc.setBy,
+          ssoRequired: doc.ssoRequired === true,
+        }
+      : { policy: 'optional', setAt: null, setBy: null, ssoRequired: false };
   }
 }

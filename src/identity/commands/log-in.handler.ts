@@ -16,6 +16,7 @@ import { LoginDevices } from '../login/login-devices.js';
 import { LoginChallenges } from '../mfa/login-challenges.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
+import { SsoRequirement } from '../sso/sso-requirement.js';
 
 export type LogInOutcome =
   | { status: 'authenticated'; session: StartedSession; userId: string }
@@ -53,6 +54,7 @@ export class LogInHandler {
     private readonly personal: PersonalData,
     private readonly attempts: LoginAttempts,
     private readonly devices: LoginDevices,
+    private readonly sso: SsoRequirement,
   ) {}
 
   async execute(
@@ -87,6 +89,7 @@ export class LogInHandler {
     this.attempts.succeeded(ticket);
     const actor = await principalOf(principal, this.personal);
     const mfa = await this.reads.collection<MfaDoc>('mfa').get(principal.id);
+    await this.sso.assertPasswordSignIn(principal.id, principal.role, mfa?.status === 'enrolled');
     if (mfa?.status === 'enrolled') {
       return { status: 'mfa_required', challenge: this.challenges.issue(principal.id) };
     }

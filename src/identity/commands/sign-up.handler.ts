@@ -62,16 +62,31 @@ export class SignUpHandler {
     ctx: RequestContext,
     invite?: { role: HumanRole; userId: string },
   ): Promise<SignedUpUser> {
-    const userId = invite?.userId ?? randomUUID();
     const passwordHash = await this.hasher.hash(input.password);
+    const { user, actor } = await this.join(input, passwordHash, ctx, invite);
+    const session = await this.sessions.start(user.id, actor);
+    return { user, session };
+  }
+
+  /**
+   * Records the new member (and nothing else): the password hash is made by the caller, so a
+   * member who joins through an identity provider gets one nobody knows.
+   */
+  async join(
+    person: { email: string; name: string },
+    passwordHash: string,
+    ctx: RequestContext,
+    invite?: { role: HumanRole; userId: string },
+  ): Promise<{ user: SignedUpUser['user']; actor: RequestContext }> {
+    const userId = invite?.userId ?? randomUUID();
     const subject = userSubject(userId);
     const command = {
       kind: 'signUp' as const,
       userId,
-      email: input.email,
-      emailDigest: this.personal.lookupDigest('email', input.email),
-      sealedEmail: (await this.personal.protect(subject, input.email))!,
-      sealedName: (await this.personal.protect(subject, input.name))!,
+      email: person.email,
+      emailDigest: this.personal.lookupDigest('email', person.email),
+      sealedEmail: (await this.personal.protect(subject, person.email))!,
+      sealedName: (await this.personal.protect(subject, person.name))!,
       passwordHash,
       openSignup: this.config.openSignup,
       invitedAs: invite?.role,
@@ -81,16 +96,17 @@ export class SignUpHandler {
       id: userId,
       kind: 'user' as const,
       role: role as HumanRole,
-      name: input.name,
+      name: person.name,
     });
     const roleIn = (events: PendingEvent[]) =>
       String(events.find((e) => e.type === UserSignedUp.type)?.data.role);
     const actor = (events: PendingEvent[]) => actingAs(ctx, principalFor(roleIn(events)));
     const decision = await this.record(command, actor);
     const role = roleIn(decision);
-    const principal = principalFor(role);
-    const session = await this.sessions.start(userId, actingAs(ctx, principal));
-    return { user: { id: userId, email: input.email, name: input.name, role }, session };
+    return {
+      user: { id: userId, email: person.email, name: person.name, role },
+      actor: actingAs(ctx, principalFor(role)),
+    };
   }
 
   /**

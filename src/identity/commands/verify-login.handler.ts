@@ -15,6 +15,7 @@ import { MfaCodes } from '../mfa/mfa-codes.js';
 import { Omittable } from '../../common/omittable.js';
 import { SIX_DIGITS } from '../mfa/mfa-code.input.js';
 import { SessionStarter, type StartedSession } from '../session-starter.js';
+import { SsoRequirement } from '../sso/sso-requirement.js';
 
 export interface VerifiedLogin {
   session: StartedSession;
@@ -53,6 +54,7 @@ export class VerifyLoginHandler {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly personal: PersonalData,
     private readonly attempts: LoginAttempts,
+    private readonly sso: SsoRequirement,
   ) {}
 
   async execute(input: LoginVerifyInput, ctx: RequestContext): Promise<VerifiedLogin> {
@@ -77,6 +79,7 @@ export class VerifyLoginHandler {
       throw error;
     }
     this.challenges.consume(input.challenge);
+    await this.sso.recordBreakGlass(userId, actor.role, acting);
     const session = await this.sessions.start(userId, acting, true);
     const account = loginAccountKey(userId);
     this.attempts.recovered(account);

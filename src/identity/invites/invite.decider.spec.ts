@@ -158,4 +158,30 @@ describe('invite decider', () => {
       decideFrom(decider, history, { kind: 'revoke', actor: actor('owner'), inviteId: ID }),
     ).toThrow(/already accepted/);
   });
+
+  describe('accepted through an identity provider that verified the email', () => {
+    const throughSso = (now = BEFORE, emailDigest = 'd') => ({
+      kind: 'acceptThroughSso' as const,
+      inviteId: ID,
+      emailDigest,
+      userId: 'u3',
+      now,
+      inviter: standing('admin'),
+    });
+
+    it('Given an invite, When the same email signs in in time, Then InviteAccepted', () => {
+      expect(decideFrom(decider, [invited()], throughSso())).toEqual([
+        InviteAccepted({ inviteId: ID, userId: 'u3' }),
+      ]);
+    });
+
+    it('Given an invite, When another email, late, or a second time, Then refused', () => {
+      expect(() => decideFrom(decider, [invited()], throughSso(BEFORE, 'other'))).toThrow(
+        /invalid/,
+      );
+      expect(() => decideFrom(decider, [invited()], throughSso(AFTER))).toThrow(/invalid/);
+      const used = [invited(), InviteAccepted({ inviteId: ID, userId: 'u2' })];
+      expect(() => decideFrom(decider, used, throughSso())).toThrow(/invalid/);
+    });
+  });
 });

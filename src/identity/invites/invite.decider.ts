@@ -36,6 +36,15 @@ export type InviteCommand =
       now: number;
       /** The inviter as the team stream has them now; null when unknown. */
       inviter: InviterStanding | null;
+    }
+  | {
+      /** Signing in through an identity provider with the invited email, verified there. */
+      kind: 'acceptThroughSso';
+      inviteId: string;
+      emailDigest: string;
+      userId: string;
+      now: number;
+      inviter: InviterStanding | null;
     };
 
 /** One answer for every unusable link (unknown, wrong secret, used, revoked, expired). */
@@ -71,7 +80,8 @@ function recordedInviter(event: EventLike): Inviter | null {
 
 /**
  * Stream `invite-<id>`: created once, by someone who may grant its role (rank and narrowing);
- * accepted at most once, with the link's secret, before it expires, and only while its inviter
+ * accepted at most once, with the link's secret (or through an identity provider that verified
+ * the invited email), before it expires, and only while its inviter
  * is active and could still grant its role; revoked by someone who could have made it. Accepted
  * and revoked are final.
  */
@@ -128,6 +138,17 @@ export const inviteDecider: Decider<InviteState, InviteCommand> = {
           throw invalidInvite();
         }
         assertInviterMayStillGrant(command.inviter, state.invite.role);
+        return [InviteAccepted({ inviteId: command.inviteId, userId: command.userId })];
+      }
+      case 'acceptThroughSso': {
+        const invite = state.invite;
+        const live =
+          state.status === 'pending' &&
+          invite !== null &&
+          invite.emailDigest === command.emailDigest &&
+          invite.expiresAt > command.now;
+        if (!live) throw invalidInvite();
+        assertInviterMayStillGrant(command.inviter, invite.role);
         return [InviteAccepted({ inviteId: command.inviteId, userId: command.userId })];
       }
     }

@@ -90,6 +90,8 @@ export const AUTH_LIMITS = {
   resetPerAddress: { max: 10, windowMs: 15 * MINUTE },
   /** Accepting an invite, per client address. */
   acceptInvitePerAddress: { max: 10, windowMs: 15 * MINUTE },
+  /** Single sign-on: starts, callbacks and CLI hand-offs, per client address. */
+  ssoPerAddress: { max: 60, windowMs: 5 * MINUTE },
 } satisfies Record<string, Limit>;
 
 /**

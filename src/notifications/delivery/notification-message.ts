@@ -39,6 +39,7 @@ const DATA_FIELDS = [
   'notAfter',
   'daysLeft',
   'failedAt',
+  'userId',
 ];
 
 /**
@@ -82,6 +83,7 @@ const TITLES: Record<string, string> = {
   'token.expiring': 'API token expires within 7 days',
   'certificate.failed': 'Certificate could not be obtained',
   'certificate.expiring': 'Certificate expires soon',
+  'security.break-glass': 'An owner signed in with password while single sign-on is required',
   test: 'Test notification',
 };
 

@@ -21,6 +21,7 @@ export const SUBJECTS: Subject[] = [
   'token.expiring',
   'certificate.failed',
   'certificate.expiring',
+  'security.break-glass',
 ];
 
 const TARGET_HINT: Record<Kind, string> = {
