@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { rmSync } from 'node:fs';
 import { allEvents, eventsText } from './support/audit.js';
-import { PASSWORD, call, cookieAuth, logIn, signUp } from './support/identity.js';
+import { cli, cliHome, spawnCli } from './support/cli.js';
+import { PASSWORD, call, cookieAuth, createToken, logIn, signUp } from './support/identity.js';
 import { enrol, mfaLogin } from './support/mfa.js';
 import {
   IDP_CLIENT_ID,
@@ -81,6 +83,7 @@ describe('single sign-on with OpenID Connect', () => {
     idp.users.set('dave', { email: 'dave@corp.example', emailVerified: false });
     idp.users.set('erin', { email: 'erin@partner.example', name: 'Erin' });
     idp.users.set('mallory', { email: 'mallory@corp.example', groups: ['devs'] });
+    idp.users.set('nina', { email: 'nina@corp.example', groups: ['sales'] });
     t = await startTestApp({
       notes: false,
       clock,
@@ -200,6 +203,19 @@ describe('single sign-on with OpenID Connect', () => {
     expect(refused?.data.emailDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify([refused?.data, refused?.metadata])).not.toContain('carol');
     expect(await refusalsFor('email-unverified')).toHaveLength(1);
+  });
+
+  it('refuses people no rule maps to a role when there is no default role, before they join', async () => {
+    expect((await configure('strict', { defaultRole: undefined })).status).toBe(200);
+    const nina = await signInAs('nina', 'strict');
+    expect(nina.landed.searchParams.get('sso_error')).toBe('no-role');
+    const members = await call(t.url, 'GET', 'members', owner, { limit: 100 });
+    expect(JSON.stringify(members.body)).not.toContain('nina@corp.example');
+    // The owner is never refused nor changed by a mapping.
+    idp.users.set('boss', { email: 'owner@corp.example', groups: [] });
+    const boss = await signInAs('boss', 'strict');
+    expect((await viewer(boss.auth!)).principal.role).toBe('owner');
+    await call(t.url, 'POST', 'removeIdentityProvider', owner, { providerId: 'strict' });
   });
 
   it('refuses a callback whose state was changed, and one from another browser', async () => {
@@ -340,6 +356,126 @@ describe('single sign-on with OpenID Connect', () => {
     expect(right.status).toBe(200);
     const cookie = String(right.headers['set-cookie']).split(';')[0]!;
     expect((await viewer({ Cookie: cookie })).session.method).toBe('sso');
+  });
+
+  /**
+   * The real `slipway login --sso`: it prints the address, this test plays the browser, and the
+   * provider's answer reaches the CLI's loopback listener. `npm run build` makes the binary.
+   */
+  async function cliSignIn(sub: string, home: string) {
+    const child = spawnCli(home, ['login', '--url', t.url, '--sso', 'corp', '--json']);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+    const address = await new Promise<string>((resolve) => {
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const found = /^(http:\/\/\S+)$/m.exec(stderr);
+        if (found) resolve(found[1]!);
+      });
+    });
+    idp.autoLogin = sub;
+    const browser = new RedirectWalker();
+    const atCli = await browser.walk(address, (u) => u.pathname === '/callback');
+    const page = await browser.step(atCli.href);
+    return { code: await exited, json: JSON.parse(stdout), page: page.body };
+  }
+
+  it('signs the real CLI in through the provider (slipway login --sso)', async () => {
+    const home = cliHome();
+    try {
+      const ok = await cliSignIn('alice', home);
+      expect(ok.page).toContain('Signed in to Slipway');
+      expect([ok.code, ok.json.ok]).toEqual([0, true]);
+      expect(ok.json.data.authMethod).toBe('session');
+      const who = await cli(home, ['whoami', '--json']);
+      expect(who.json.data).toMatchObject({
+        principal: { email: 'alice@corp.example' },
+        session: { method: 'sso', providerId: 'corp' },
+      });
+
+      const refused = await cliSignIn('carol', home);
+      expect(refused.code).not.toBe(0);
+      expect(refused.json.error).toMatchObject({
+        code: 'SSO_REFUSED',
+        data: { reason: 'domain-not-allowed' },
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('lets an owner manage providers from the CLI, the secret read from standard input', async () => {
+    const home = cliHome();
+    try {
+      const { token } = await createToken(
+        t.url,
+        ownerCookie,
+        ['security:manage', 'members:read'],
+        1,
+      );
+      expect((await cli(home, ['login', '--url', t.url, '--token', token, '--json'])).code).toBe(0);
+      const set = await cli(
+        home,
+        [
+          'sso',
+          'set',
+          'cli-partner',
+          '--name',
+          'Partner',
+          '--issuer',
+          'https://login.partner.example',
+          '--client-id',
+          'slipway',
+          '--client-secret-stdin',
+          '--role-claim',
+          'groups',
+          '--rule',
+          'ops=operator',
+          '--domain',
+          'partner.example',
+          '--json',
+        ],
+        {},
+        'cli-partner-secret\n',
+      );
+      expect(set.json).toEqual({ ok: true, data: { providerId: 'cli-partner', changed: true } });
+      const list = await cli(home, ['sso', 'providers', '--json']);
+      expect(list.json.data?.providers).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            providerId: 'cli-partner',
+            allowedDomains: ['partner.example'],
+            roleMapping: {
+              claim: 'groups',
+              rules: [{ value: 'ops', role: 'operator' }],
+              defaultRole: null,
+            },
+          }),
+        ]),
+      );
+      expect(list.stdout).not.toContain('cli-partner-secret');
+      const bad = await cli(home, [
+        'sso',
+        'set',
+        'x',
+        '--name',
+        'X',
+        '--issuer',
+        'http://x.example',
+        '--client-id',
+        'x',
+        '--rule',
+        'nope',
+        '--json',
+      ]);
+      expect(bad.json.error?.code).toBe('BAD_USAGE');
+      const removed = await cli(home, ['sso', 'remove', 'cli-partner', '--yes', '--json']);
+      expect(removed.json.ok).toBe(true);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('requires SSO for humans: passwords refused, owners break glass with TOTP, audited', async () => {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,20 @@ function settle(resolve: (r: CliResult) => void) {
   };
 }
 
+/** The environment the CLI runs with in tests: its own config home, no SLIPWAY_URL/TOKEN. */
+const cliEnv = (home: string, env: Record<string, string>) => ({
+  ...process.env,
+  XDG_CONFIG_HOME: join(home, 'config'),
+  SLIPWAY_URL: '',
+  SLIPWAY_TOKEN: '',
+  ...env,
+});
+
+/** The real binary, left running: for a command a test talks to while it waits. */
+export function spawnCli(home: string, args: string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [bin, ...args], { cwd: home, env: cliEnv(home, {}) });
+}
+
 /** The real binary as a subprocess, with no SLIPWAY_URL/SLIPWAY_TOKEN unless given. */
 export function cli(
   home: string,
@@ -60,13 +74,7 @@ export function cli(
       [bin, ...args],
       {
         cwd: home,
-        env: {
-          ...process.env,
-          XDG_CONFIG_HOME: join(home, 'config'),
-          SLIPWAY_URL: '',
-          SLIPWAY_TOKEN: '',
-          ...env,
-        },
+        env: cliEnv(home, env),
       },
       settle(resolve),
     );

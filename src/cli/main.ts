@@ -22,6 +22,7 @@ import { registerMetricsCommand } from './commands/metrics.command.js';
 import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
+import { registerSsoCommands } from './commands/sso.commands.js';
 import { Output } from './output.js';
 
 /** The `slipway` program: one JSON document per command with --json, exit codes 0/1/2/3. */
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerInviteCommands(program);
   registerAccessCommands(program);
   registerMfaCommands(program);
+  registerSsoCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
   registerNotificationCommands(program);

@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { passwordFrom, totpCodeFrom } from '../user-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
+import { ssoSession } from '../sso-login.js';
 
 interface Viewer {
   principal: { id: string; kind: string; name: string; email: string | null; role: string };
@@ -31,6 +32,11 @@ export function registerAuthCommands(program: Command): void {
     .option('--token <token>', 'an API token (slw_...)')
     .option('--email <email>', 'log in with email and password')
     .option(
+      '--sso <provider>',
+      'sign in through an identity provider, in a browser (the address is printed)',
+    )
+    .option('--sso-timeout <seconds>', 'how long to wait for the browser sign-in', '300')
+    .option(
       '--password <password>',
       'the password (visible in shell history: prefer --password-stdin, SLIPWAY_PASSWORD or the prompt)',
     )
@@ -46,6 +52,8 @@ export function registerAuthCommands(program: Command): void {
             url: string;
             token?: string;
             email?: string;
+            sso?: string;
+            ssoTimeout: string;
             password?: string;
             passwordStdin?: boolean;
             totpCode?: string;
@@ -54,13 +62,22 @@ export function registerAuthCommands(program: Command): void {
           },
         ) => {
           let credential: string;
+          if ([opts.token, opts.email, opts.sso].filter(Boolean).length > 1) {
+            throw new CliError('BAD_USAGE', 'Use one of --token, --email and --sso');
+          }
           if (opts.token) {
-            if (opts.email)
-              throw new CliError('BAD_USAGE', 'Use either --token or --email/--password');
             credential = opts.token;
+          } else if (opts.sso) {
+            const seconds = Number(opts.ssoTimeout);
+            if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600)
+              throw new CliError('BAD_USAGE', '--sso-timeout is 1-3600 seconds');
+            credential = await ssoSession(opts.url, opts.sso, seconds * 1000);
           } else {
             if (!opts.email)
-              throw new CliError('BAD_USAGE', 'Give --token, or --email (and the password)');
+              throw new CliError(
+                'BAD_USAGE',
+                'Give --token, --sso <provider>, or --email (and the password)',
+              );
             const password = await passwordFrom(opts);
             if (opts.totpCode && opts.recoveryCode)
               throw new CliError('BAD_USAGE', 'Give one of --totp-code and --recovery-code');

@@ -7,7 +7,18 @@ import { ADMINS } from '../../kernel/roles.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { SsoProtocol } from './sso-protocol.js';
 
-export type IdentityProviderView = Omit<IdentityProviderDoc, 'id'> & { providerId: string };
+export type IdentityProviderView = Pick<
+  IdentityProviderDoc,
+  | 'displayName'
+  | 'issuer'
+  | 'clientId'
+  | 'allowedDomains'
+  | 'roleMapping'
+  | 'trustProviderMfa'
+  | 'enabled'
+  | 'configuredAt'
+  | 'configuredBy'
+> & { providerId: string };
 
 export class IdentityProviders extends ProcedureQuery<undefined, IdentityProviderList> {}
 
@@ -39,7 +50,18 @@ export class IdentityProvidersHandler implements IQueryHandler<IdentityProviders
       .find({}, { sort: { id: 1 }, limit: MAX_PROVIDERS });
     return {
       redirectUri: this.protocol.redirectUri,
-      providers: items.map(({ id, ...rest }) => ({ providerId: id, ...rest })),
+      providers: items.map((d) => ({
+        providerId: d.id,
+        displayName: d.displayName,
+        issuer: d.issuer,
+        clientId: d.clientId,
+        allowedDomains: d.allowedDomains,
+        roleMapping: d.roleMapping,
+        trustProviderMfa: d.trustProviderMfa,
+        enabled: d.enabled,
+        configuredAt: d.configuredAt,
+        configuredBy: d.configuredBy,
+      })),
     };
   }
 }

@@ -68,15 +68,15 @@ export class SsoMembers {
     };
     const mapping = person.settings.roleMapping;
     const mapped = mappingDecidesRoles(mapping) ? mappedRole(mapping, person.claims) : undefined;
-    if (mapped === null) throw known.refuse('no-role');
     const link = await this.runner.load(ssoSubjectStream(subjectDigest), ssoSubjectDecider);
     const userId = link.userId ?? (await this.recognise(person, known, mapped, ctx));
     const doc = await this.reads.collection<PrincipalDoc>('principals').get(userId);
     if (!doc || doc.kind !== 'user' || doc.status !== 'active') throw known.refuse('deactivated');
     const principal = await principalOf(doc, this.personal);
-    if (mapped === undefined || principal.role === 'owner' || principal.role === mapped) {
-      return principal;
-    }
+    // Owners are made by people: a provider's groups neither demote nor refuse one.
+    if (principal.role === 'owner' || mapped === undefined) return principal;
+    if (mapped === null) throw known.refuse('no-role');
+    if (principal.role === mapped) return principal;
     const change = await this.roster.change(
       { kind: 'mapRole', providerId: person.settings.providerId, userId, role: mapped },
       actingAs(ctx, principal),
@@ -88,7 +88,7 @@ export class SsoMembers {
   private async recognise(
     person: VerifiedPerson,
     known: Known,
-    mapped: MappedRole | undefined,
+    mapped: MappedRole | null | undefined,
     ctx: RequestContext,
   ): Promise<string> {
     const { email } = person;
@@ -114,9 +114,12 @@ export class SsoMembers {
       return userId;
     };
     const existing = await credentialByEmail(this.reads, this.personal, email);
+    // Who may come in is told before whether the mapping gives them a role.
+    const noRole = () => known.refuse('no-role');
     if (existing) {
       const doc = await this.reads.collection<PrincipalDoc>('principals').get(existing.id);
       if (!doc || doc.status !== 'active') throw known.refuse('deactivated');
+      if (mapped === null && doc.role !== 'owner') throw noRole();
       return link(existing.id, 'email', actingAs(ctx, await principalOf(doc, this.personal)));
     }
     const invite = await this.liveInvite(known.emailDigest);
@@ -126,6 +129,7 @@ export class SsoMembers {
         person.settings.allowedDomains.length > 0 ? 'domain-not-allowed' : 'not-invited',
       );
     }
+    if (mapped === null) throw noRole();
     const role: HumanRole = mapped ?? (invite?.role as HumanRole | undefined) ?? 'viewer';
     const userId = await this.claimInvite(invite, known.emailDigest, ctx);
     const name = person.name?.trim() || email.slice(0, email.indexOf('@'));

@@ -34,6 +34,12 @@ async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
   return json as T;
 }
 
+/** Where a sign-in through a provider starts: a full navigation, off to the provider. */
+export const ssoStartUrl = (providerId: string, returnTo: string | null) =>
+  `/api/auth/sso/${encodeURIComponent(providerId)}/start${
+    returnTo ? `?${new URLSearchParams({ returnTo })}` : ''
+  }`;
+
 export const auth = {
   /** Whether the service has its owner yet (with no account, sign-up makes the owner). */
   firstRun: () => send<{ ownerExists: boolean; openSignup: boolean }>('GET', '/api/auth/first-run'),
@@ -50,6 +56,12 @@ export const auth = {
   logOut: () => send<{ status: 'logged_out' }>('POST', '/api/auth/logout', {}),
   requestReset: (body: Body<RequestPasswordResetInput>) =>
     send<{ status: 'accepted'; message: string }>('POST', '/api/auth/request-password-reset', body),
+  /** The identity providers a person may sign in through (none: email and password only). */
+  ssoProviders: () =>
+    send<{ providers: { providerId: string; displayName: string }[] }>(
+      'GET',
+      '/api/auth/sso/providers',
+    ),
   resetPassword: (body: Body<ResetPasswordInput>) =>
     send<{ status: 'password_changed' }>('POST', '/api/auth/reset-password', body),
 };

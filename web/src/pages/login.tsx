@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { auth } from '../api/auth';
+import { auth, ssoStartUrl } from '../api/auth';
 import { ApiError } from '../api/errors';
 import { safeReturnTo } from '../auth/return-to';
+import { ssoErrorMessage } from '../auth/sso-errors';
 import { AuthFrame } from '../components/auth-frame';
 import { Field, FormError, SubmitButton } from '../components/form';
 
@@ -22,10 +23,13 @@ export function LoginPage() {
     new URLSearchParams(search).get('returnTo'),
     window.location.origin,
   );
+  const ssoError = ssoErrorMessage(new URLSearchParams(search).get('sso_error'));
   const [challenge, setChallenge] = useState<string | null>(null);
   const [recovery, setRecovery] = useState(false);
 
   const firstRun = useQuery({ queryKey: ['first-run'], queryFn: auth.firstRun });
+  const sso = useQuery({ queryKey: ['sso-providers'], queryFn: auth.ssoProviders });
+  const providers = sso.data?.providers ?? [];
   useEffect(() => {
     if (firstRun.data?.ownerExists === false) navigate('/setup', { replace: true });
   }, [firstRun.data, navigate]);
@@ -111,6 +115,21 @@ export function LoginPage() {
     <AuthFrame title="Log in">
       {returnTo && returnTo !== '/' && (
         <p className="muted">Log in to continue to the page you asked for.</p>
+      )}
+      {ssoError && (
+        <p className="alert alert-error" role="alert">
+          {ssoError}
+        </p>
+      )}
+      {providers.length > 0 && (
+        <div className="sso-buttons">
+          {providers.map((p) => (
+            <a key={p.providerId} className="button" href={ssoStartUrl(p.providerId, returnTo)}>
+              Sign in with {p.displayName}
+            </a>
+          ))}
+          <p className="muted small or-line">or with email and password</p>
+        </div>
       )}
       <form onSubmit={submitPassword} noValidate>
         <FormError error={login.error} fields={['email', 'password']} />

@@ -10,6 +10,7 @@ import { Loading, Page } from '../components/page';
 import { RecoveryCodes } from '../components/recovery-codes';
 import { When } from '../components/time';
 import { MFA_PAGE } from '../query-client';
+import { SingleSignOn } from './single-sign-on';
 
 type Policy = ProcedureInputs['updateAccountSecurityPolicy']['policy'];
 const POLICIES: { value: Policy; label: string; detail: string }[] = [
@@ -143,7 +144,10 @@ function DisableMfa() {
   );
 }
 
-/** Your second factor (recovery codes, off) and, for owners and admins, the team's MFA policy. */
+/**
+ * Your second factor (recovery codes, off); for owners and admins the team's MFA policy, and for
+ * owners the identity providers of single sign-on.
+ */
 export function SecurityPage() {
   const can = useCan();
   const status = useQuery({
@@ -164,7 +168,7 @@ export function SecurityPage() {
       </Page>
     );
   }
-  const { policy, caller, setAt } = status.data;
+  const { policy, caller, setAt, ssoRequired } = status.data;
   return (
     <Page title="Security settings">
       <section className="card" aria-labelledby="you-title">
@@ -195,6 +199,7 @@ export function SecurityPage() {
       {can('updateAccountSecurityPolicy') && (
         <TeamPolicy current={policy} enrolled={caller.enrolled} />
       )}
+      {can('configureIdentityProvider') && <SingleSignOn ssoRequired={ssoRequired} />}
     </Page>
   );
 }
