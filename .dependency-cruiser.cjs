@@ -16,6 +16,7 @@ const LAYERS = [
       'src/runner',
       'src/notifications',
       'src/deployments',
+      'src/projects',
       'src/identity',
       'src/audit',
       'src/access',

@@ -17,6 +17,14 @@ export interface ContractProcedure {
   description: string;
   mfaExempt: boolean;
   sessionOnly: boolean;
+  /**
+   * What the call acts on, for access per project: `{service|server|deployment|backup|approval:
+   * <input field with its id>}` or `{project: <input field naming the project>}`; null: judged
+   * by the team role alone.
+   */
+  project: Record<string, string> | null;
+  /** The answer lists things in projects: only those in projects the caller reads. */
+  projectList: boolean;
   input: Record<string, unknown> | null;
 }
 
@@ -49,6 +57,8 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
         description: p.description,
         mfaExempt: p.mfaExempt === true,
         sessionOnly: p.sessionOnly === true,
+        project: p.project ? { ...p.project } : null,
+        projectList: p.projectList === true,
         input,
       };
     });

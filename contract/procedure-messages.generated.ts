@@ -73,6 +73,10 @@ import type { NotificationChannels } from '../src/notifications/notification-cha
 import type { NotificationDeliveries } from '../src/notifications/notification-deliveries.js';
 import type { TestNotificationChannel } from '../src/notifications/test-notification-channel.js';
 import type { UpdateNotificationChannel } from '../src/notifications/update-notification-channel.js';
+import type { CreateProject, RenameProject } from '../src/projects/create-project.js';
+import type { MoveToProject } from '../src/projects/move-to-project.js';
+import type { GrantProjectRole, RevokeProjectRole } from '../src/projects/project-grants.js';
+import type { ProjectGrants, Projects } from '../src/projects/projects.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { SyncServerEdge } from '../src/runner/edge/sync-server-edge.js';
@@ -109,6 +113,7 @@ export interface ProcedureMessages {
   createAgent: CreateAgent;
   createDeployWebhook: CreateDeployWebhook;
   createNotificationChannel: CreateNotificationChannel;
+  createProject: CreateProject;
   createToken: CreateToken;
   deactivateUser: DeactivateUser;
   decommissionServer: DecommissionServer;
@@ -122,6 +127,7 @@ export interface ProcedureMessages {
   eraseSubjectData: EraseSubjectData;
   executeRollback: ExecuteRollback;
   generateAgentToken: GenerateAgentToken;
+  grantProjectRole: GrantProjectRole;
   health: Health;
   identityProviders: IdentityProviders;
   infrastructureInventory: InfrastructureInventory;
@@ -129,8 +135,11 @@ export interface ProcedureMessages {
   inviteMember: InviteMember;
   invites: Invites;
   members: Members;
+  moveToProject: MoveToProject;
   notificationChannels: NotificationChannels;
   notificationDeliveries: NotificationDeliveries;
+  projectGrants: ProjectGrants;
+  projects: Projects;
   pruneServerImages: PruneServerImages;
   pullServerImage: PullServerImage;
   recentDeployments: RecentDeployments;
@@ -141,10 +150,12 @@ export interface ProcedureMessages {
   removeIdentityProvider: RemoveIdentityProvider;
   removeServerImage: RemoveServerImage;
   removeServiceGitSource: RemoveServiceGitSource;
+  renameProject: RenameProject;
   requestApproval: RequestApproval;
   restoreBackup: RestoreBackup;
   revokeDeployWebhook: RevokeDeployWebhook;
   revokeInvite: RevokeInvite;
+  revokeProjectRole: RevokeProjectRole;
   revokeToken: RevokeToken;
   rollbackPlan: RollbackPlan;
   rotateRecoveryCodes: RotateRecoveryCodes;

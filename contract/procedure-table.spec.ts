@@ -13,6 +13,8 @@ const procedure = (over: Partial<ContractProcedure>): ContractProcedure => ({
   description: 'does p',
   mfaExempt: false,
   sessionOnly: false,
+  project: null,
+  projectList: false,
   input: null,
   ...over,
 });

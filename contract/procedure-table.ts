@@ -15,10 +15,19 @@ function inputOf(p: ContractProcedure): string {
   return names.length ? names.join(', ') : '—';
 }
 
+/** `in the project of the service serviceId`: where the roles are held, for access per project. */
+function projectOf(p: ContractProcedure): string {
+  const [[kind, field]] = Object.entries(p.project ?? { '': '' });
+  if (!kind) return '';
+  return kind === 'project'
+    ? `in project \`${field}\``
+    : `in the project of the ${kind} \`${field}\``;
+}
+
 function whoOf(p: ContractProcedure): string {
   if (p.auth === 'public') return 'anyone';
   const roles = p.roles.join(', ');
-  return [roles, p.sessionOnly ? 'session only' : '', p.mfaExempt ? 'MFA-exempt' : '']
+  return [roles, projectOf(p), p.sessionOnly ? 'session only' : '', p.mfaExempt ? 'MFA-exempt' : '']
     .filter(Boolean)
     .join('; ');
 }
@@ -39,7 +48,9 @@ export function renderProcedureTable(contract: ApiContract): string {
     'routing, the guard and input validation. Queries (read and planning lanes) are `GET` with',
     '`?input=<url-encoded {"json": <input>}>`; commands are `POST` with `{"json": <input>}`. A token',
     'needs every scope listed, and its principal one of the roles; an input field marked `?` may be',
-    'left out. How to call them, the answers and the errors: [api.md](api.md).',
+    'left out. Where a procedure acts "in the project of" something, the role is the one held in',
+    'that project ([security.md](security.md#projects)). How to call them, the answers and the errors:',
+    '[api.md](api.md).',
   ];
   for (const lane of LANES) {
     const procedures = contract.procedures.filter((p) => p.lane === lane);

@@ -20,6 +20,8 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
     type: 'IdentityProviderDoc',
   },
   password_resets: { file: 'projections/password-resets.projection.ts', type: 'PasswordResetDoc' },
+  projects: { file: 'projections/projects.projection.ts', type: 'ProjectDoc' },
+  project_grants: { file: 'projections/projects.projection.ts', type: 'ProjectGrantDoc' },
   servers: { file: 'projections/servers.projection.ts', type: 'ServerDoc' },
   services: { file: 'projections/services.projection.ts', type: 'ServiceDoc' },
   server_edges: { file: 'projections/server-edges.projection.ts', type: 'ServerEdgeDoc' },

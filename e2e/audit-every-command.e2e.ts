@@ -107,6 +107,13 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     ).approvalId;
   };
 
+  let projects = 0;
+  const project = () => `audit-${(projects += 1)}`;
+  const newProject = async () => {
+    const projectId = project();
+    data(await call(t.url, 'POST', 'createProject', asOwner().auth, { projectId, name: 'Audit' }));
+    return projectId;
+  };
   let providers = 0;
   const identityProvider = () => ({
     providerId: `idp-${(providers += 1)}`,
@@ -161,6 +168,32 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     },
     updateAccountSecurityPolicy: async () => asOwner({ policy: 'privileged' }),
     configureIdentityProvider: async () => asOwner(identityProvider()),
+    createProject: async () => asOwner({ projectId: project(), name: 'Audit project' }),
+    renameProject: async () => {
+      const projectId = await newProject();
+      return asOwner({ projectId, name: 'Renamed project' });
+    },
+    grantProjectRole: async () => {
+      const projectId = await newProject();
+      return asOwner({ projectId, principalId: (await viewer()).account.userId, role: 'operator' });
+    },
+    revokeProjectRole: async () => {
+      const projectId = await newProject();
+      const userId = (await viewer()).account.userId;
+      data(
+        await call(t.url, 'POST', 'grantProjectRole', asOwner().auth, {
+          projectId,
+          principalId: userId,
+          role: 'viewer',
+        }),
+      );
+      return asOwner({ projectId, principalId: userId });
+    },
+    moveToProject: async () => {
+      const projectId = await newProject();
+      const { serviceId } = await service();
+      return asOwner({ kind: 'service', resourceId: serviceId, projectId });
+    },
     removeIdentityProvider: async () => {
       const provider = identityProvider();
       data(await call(t.url, 'POST', 'configureIdentityProvider', ownerCookie, provider));

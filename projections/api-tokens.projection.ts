@@ -7,7 +7,7 @@ import { handlersOf, on, type Projection } from './projection.js';
 /**
  * `api_tokens`: token metadata, never values. `{id, digest (SHA-256 of the value), principalId,
  * name, scopes, lane, createdAt, createdBy, expiresAt, revokedAt, rotatedFrom, replacedBy,
- * refuseAfter}`. Last use is kept apart, in `token_usage` (not a projection), so that using a
+ * refuseAfter, projects (null: not limited to projects)}`. Last use is kept apart, in `token_usage` (not a projection), so that using a
  * token never writes an event.
  */
 export interface ApiTokenDoc extends Doc {
@@ -23,13 +23,15 @@ export interface ApiTokenDoc extends Doc {
   rotatedFrom: string | null;
   replacedBy: string | null;
   refuseAfter: string | null;
+  /** The projects the token is limited to; null: every project its principal reaches. */
+  projects: string[] | null;
 }
 
 const byToken = (e: RecordedEvent<{ tokenId: string }>) => e.data.tokenId;
 
 export const apiTokensProjection: Projection = {
   name: 'api_tokens',
-  version: 1,
+  version: 2,
   collections: [
     {
       name: 'api_tokens',
@@ -54,6 +56,7 @@ export const apiTokensProjection: Projection = {
         rotatedFrom: data.rotatedFrom ?? null,
         replacedBy: null,
         refuseAfter: null,
+        projects: data.projects ?? null,
       }),
     }),
     on<EventDataOf<typeof TokenRevoked>, ApiTokenDoc>(TokenRevoked, {

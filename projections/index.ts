@@ -13,6 +13,7 @@ import { servicesProjection } from './services.projection.js';
 import { identityProvidersProjection } from './identity-providers.projection.js';
 import { invitesProjection } from './invites.projection.js';
 import { passwordResetsProjection } from './password-resets.projection.js';
+import { projectsProjection } from './projects.projection.js';
 import { principalsProjection } from './principals.projection.js';
 import { securityPolicyProjection } from './security-policy.projection.js';
 import type { Projection } from './projection.js';
@@ -30,6 +31,7 @@ export const applicationProjections: Projection[] = [
   identityProvidersProjection,
   passwordResetsProjection,
   invitesProjection,
+  projectsProjection,
   serversProjection,
   servicesProjection,
   serverEdgesProjection,

@@ -1,3 +1,4 @@
+import { DEFAULT_PROJECT, ResourceMovedToProject } from '../src/events/projects.events.js';
 import {
   ServerComposePolicySet,
   ServerConnectionChecked,
@@ -26,6 +27,8 @@ import { handlersOf, on, type Projection } from './projection.js';
  */
 export interface ServerDoc extends Doc {
   name: string;
+  /** The project it belongs to (`default` unless registered in or moved to another). */
+  projectId: string;
   host: string;
   sshPort: number;
   sshUser: string;
@@ -50,15 +53,22 @@ export interface ServerDoc extends Doc {
 
 export const serversProjection: Projection = {
   name: 'servers',
-  version: 4,
-  collections: [{ name: 'servers', indexes: [{ fields: ['name'] }] }],
+  version: 5,
+  collections: [{ name: 'servers', indexes: [{ fields: ['name'] }, { fields: ['projectId'] }] }],
   handlers: handlersOf(
+    on<EventDataOf<typeof ResourceMovedToProject>, ServerDoc>(ResourceMovedToProject, {
+      collection: 'servers',
+      documentId: (e) => (e.data.kind === 'server' ? e.data.resourceId : null),
+      evolve: (c, { data, recordedAt }) =>
+        c ? { ...c, projectId: data.to, updatedAt: recordedAt } : null,
+    }),
     on<EventDataOf<typeof ServerRegistered>, ServerDoc>(ServerRegistered, {
       collection: 'servers',
       documentId: (e) => e.data.serverId,
       evolve: (_c, { data, recordedAt, metadata }) => ({
         id: data.serverId,
         name: data.name,
+        projectId: data.projectId ?? DEFAULT_PROJECT,
         host: data.host,
         sshPort: data.sshPort,
         sshUser: data.sshUser,

@@ -1,3 +1,4 @@
+import { DEFAULT_PROJECT, ResourceMovedToProject } from '../src/events/projects.events.js';
 import {
   DeploymentSucceeded,
   ServiceRegistered,
@@ -28,6 +29,8 @@ import { handlersOf, on, type Projection } from './projection.js';
  */
 export interface ServiceDoc extends Doc {
   name: string;
+  /** The project it belongs to (`default` unless registered in or moved to another). */
+  projectId: string;
   environment: string;
   serverId: string;
   imageRepository: string;
@@ -92,11 +95,12 @@ function previewSettingsView(settings: PreviewSettings): PreviewSettingsView {
 
 export const servicesProjection: Projection = {
   name: 'services',
-  version: 2,
+  version: 3,
   collections: [
     {
       name: 'services',
       indexes: [
+        { fields: ['projectId'] },
         { fields: ['name', 'environment'] },
         { fields: ['serverId'] },
         { fields: ['registeredAt'] },
@@ -104,12 +108,19 @@ export const servicesProjection: Projection = {
     },
   ],
   handlers: handlersOf(
+    on<EventDataOf<typeof ResourceMovedToProject>, ServiceDoc>(ResourceMovedToProject, {
+      collection: 'services',
+      documentId: (e) => (e.data.kind === 'service' ? e.data.resourceId : null),
+      evolve: (c, { data, recordedAt }) =>
+        c ? { ...c, projectId: data.to, updatedAt: recordedAt } : null,
+    }),
     on<EventDataOf<typeof ServiceRegistered>, ServiceDoc>(ServiceRegistered, {
       collection: 'services',
       documentId: (e) => e.data.serviceId,
       evolve: (_c, { data, recordedAt }) => ({
         id: data.serviceId,
         name: data.name,
+        projectId: data.projectId ?? DEFAULT_PROJECT,
         environment: data.environment,
         serverId: data.serverId,
         imageRepository: data.imageRepository,

@@ -242,6 +242,13 @@ export interface ProcedureInputs {
     /** at most 11 items */
     subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass'>;
   };
+  /** Creates a project: services and servers placed in it are reached by the people and agents granted a role in it (and by owners and admins). */
+  createProject: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name: string;
+  };
   /** Mints a token for the caller's own user, within the presenting credential's scopes; shown once. */
   createToken: {
     /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
@@ -250,6 +257,8 @@ export interface ProcedureInputs {
     scopes: string[];
     /** integer; 1-365 */
     expiresInDays?: number;
+    /** 1-50 items */
+    projects?: string[];
   };
   /** Deactivates a user ranked no higher than you: ends their sessions and refuses their tokens. */
   deactivateUser: {
@@ -342,6 +351,16 @@ export interface ProcedureInputs {
     expiresInDays: number;
     /** 1-32 items */
     scopes?: string[];
+    /** 1-50 items */
+    projects?: string[];
+  };
+  /** Gives a member (admin, operator or viewer) or an agent (agent) a role in one project; never above your own rank or wider than your credential. */
+  grantProjectRole: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+    /** uuid */
+    principalId: string;
+    role: 'admin' | 'operator' | 'viewer' | 'agent';
   };
   /** Service status and version, without credentials. With any valid credential also uptime, store readiness, the event store head and each projection position, lag and status. */
   health: undefined;
@@ -379,6 +398,14 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
+  /** Moves a service or a server to another project: from then on, who may act on it is decided by their role in that project. */
+  moveToProject: {
+    kind: 'service' | 'server';
+    /** uuid */
+    resourceId: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+  };
   /** Notification channels: kind, masked target, subscriptions, enabled. */
   notificationChannels: undefined;
   /** Deliveries newest first (`channelId?`, `status?`, `limit`, `cursor`): status, attempts, last error, next attempt. */
@@ -391,6 +418,13 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
+  /** Who holds a role in a project, and which (owners and team admins hold theirs everywhere). */
+  projectGrants: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+  };
+  /** The projects you reach (owners and admins: all), with your role in each; the default project first. */
+  projects: undefined;
   /** Removes dangling images (`all`: every unused one) from a server; recorded. */
   pruneServerImages: {
     all?: boolean;
@@ -443,6 +477,8 @@ export interface ProcedureInputs {
     hostKeyFingerprint: string;
     /** at most 32 items */
     labels?: string[];
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId?: string;
   };
   /** Registers a service: target server, image repository, validated compose, env vars (secrets sealed), approval rule. */
   registerService: {
@@ -456,6 +492,8 @@ export interface ProcedureInputs {
     imageRepository: string;
     /** 1-262144 characters */
     compose: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId?: string;
     /** at most 200 items */
     env?: EnvVarInput[];
     approvalRule?: 'none' | 'agents' | 'all-but-admins';
@@ -492,6 +530,13 @@ export interface ProcedureInputs {
     /** uuid */
     serviceId: string;
   };
+  /** Renames a project (its id stays). */
+  renameProject: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    name: string;
+  };
   /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
   requestApproval: {
     action: 'deploy' | 'rollback' | 'restore';
@@ -522,6 +567,13 @@ export interface ProcedureInputs {
   revokeInvite: {
     /** uuid */
     inviteId: string;
+  };
+  /** Takes a principal's role in one project away (in the default project, its team role applies again). */
+  revokeProjectRole: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    projectId: string;
+    /** uuid */
+    principalId: string;
   };
   /** Revokes a token of a principal ranked no higher than you; refused everywhere once this answers. */
   revokeToken: {
@@ -776,6 +828,7 @@ export const PROCEDURES = {
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
   createNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
+  createProject: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   decommissionServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
@@ -789,6 +842,7 @@ export const PROCEDURES = {
   eraseSubjectData: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['privacy:erase'], mfaExempt: false },
   executeRollback: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   generateAgentToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  grantProjectRole: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   health: { method: 'GET', lane: 'read', auth: 'public', roles: [], scopes: [], mfaExempt: false },
   identityProviders: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
   infrastructureInventory: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
@@ -796,8 +850,11 @@ export const PROCEDURES = {
   inviteMember: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   invites: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
   members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
+  moveToProject: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   notificationChannels: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
   notificationDeliveries: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
+  projectGrants: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
+  projects: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   pruneServerImages: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   pullServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   recentDeployments: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
@@ -808,10 +865,12 @@ export const PROCEDURES = {
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
+  renameProject: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   requestApproval: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['approvals:request'], mfaExempt: false },
   restoreBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   revokeDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   revokeInvite: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
+  revokeProjectRole: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   revokeToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },

@@ -22,7 +22,7 @@ export function data<T = Record<string, unknown>>(res: {
 export async function readyService(
   url: string,
   auth: Record<string, string>,
-  options: { name?: string; approvalRule?: string; env?: unknown[] } = {},
+  options: { name?: string; approvalRule?: string; env?: unknown[]; projectId?: string } = {},
 ): Promise<{ serverId: string; serviceId: string }> {
   const name = options.name ?? 'api';
   const server = data<{ serverId: string }>(
@@ -32,6 +32,7 @@ export async function readyService(
       sshUser: 'deploy',
       privateKey: PRIVATE_KEY,
       hostKeyFingerprint: FINGERPRINT,
+      ...(options.projectId ? { projectId: options.projectId } : {}),
     }),
   );
   data(
@@ -52,6 +53,7 @@ export async function readyService(
         { name: 'LOG_LEVEL', value: 'info' },
       ],
       approvalRule: options.approvalRule ?? 'none',
+      ...(options.projectId ? { projectId: options.projectId } : {}),
     }),
   );
   return { serverId: server.serverId, serviceId: service.serviceId };

@@ -44,6 +44,18 @@ export const RANK_TARGETED: Record<string, Targeting> = {
   changeUserRole: { takes: 'user', input: (t) => ({ userId: t.principalId, role: 'viewer' }) },
   deactivateUser: { takes: 'user', input: (t) => ({ userId: t.principalId }) },
   eraseSubjectData: { takes: 'user', input: (t) => ({ userId: t.principalId }) },
+  grantProjectRole: {
+    takes: 'any',
+    input: (t) => ({
+      projectId: 'default',
+      principalId: t.principalId,
+      role: t.isAgent ? 'agent' : 'viewer',
+    }),
+  },
+  revokeProjectRole: {
+    takes: 'any',
+    input: (t) => ({ projectId: 'default', principalId: t.principalId }),
+  },
   generateAgentToken: {
     takes: 'agent',
     handsOverValue: true,

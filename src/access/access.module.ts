@@ -1,3 +1,5 @@
+import { ProjectOfTarget } from './project-of-target.js';
+import { ProjectStandings } from './project-standings.js';
 import { Module } from '@nestjs/common';
 import { SecurityModule } from '../security/security.module.js';
 import { AccessService } from './access.service.js';
@@ -34,8 +36,11 @@ import { TokenMinter } from './token-minter.js';
     RevokeTokenHandler,
     RotateTokenHandler,
     InvalidatePrincipalHandler,
+    ProjectStandings,
+    ProjectOfTarget,
   ],
   exports: [
+    ProjectStandings,
     AccessService,
     CredentialWatch,
     StoredCredentialVerifier,

@@ -5,6 +5,15 @@ import type { ProcedureOptions } from '../kernel/procedure.js';
 import { SecurityPolicyReader } from '../security/security-policy.reader.js';
 import { mfaRequired } from '../security/mfa-requirement.js';
 import { decideAccess } from './access-decision.js';
+import {
+  highestProjectRole,
+  projectAccess,
+  projectScopes,
+  reachesEveryProject,
+  readableProjects,
+} from './authority.js';
+import { ProjectOfTarget } from './project-of-target.js';
+import { ProjectStandings } from './project-standings.js';
 import { capabilitiesOf } from './capabilities.js';
 import {
   CREDENTIAL_VERIFIER,
@@ -20,7 +29,7 @@ import { anonymousContext, type RequestContext } from '../kernel/request-context
 /** What a caller is admitted to: a procedure's or a route's declared access. */
 export type AccessTarget = Pick<
   ProcedureOptions,
-  'name' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly'
+  'name' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly' | 'project'
 >;
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
@@ -31,6 +40,8 @@ export class AccessService {
   constructor(
     @Inject(CREDENTIAL_VERIFIER) private readonly verifier: CredentialVerifier,
     private readonly policies: SecurityPolicyReader,
+    private readonly standings: ProjectStandings,
+    private readonly projects: ProjectOfTarget,
   ) {
     this.bearer = new BearerCredentials((token) => this.verifier.verifyToken(token));
   }
@@ -72,8 +83,48 @@ export class AccessService {
         rule: 'session-only',
       });
     }
+    if (target.project) {
+      // Judged again in the target's project once the input says which; here, by the most the
+      // caller holds in any project it reaches.
+      const standing = await this.standings.of(identity);
+      const role = highestProjectRole(standing);
+      const ceiling = projectScopes(standing, role);
+      decideAccess(target, { ...identity.principal, role }, ceiling);
+      return ceiling;
+    }
     decideAccess(target, identity.principal, scopes);
     return scopes;
+  }
+
+  /** The projects a caller reads in (null: every project), for lists of things in projects. */
+  async readableProjects(ctx: RequestContext): Promise<string[] | null> {
+    if (!ctx.principal) return null;
+    return readableProjects(await this.standings.of(ctx));
+  }
+
+  /**
+   * A call whose target lives in a project, judged there: the caller's role in that project
+   * (authority.ts) must be allowed and its scopes there must cover the procedure's. The call
+   * then runs with those scopes. An unknown target is left to the call (NOT_FOUND).
+   */
+  async inProject(
+    target: AccessTarget,
+    ctx: RequestContext,
+    input: unknown,
+  ): Promise<RequestContext> {
+    if (!target.project || !ctx.principal) return ctx;
+    const standing = await this.standings.of(ctx);
+    // Owners and admins hold their team role everywhere: unless their token is limited to
+    // projects, the target's project changes nothing (and is not looked up).
+    if (reachesEveryProject(standing)) return ctx;
+    const projectId = await this.projects.of(
+      target.project,
+      input as Record<string, unknown> | undefined,
+    );
+    if (projectId === null) return ctx;
+    const { role, scopes } = projectAccess(standing, projectId);
+    decideAccess(target, { ...ctx.principal, role }, scopes);
+    return { ...ctx, scopes };
   }
 
   /**

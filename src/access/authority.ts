@@ -1,6 +1,8 @@
 import { AppError } from '../common/app-error.js';
 import { capabilitiesOf, ROLE_CAPABILITIES, ROLE_RANK } from './capabilities.js';
 import type { RequestContext } from '../kernel/request-context.js';
+import type { Role } from '../kernel/roles.js';
+import { DEFAULT_PROJECT, type ProjectRole } from '../events/projects.events.js';
 
 /**
  * The two rules that keep a caller from reaching above itself, as pure functions every handler
@@ -150,4 +152,121 @@ export function assertWithinEffective(
 /** The scopes an agent with this preset may hold. */
 export function scopesOfPreset(preset: string): readonly string[] {
   return capabilitiesOf({ kind: 'agent', role: 'agent', preset });
+}
+
+/**
+ * Projects: what a principal may do to something in project `projectId`. Owners and team admins
+ * hold their team role in every project; anyone else holds the role granted in that project,
+ * or, in the default project only, their team role (what every member could do before there
+ * were projects). A token limited to projects reaches only those. Effective access there is the
+ * role's capabilities (an agent's preset) ∩ the token's scopes.
+ */
+export interface ProjectStanding {
+  kind: 'user' | 'agent';
+  /** The team role: owner, admin, operator, viewer, or agent. */
+  role: Role;
+  preset?: string | null;
+  /** The role granted in each project that grants one. */
+  grants: Readonly<Record<string, ProjectRole>>;
+  /** The projects the presented token is limited to; null: not limited (or a session). */
+  tokenProjects: readonly string[] | null;
+  /** The presented token's scopes; null for a session. */
+  tokenScopes: readonly string[] | null;
+}
+
+const TEAM_WIDE: readonly Role[] = ['owner', 'admin'];
+
+/** An owner or team admin whose credential is not limited to projects: every project alike. */
+export function reachesEveryProject(standing: ProjectStanding): boolean {
+  return standing.kind === 'user' && TEAM_WIDE.includes(standing.role) && !standing.tokenProjects;
+}
+
+/** The role held in a project, or null for none. */
+export function roleInProject(standing: ProjectStanding, projectId: string): Role | null {
+  if (standing.kind === 'user' && TEAM_WIDE.includes(standing.role)) return standing.role;
+  const granted = standing.grants[projectId];
+  if (granted) return granted;
+  return projectId === DEFAULT_PROJECT ? standing.role : null;
+}
+
+/** The role and effective scopes in a project, or a refusal that says which rule refused. */
+export function projectAccess(
+  standing: ProjectStanding,
+  projectId: string,
+): { role: Role; scopes: string[] } {
+  if (standing.tokenProjects && !standing.tokenProjects.includes(projectId)) {
+    throw new AppError('FORBIDDEN', `This token is limited to projects other than ${projectId}`, {
+      requiredScopes: [],
+      grantedScopes: [...(standing.tokenScopes ?? [])].sort(),
+      rule: 'token-projects',
+      project: projectId,
+      tokenProjects: [...standing.tokenProjects],
+    });
+  }
+  const role = roleInProject(standing, projectId);
+  if (!role) {
+    throw new AppError('FORBIDDEN', `You have no role in project ${projectId}`, {
+      requiredScopes: [],
+      grantedScopes: [],
+      rule: 'project',
+      project: projectId,
+    });
+  }
+  return { role, scopes: projectScopes(standing, role) };
+}
+
+/** The capabilities of `role` (an agent's preset) ∩ the presented token's scopes. */
+export function projectScopes(standing: ProjectStanding, role: Role): string[] {
+  const capabilities = capabilitiesOf({ kind: standing.kind, role, preset: standing.preset });
+  return standing.tokenScopes
+    ? capabilities.filter((s) => standing.tokenScopes!.includes(s))
+    : [...capabilities];
+}
+
+/**
+ * The most a principal could do in any project it reaches: what admits it to a call whose
+ * project is known only from the call's input (the call is then judged in that project).
+ */
+export function highestProjectRole(standing: ProjectStanding): Role {
+  if (standing.kind === 'agent') return standing.role;
+  const roles = [standing.role, ...Object.values(standing.grants)].filter(isHumanRole);
+  return roles.reduce<Role>(
+    (best, r) => (ROLE_RANK[r] > ROLE_RANK[best as HumanRole] ? r : best),
+    standing.role,
+  );
+}
+
+/** The projects a principal may read in, or null for every project. */
+export function readableProjects(standing: ProjectStanding): string[] | null {
+  const teamWide = standing.kind === 'user' && TEAM_WIDE.includes(standing.role);
+  const reachable = teamWide
+    ? null
+    : [...new Set([DEFAULT_PROJECT, ...Object.keys(standing.grants)])];
+  if (!standing.tokenProjects) return reachable;
+  return (reachable ?? standing.tokenProjects).filter((p) => standing.tokenProjects!.includes(p));
+}
+
+/**
+ * Narrowing for projects: a token made with a token limited to projects is limited to some of
+ * them too. (A session, or a token not limited, may limit the new one as it likes.)
+ */
+export function assertWithinProjects(
+  presented: readonly string[] | null,
+  wanted: readonly string[] | null,
+): void {
+  if (!presented) return;
+  const outside = wanted ? wanted.filter((p) => !presented.includes(p)) : null;
+  if (outside && outside.length === 0) return;
+  throw new AppError(
+    'FORBIDDEN',
+    outside
+      ? `The token would reach projects your credential does not: ${outside.join(', ')}`
+      : `Your credential is limited to projects ${presented.join(', ')}: limit the token to them too`,
+    {
+      requiredScopes: [],
+      grantedScopes: [],
+      rule: 'narrowing',
+      tokenProjects: [...presented],
+    },
+  );
 }

@@ -118,6 +118,7 @@ export class StoredCredentialVerifier
         lane: token.lane,
         expiresAt: token.expiresAt,
         createdAt: token.createdAt,
+        projects: token.projects ?? null,
       },
       session: null,
       sessionDigest: null,

@@ -5,7 +5,7 @@ import { conflict } from '../common/app-error.js';
 import { CLOCK, type Clock } from '../common/clock.js';
 import { DeciderRunner } from '../storage/decider-runner.js';
 import { tokenStream } from '../events/access.events.js';
-import { assertWithinEffective } from './authority.js';
+import { assertWithinEffective, assertWithinProjects } from './authority.js';
 import type { RequestContext } from '../kernel/request-context.js';
 import type { Role } from '../kernel/roles.js';
 import { generateToken, tokenDigest } from './token-format.js';
@@ -21,6 +21,7 @@ export interface MintedToken {
   scopes: string[];
   lane: string;
   expiresAt: string | null;
+  projects: string[] | null;
 }
 
 export interface MintRequest {
@@ -30,6 +31,8 @@ export interface MintRequest {
   expiresInDays: number | undefined;
   rotatedFrom?: string;
   tokenId?: string;
+  /** Limit the token to these projects; null or absent: not limited. */
+  projects?: string[] | null;
 }
 
 @Injectable()
@@ -51,6 +54,7 @@ export class TokenMinter {
     const holder = { kind: principal.kind, role: principal.role as Role, preset: principal.preset };
     const grant = grantToken(holder, request.scopes, request.expiresInDays, this.clock.now());
     assertWithinEffective(ctx, grant.scopes, 'The token');
+    assertWithinProjects(ctx.token?.projects ?? null, request.projects ?? null);
     return grant;
   }
 
@@ -73,6 +77,7 @@ export class TokenMinter {
           expiresAt: grant.expiresAt,
           createdBy: ctx.principal?.id ?? 'system',
           rotatedFrom: request.rotatedFrom ?? null,
+          ...(request.projects ? { projects: request.projects } : {}),
         },
       },
       ctx,
@@ -85,6 +90,7 @@ export class TokenMinter {
       scopes: grant.scopes,
       lane: grant.lane,
       expiresAt: grant.expiresAt,
+      projects: request.projects ?? null,
     };
   }
 }

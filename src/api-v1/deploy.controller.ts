@@ -27,6 +27,7 @@ export class DeployController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/deploy/compose',
+    project: { service: 'serviceId' },
     roles: DEPLOYERS,
     scopes: ['deploy:start'],
     lane: 'command',

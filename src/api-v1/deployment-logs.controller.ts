@@ -25,6 +25,7 @@ import {
 const LOG_STREAM = {
   auth: 'guarded',
   name: 'GET /api/v1/deployments/:id/logs/stream',
+  project: { deployment: 'id' },
   roles: EVERYONE,
   scopes: ['logs:read'],
   summary:

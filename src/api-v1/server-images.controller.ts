@@ -45,6 +45,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/servers/:id/images',
+    project: { server: 'id' },
     roles: EVERYONE,
     scopes: ['server:read'],
     summary: 'The images on a server (docker image ls over SSH)',
@@ -61,6 +62,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/pull',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',
@@ -77,6 +79,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/prune',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',
@@ -92,6 +95,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'DELETE /api/v1/servers/:id/images',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',
@@ -110,6 +114,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'PUT /api/v1/servers/:id/images',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',

@@ -28,6 +28,7 @@ export class ServersController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/check',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['diagnostics:read'],
     lane: 'command',
@@ -49,6 +50,7 @@ export class ServersController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/edge/sync',
+    project: { server: 'id' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',

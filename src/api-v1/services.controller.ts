@@ -27,6 +27,7 @@ const DEFAULT_SECONDS = 300;
 const CONTAINER_LOG_STREAM = {
   auth: 'guarded',
   name: 'GET /api/v1/services/:id/logs/stream',
+  project: { service: 'id' },
   roles: EVERYONE,
   scopes: ['logs:read'],
   summary:
@@ -50,6 +51,7 @@ export class ServicesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/services/:id/status',
+    project: { service: 'id' },
     roles: EVERYONE,
     scopes: ['diagnostics:read'],
     summary:
@@ -66,6 +68,7 @@ export class ServicesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/services/:id/stats',
+    project: { service: 'id' },
     roles: EVERYONE,
     scopes: ['diagnostics:read'],
     summary:

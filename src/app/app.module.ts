@@ -9,6 +9,7 @@ import { HealthModule } from '../health/health.module.js';
 import { RouteDeclarationGuard } from '../http/route-declaration.guard.js';
 import { IdentityModule } from '../identity/identity.module.js';
 import { SecurityModule } from '../security/security.module.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 import { MailModule } from '../mail/mail.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
         AccessModule,
         IdentityModule,
         SecurityModule,
+        ProjectsModule,
         ApiV1Module,
         DeploymentsModule,
         RunnerModule,

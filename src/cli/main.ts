@@ -23,6 +23,7 @@ import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
 import { registerSsoCommands } from './commands/sso.commands.js';
+import { registerProjectCommands } from './commands/projects.commands.js';
 import { Output } from './output.js';
 
 /** The `slipway` program: one JSON document per command with --json, exit codes 0/1/2/3. */
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerAccessCommands(program);
   registerMfaCommands(program);
   registerSsoCommands(program);
+  registerProjectCommands(program);
   registerApprovalCommands(program);
   registerAuditCommands(program);
   registerNotificationCommands(program);

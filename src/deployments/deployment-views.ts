@@ -36,6 +36,7 @@ export function serverView(s: ServerDoc) {
   return {
     id: s.id,
     name: s.name,
+    projectId: s.projectId ?? 'default',
     host: s.host,
     sshPort: s.sshPort,
     sshUser: s.sshUser,
@@ -55,6 +56,7 @@ export function serviceView(s: ServiceDoc) {
   return {
     id: s.id,
     name: s.name,
+    projectId: s.projectId ?? 'default',
     environment: s.environment,
     serverId: s.serverId,
     imageRepository: s.imageRepository,

@@ -1,3 +1,6 @@
+import { AccessModule } from '../access/access.module.js';
+import { ServicesInProjects } from './services-in-projects.js';
+import { ProjectsModule } from '../projects/projects.module.js';
 import { DomainClaims } from './routes/domain-claims.js';
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
@@ -55,6 +58,7 @@ import { ServicesHandler } from './queries/services.js';
 import { ServiceRegistrar } from './service-registrar.js';
 
 @Module({
+  imports: [ProjectsModule, AccessModule],
   providers: [
     StreamFacts,
     DeploymentRequests,
@@ -109,8 +113,10 @@ import { ServiceRegistrar } from './service-registrar.js';
     ConfigDiffHandler,
     Uploads,
     ComposeIntakeHandler,
+    ServicesInProjects,
   ],
   exports: [
+    ServicesInProjects,
     TriggerDeployHandler,
     DeploymentRequests,
     Uploads,

@@ -31,6 +31,8 @@ export const TokenMinted = defineEvent<{
   expiresAt: string | null;
   createdBy: string;
   rotatedFrom: string | null;
+  /** The projects the token is limited to; absent or null: not limited. */
+  projects?: string[] | null;
 }>('TokenMinted', 1);
 
 export const TokenRevoked = defineEvent<{ tokenId: string }>('TokenRevoked', 1);

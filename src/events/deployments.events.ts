@@ -99,6 +99,8 @@ export const ServerRegistered = defineEvent<{
   credentialCiphertext: string;
   hostKeyFingerprint: string;
   labels: Record<string, string>;
+  /** The project it was registered in; absent (before projects): the default project. */
+  projectId?: string;
 }>('ServerRegistered', 1);
 export const ServerHostKeyApproved = defineEvent<{ serverId: string; fingerprint: string }>(
   'ServerHostKeyApproved',
@@ -182,6 +184,8 @@ export const ServiceRegistered = defineEvent<
     environment: string;
     /** Set for a pull request's preview: the service it previews and the request's number. */
     preview?: ServicePreviewOf;
+    /** The project it was registered in; absent (before projects): the default project. */
+    projectId?: string;
   } & ServiceSettings
 >('ServiceRegistered', 1);
 

@@ -14,6 +14,19 @@ import type { Scope } from './scopes.js';
 export type ProcedureAuth = 'public' | 'authenticated';
 
 /**
+ * Where the thing a call acts on lives, for access per project: the input field that holds the
+ * id of a service, server, deployment, backup or approval, or names a project (absent there:
+ * the default project).
+ */
+export type ProjectTarget =
+  | { service: string }
+  | { server: string }
+  | { deployment: string }
+  | { backup: string }
+  | { approval: string }
+  | { project: string };
+
+/**
  * The single declaration of a procedure. It drives routing (name, method from lane), the
  * guard (auth, roles, scopes), input validation (input class) and the published contract.
  */
@@ -48,6 +61,17 @@ export interface ProcedureOptions {
    * until anything commits to the read models.
    */
   readModelsOnly?: boolean;
+  /**
+   * The call acts on something in a project: it is judged by the caller's role in that project
+   * (owners and admins: their team role), and a token limited to projects reaches only those.
+   */
+  project?: ProjectTarget;
+  /**
+   * The answer lists things that live in projects: a caller who does not reach every project
+   * gets only those in the projects it reads (`RequestContext.readableProjects`), never a kept
+   * answer shared with others.
+   */
+  projectList?: true;
 }
 
 /** What a procedure that needs credentials declares; its lane is named by the decorator. */

@@ -18,6 +18,8 @@ export interface TokenInfo {
   scopes: string[];
   lane: string;
   expiresAt: string | null;
+  /** The projects the token is limited to; null: every project its principal reaches. */
+  projects: string[] | null;
   createdAt: string;
 }
 
@@ -44,6 +46,11 @@ export interface RequestContext {
   session: SessionInfo | null;
   /** Digest of the session cookie, when session-backed (to end it on logout). */
   sessionDigest: string | null;
+  /**
+   * For a procedure that lists things in projects: the projects the caller reads in; absent or
+   * null: every project.
+   */
+  readableProjects?: string[] | null;
   /** Effective scopes: role capabilities intersected with token scopes. */
   scopes: string[];
   /** The `Idempotency-Key` header, when the caller sent one. */

@@ -4,6 +4,7 @@ import type { RequestContext } from './request-context.js';
 import type { Role } from './roles.js';
 import type { Scope } from './scopes.js';
 import type { Lane } from './lanes.js';
+import type { ProjectTarget } from './procedure.js';
 import { AppError } from '../common/app-error.js';
 
 export const ROUTE_ACCESS = 'slipway:route-access';
@@ -29,6 +30,11 @@ export type RouteAccessDeclaration = (
       scopes: readonly Scope[];
       mfaExempt?: boolean;
       lane?: Extract<Lane, 'read' | 'command'>;
+      /**
+       * What the route acts on, for access per project: judged in that project once its
+       * validated input (path, query, body together) names it, as procedures are.
+       */
+      project?: ProjectTarget;
     }
 ) &
   RouteDocumentation;

@@ -38,6 +38,7 @@ function token(n: number, expiresInHours: number): ApiTokenDoc {
     rotatedFrom: null,
     replacedBy: null,
     refuseAfter: null,
+    projects: null,
   };
 }
 

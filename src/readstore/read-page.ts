@@ -48,3 +48,14 @@ export function whereGiven(fields: Record<string, Scalar | undefined>): Filter {
     if (value !== undefined) filter[field] = value;
   return filter;
 }
+
+/**
+ * The filter for a list of things in projects: documents whose `field` is one of the projects
+ * the caller reads (`readable`), or no condition when it reads every project (null/absent).
+ */
+export function inProjects(
+  readable: readonly string[] | null | undefined,
+  field = 'projectId',
+): Filter {
+  return readable ? { [field]: { $in: [...readable] } } : {};
+}

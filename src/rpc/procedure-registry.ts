@@ -1,4 +1,5 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
+import { AccessService } from '../access/access.service.js';
 import { DiscoveryService } from '@nestjs/core';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -36,6 +37,7 @@ export class ProcedureRegistry implements OnModuleInit {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     @Inject(READ_STORE) reads?: ReadStore,
+    @Optional() private readonly access?: AccessService,
   ) {
     this.kept = reads ? new KeptAnswers(reads) : null;
   }
@@ -66,11 +68,30 @@ export class ProcedureRegistry implements OnModuleInit {
     if (this.procedures.has(options.name)) {
       throw new Error(`procedure ${options.name} is declared twice`);
     }
+    const answer =
+      options.readModelsOnly && this.kept ? this.kept.around(options.name, invoke) : invoke;
+    // A call on something in a project is judged in that project first, on every surface
+    // (and before a kept answer could be shared with it).
+    const access = this.access;
+    if ((options.project || options.projectList) && !access) {
+      throw new Error(`procedure ${options.name}: judged per project, but no access service`);
+    }
     this.procedures.set(options.name, {
       ...options,
       method: methodForLane(options.lane),
       path: `/trpc/${options.name}`,
-      invoke: options.readModelsOnly && this.kept ? this.kept.around(options.name, invoke) : invoke,
+      invoke:
+        options.project || options.projectList
+          ? async (input, ctx) => {
+              const judged = options.project ? await access!.inProject(options, ctx, input) : ctx;
+              // A list: everyone who reads every project shares the same answer; anyone else
+              // gets one of their own, from the projects they read.
+              const readable = options.projectList ? await access!.readableProjects(judged) : null;
+              return readable === null
+                ? answer(input, judged)
+                : invoke(input, { ...judged, readableProjects: readable });
+            }
+          : answer,
     });
   }
 

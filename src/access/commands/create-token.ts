@@ -6,7 +6,7 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { ADMINS } from '../../kernel/roles.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
-import { ScopeList, TokenLifetimeDays } from './token-fields.js';
+import { ProjectList, ScopeList, TokenLifetimeDays } from './token-fields.js';
 
 export class CreateTokenInput {
   @DisplayName()
@@ -18,6 +18,11 @@ export class CreateTokenInput {
   @Omittable()
   @TokenLifetimeDays()
   expiresInDays?: number;
+
+  /** Limit the token to these projects (absent: every project its principal reaches). */
+  @Omittable()
+  @ProjectList()
+  projects?: string[];
 }
 
 export class CreateToken extends ProcedureCommand<CreateTokenInput, MintedToken> {}
@@ -45,6 +50,7 @@ export class CreateTokenHandler implements ICommandHandler<CreateToken> {
         name: input.tokenName,
         scopes: input.scopes,
         expiresInDays: input.expiresInDays,
+        projects: input.projects ? [...new Set(input.projects)].sort() : null,
       },
       ctx,
     );

@@ -10,7 +10,7 @@ import { assertMayReceiveTokenOf, callerOf } from '../authority.js';
 import { capabilitiesOf } from '../capabilities.js';
 import { PrincipalLookup } from '../principal-lookup.js';
 import { TokenMinter, type MintedToken } from '../token-minter.js';
-import { ScopeList, TokenLifetimeDays } from './token-fields.js';
+import { ProjectList, ScopeList, TokenLifetimeDays } from './token-fields.js';
 
 export class GenerateAgentTokenInput {
   @IsUUID()
@@ -26,6 +26,11 @@ export class GenerateAgentTokenInput {
   @Omittable()
   @ScopeList()
   scopes?: string[];
+
+  /** Limit the token to these projects (absent: every project its principal reaches). */
+  @Omittable()
+  @ProjectList()
+  projects?: string[];
 }
 
 export class GenerateAgentToken extends ProcedureCommand<GenerateAgentTokenInput, MintedToken> {}
@@ -62,7 +67,13 @@ export class GenerateAgentTokenHandler implements ICommandHandler<GenerateAgentT
       ...capabilitiesOf({ kind: 'agent', role: 'agent', preset: principal.preset }),
     ];
     return this.minter.mint(
-      { principal, name: input.tokenName, scopes, expiresInDays: input.expiresInDays },
+      {
+        principal,
+        name: input.tokenName,
+        scopes,
+        expiresInDays: input.expiresInDays,
+        projects: input.projects ? [...new Set(input.projects)].sort() : null,
+      },
       ctx,
     );
   }

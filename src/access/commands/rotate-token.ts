@@ -67,6 +67,8 @@ export class RotateTokenHandler implements ICommandHandler<RotateToken> {
       expiresInDays: lifetimeDays,
       rotatedFrom: old.id,
       tokenId: randomUUID(),
+      // The new value reaches what the old one did: its projects too.
+      projects: old.projects ?? null,
     };
     this.minter.check(request, ctx);
     const refuseAfter = new Date(

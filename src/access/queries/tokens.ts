@@ -25,6 +25,8 @@ export interface TokenView {
   revokedAt: string | null;
   replacedBy: string | null;
   refuseAfter: string | null;
+  /** The projects the token is limited to; null: not limited. */
+  projects: string[] | null;
   state: 'active' | 'revoked' | 'expired' | 'rotated';
 }
 
@@ -76,6 +78,7 @@ export class TokensHandler implements IQueryHandler<Tokens> {
         revokedAt: t.revokedAt,
         replacedBy: t.replacedBy,
         refuseAfter: t.refuseAfter,
+        projects: t.projects ?? null,
         state: t.revokedAt
           ? 'revoked'
           : t.expiresAt && Date.parse(t.expiresAt) <= now

@@ -34,7 +34,7 @@ async function allMembers(client: ApiClient): Promise<Member[]> {
 }
 
 /** A member by id or by email (emails compare without case). */
-async function resolveMember(client: ApiClient, ref: string): Promise<Member> {
+export async function resolveMember(client: ApiClient, ref: string): Promise<Member> {
   const members = await allMembers(client);
   const found = UUID.test(ref)
     ? members.find((m) => m.id === ref.toLowerCase())

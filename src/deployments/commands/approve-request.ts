@@ -31,6 +31,7 @@ function frozenSnapshot(payload: Record<string, unknown>): DeploymentSnapshot | 
   input: DecideApprovalInput,
   description:
     'Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once.',
+  project: { approval: 'approvalId' },
 })
 export class ApproveRequestHandler implements ICommandHandler<ApproveRequest> {
   constructor(

@@ -37,6 +37,7 @@ export class ApproveServerHostKey extends ProcedureCommand<
   input: ApproveServerHostKeyInput,
   description:
     'Approves the pinned host key (must match it); the server becomes ready. Then checks the SSH connection and reports it as `connection` (a failed check does not undo the approval; null when server checks are off).',
+  project: { server: 'serverId' },
 })
 export class ApproveServerHostKeyHandler implements ICommandHandler<ApproveServerHostKey> {
   constructor(

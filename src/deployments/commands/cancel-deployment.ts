@@ -33,6 +33,7 @@ export class CancelDeployment extends ProcedureCommand<
   scopes: ['deploy:cancel'],
   input: CancelDeploymentInput,
   description: 'Cancels a queued deployment at once; asks a running one to stop between steps.',
+  project: { deployment: 'deploymentId' },
 })
 export class CancelDeploymentHandler implements ICommandHandler<CancelDeployment> {
   constructor(

@@ -27,6 +27,7 @@ export class CheckServer extends ProcedureCommand<CheckServerInput, ServerCheckA
   input: CheckServerInput,
   description:
     'Connects to a server with its pinned host key and sealed key (key exchange only until the host key is approved), runs nothing, and reports reachable, host key, authenticated, latency and the failure class.',
+  project: { server: 'serverId' },
 })
 export class CheckServerHandler implements ICommandHandler<CheckServer> {
   constructor(

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
 import { CommandBus } from '@nestjs/cqrs';
 import { Type } from 'class-transformer';
 import {
@@ -144,6 +146,14 @@ export function intakeFileIssues(files: IntakeFileInput[]): FieldIssue[] {
  * TriggerDeploy with the intake as an override, so the service's approval rule, the
  * idempotency key and the FIFO queue are those of `triggerDeploy`.
  */
+/** The intake deploys as `triggerDeploy` does, in the project of the service it names. */
+const INTAKE_ACCESS: AccessTarget = {
+  name: 'POST /api/v1/deploy/compose',
+  roles: DEPLOYERS,
+  scopes: ['deploy:start'],
+  project: { service: 'serviceId' },
+};
+
 @Injectable()
 export class ComposeIntakeHandler {
   constructor(
@@ -151,10 +161,13 @@ export class ComposeIntakeHandler {
     private readonly uploads: Uploads,
     private readonly commands: CommandBus,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly access: AccessService,
   ) {}
 
-  async execute(input: ComposeDeployInput, ctx: RequestContext) {
+  async execute(input: ComposeDeployInput, given: RequestContext) {
     const service = await this.target(input);
+    // Named by server and name or by id, the service is judged in its own project.
+    const ctx = await this.access.inProject(INTAKE_ACCESS, given, { serviceId: service.id });
     const issues = intakeFileIssues(input.files);
     if (issues.length) throw badRequest('The compose files are invalid', issues);
     const composeFile = input.files.find((f) =>

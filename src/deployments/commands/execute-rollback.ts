@@ -37,6 +37,7 @@ export class ExecuteRollback extends ProcedureCommand<
   input: ExecuteRollbackInput,
   description:
     'Queues a deployment that replays a succeeded deployment’s frozen snapshot (or opens an approval).',
+  project: { service: 'serviceId' },
 })
 export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> {
   constructor(

@@ -52,6 +52,7 @@ export class RecordBackup extends ProcedureCommand<RecordBackupInput, { backupId
   scopes: ['backup:write'],
   input: RecordBackupInput,
   description: 'Records a backup artifact: location, SHA-256 checksum, size, time.',
+  project: { service: 'serviceId' },
 })
 export class RecordBackupHandler implements ICommandHandler<RecordBackup> {
   constructor(

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
+import { Omittable } from '../../common/omittable.js';
+import { ProjectFacts } from '../../projects/project-facts.js';
+import { ProjectId } from '../../projects/project.input.js';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -41,6 +44,11 @@ export class RegisterServerInput {
 
   @ServerLabels()
   labels?: string[];
+
+  /** The project to place it in (absent: the default project). */
+  @Omittable()
+  @ProjectId()
+  projectId?: string;
 }
 
 export interface RegisteredServerAnswer {
@@ -60,11 +68,13 @@ export class RegisterServer extends ProcedureCommand<RegisterServerInput, Regist
   input: RegisterServerInput,
   description:
     'Registers a server: SSH target, sealed private key, pinned host key fingerprint (to approve).',
+  project: { project: 'projectId' },
 })
 export class RegisterServerHandler implements ICommandHandler<RegisterServer> {
   constructor(
     private readonly servers: ServerStreams,
     private readonly gate: AddressGate,
+    private readonly projects: ProjectFacts,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
   ) {}
 
@@ -72,6 +82,7 @@ export class RegisterServerHandler implements ICommandHandler<RegisterServer> {
     const refusal = await this.gate.refusal(input.host);
     if (refusal)
       throw badRequest('The server address is refused', [{ path: 'host', message: refusal }]);
+    const projectId = await this.projects.placeIn(input.projectId);
     const serverId = randomUUID();
     const labels = Object.fromEntries(
       (input.labels ?? []).map((l) => l.split('=', 2) as [string, string]),
@@ -85,6 +96,7 @@ export class RegisterServerHandler implements ICommandHandler<RegisterServer> {
       credentialCiphertext: this.box.seal(input.privateKey),
       hostKeyFingerprint: input.hostKeyFingerprint,
       labels,
+      projectId,
     };
     await this.servers.register(event, ctx);
     return {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
+import { ProjectFacts } from '../../projects/project-facts.js';
+import { ProjectId } from '../../projects/project.input.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
@@ -26,6 +29,11 @@ export class RegisterServiceInput extends ServiceSettingsInput {
 
   @ComposeText()
   compose!: string;
+
+  /** The project to place it in (absent: the default project). */
+  @Omittable()
+  @ProjectId()
+  projectId?: string;
 }
 
 export interface RegisteredServiceAnswer {
@@ -47,12 +55,14 @@ export class RegisterService extends ProcedureCommand<
   input: RegisterServiceInput,
   description:
     'Registers a service: target server, image repository, validated compose, env vars (secrets sealed), approval rule.',
+  project: { project: 'projectId' },
 })
 export class RegisterServiceHandler implements ICommandHandler<RegisterService> {
   constructor(
     private readonly registrar: ServiceRegistrar,
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
+    private readonly projects: ProjectFacts,
   ) {}
 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
@@ -62,9 +72,11 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
     this.settings.validCompose(input.compose, env);
     this.settings.allowedOn(server, input.compose, env);
     await this.settings.healthUrl(input.healthCheckUrl);
+    const projectId = await this.projects.placeIn(input.projectId);
     const serviceId = randomUUID();
     const event = {
       serviceId,
+      projectId,
       name: input.name,
       environment: input.environment,
       serverId: input.serverId,

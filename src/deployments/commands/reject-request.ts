@@ -15,6 +15,7 @@ export class RejectRequest extends ProcedureCommand<DecideApprovalInput, Approva
   input: DecideApprovalInput,
   description:
     'Rejects a request filed neither by you nor by an agent you created or minted its token.',
+  project: { approval: 'approvalId' },
 })
 export class RejectRequestHandler implements ICommandHandler<RejectRequest> {
   constructor(private readonly approvals: ApprovalRequests) {}

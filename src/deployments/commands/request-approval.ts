@@ -43,6 +43,7 @@ export class RequestApproval extends ProcedureCommand<RequestApprovalInput, Pend
   scopes: ['approvals:request'],
   input: RequestApprovalInput,
   description: 'Asks for approval of a deploy, rollback or restore; the payload is frozen.',
+  project: { service: 'serviceId' },
 })
 export class RequestApprovalHandler implements ICommandHandler<RequestApproval> {
   constructor(

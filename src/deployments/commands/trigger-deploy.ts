@@ -61,6 +61,7 @@ export class TriggerDeploy extends ProcedureCommand<
   input: TriggerDeployInput,
   description:
     'Queues a deployment (FIFO per service), or opens an approval when the service rule requires one. Honours Idempotency-Key.',
+  project: { service: 'serviceId' },
 })
 export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
   constructor(

@@ -70,6 +70,7 @@ export class UpdateService extends ProcedureCommand<
   input: UpdateServiceInput,
   description:
     'Changes fields of a service; later deployments use them, earlier snapshots stay frozen.',
+  project: { service: 'serviceId' },
 })
 export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
   constructor(

@@ -38,6 +38,7 @@ export class SetServerComposePolicy extends ProcedureCommand<
   input: SetServerComposePolicyInput,
   description:
     'Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all.',
+  project: { server: 'serverId' },
 })
 export class SetServerComposePolicyHandler implements ICommandHandler<SetServerComposePolicy> {
   constructor(private readonly servers: ServerStreams) {}

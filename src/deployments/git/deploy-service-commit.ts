@@ -82,6 +82,7 @@ export class DeployServiceCommit extends ProcedureCommand<
   input: DeployServiceCommitInput,
   description:
     'Builds a commit of the service’s git repository on its server and deploys it (`{serviceId, commit, ref?, reason?}`): queued, or an approval request when the service’s rule requires one. Honours Idempotency-Key.',
+  project: { service: 'serviceId' },
 })
 export class DeployServiceCommitHandler implements ICommandHandler<DeployServiceCommit> {
   constructor(

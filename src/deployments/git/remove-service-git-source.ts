@@ -21,6 +21,7 @@ export class RemoveServiceGitSource extends ProcedureCommand<
   input: ServiceIdInput,
   description:
     'Stops a service following its git repository (its deploy key and token are dropped); removing none changes nothing.',
+  project: { service: 'serviceId' },
 })
 export class RemoveServiceGitSourceHandler implements ICommandHandler<RemoveServiceGitSource> {
   constructor(

@@ -79,6 +79,7 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
   input: SetServiceGitSourceInput,
   description:
     'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, composeFile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
+  project: { service: 'serviceId' },
 })
 export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGitSource> {
   constructor(

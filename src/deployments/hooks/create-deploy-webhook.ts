@@ -133,6 +133,7 @@ export class CreateDeployWebhook extends ProcedureCommand<
   input: CreateDeployWebhookInput,
   description:
     'Creates an inbound deploy hook for a service: `{serviceId, name, rules: [{source: "tag"|"image", pattern, image, allowRollback?}], unsignedUrl?}` → its URL (`POST /api/v1/hooks/{id}`) and signing secret, shown once (GitHub/Gitea secret, GitLab secret or signing token); with unsignedUrl, a URL that takes unsigned deliveries (Docker Hub), shown once.',
+  project: { service: 'serviceId' },
 })
 export class CreateDeployWebhookHandler implements ICommandHandler<CreateDeployWebhook> {
   constructor(

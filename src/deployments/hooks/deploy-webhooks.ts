@@ -1,3 +1,4 @@
+import { ServicesInProjects } from '../services-in-projects.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import type { DeployHookDoc } from '../../../projections/deploy-hooks.projection.js';
@@ -17,19 +18,25 @@ export class DeployWebhooks extends ProcedureQuery<ServicePageInput, Page<Deploy
   name: 'deployWebhooks',
   roles: EVERYONE,
   scopes: ['service:read'],
+  projectList: true,
   input: ServicePageInput,
   description: 'Deploy hooks (URL, rules, status), newest first; never their secrets.',
+  project: { service: 'serviceId' },
 })
 export class DeployWebhooksHandler implements IQueryHandler<DeployWebhooks> {
   constructor(
+    private readonly inProjects: ServicesInProjects,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly lookup: DeploymentLookup,
     private readonly hooks: DeployHooks,
   ) {}
 
-  async execute({ input }: DeployWebhooks): Promise<Page<DeployHookView>> {
+  async execute({ input, ctx }: DeployWebhooks): Promise<Page<DeployHookView>> {
     if (input.serviceId) await this.lookup.service(input.serviceId);
-    const filter = whereGiven({ serviceId: input.serviceId });
+    const filter = {
+      ...(await this.inProjects.filter(ctx.readableProjects)),
+      ...whereGiven({ serviceId: input.serviceId }),
+    };
     return readPage(
       this.reads.collection<DeployHookDoc>('deploy_hooks'),
       { filter, sort: { createdAt: -1 }, defaultLimit: 50 },

@@ -38,6 +38,7 @@ export class DecommissionServer extends ProcedureCommand<
   input: DecommissionServerInput,
   description:
     'Takes a server out of service (a state; its history stays): refused while a service that is not archived targets it; nothing is deployed to it afterwards.',
+  project: { server: 'serverId' },
 })
 export class DecommissionServerHandler implements ICommandHandler<DecommissionServer> {
   constructor(

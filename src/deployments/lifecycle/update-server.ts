@@ -69,6 +69,7 @@ export class UpdateServer extends ProcedureCommand<UpdateServerInput, UpdateServ
   input: UpdateServerInput,
   description:
     'Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it.',
+  project: { server: 'serverId' },
 })
 export class UpdateServerHandler implements ICommandHandler<UpdateServer> {
   constructor(

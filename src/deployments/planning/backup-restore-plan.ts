@@ -23,6 +23,7 @@ export class BackupRestorePlan extends ProcedureQuery<BackupRestorePlanInput, Pl
   scopes: ['deploy:plan'],
   input: BackupRestorePlanInput,
   description: 'Preflight checks and steps for restoring a recorded backup.',
+  project: { backup: 'backupId' },
 })
 export class BackupRestorePlanHandler implements IQueryHandler<BackupRestorePlan> {
   constructor(

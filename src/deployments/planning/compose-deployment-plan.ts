@@ -33,6 +33,7 @@ export class ComposeDeploymentPlan extends ProcedureQuery<ComposeDeploymentPlanI
   scopes: ['deploy:plan'],
   input: ComposeDeploymentPlanInput,
   description: 'Preflight checks for running a compose definition on a server; no side effects.',
+  project: { server: 'serverId' },
 })
 export class ComposeDeploymentPlanHandler implements IQueryHandler<ComposeDeploymentPlan> {
   constructor(

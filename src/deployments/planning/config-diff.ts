@@ -126,6 +126,7 @@ export class ConfigDiff extends ProcedureQuery<ConfigDiffInput, ConfigDiffPlan> 
   input: ConfigDiffInput,
   description:
     'Field-by-field difference of two deployments’ frozen snapshots (secret values never shown).',
+  project: { deployment: 'fromDeploymentId' },
 })
 export class ConfigDiffHandler implements IQueryHandler<ConfigDiff> {
   constructor(

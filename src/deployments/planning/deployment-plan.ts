@@ -43,6 +43,7 @@ export class DeploymentPlan extends ProcedureQuery<DeploymentPlanInput, Plan> {}
   scopes: ['deploy:plan'],
   input: DeploymentPlanInput,
   description: 'Preflight checks and steps for deploying an image to a service; no side effects.',
+  project: { service: 'serviceId' },
 })
 export class DeploymentPlanHandler implements IQueryHandler<DeploymentPlan> {
   constructor(

@@ -33,6 +33,7 @@ export class RollbackPlan extends ProcedureQuery<RollbackPlanInput, Plan> {}
   input: RollbackPlanInput,
   description:
     'Preflight checks for rolling back (default target: the previous succeeded deployment).',
+  project: { service: 'serviceId' },
 })
 export class RollbackPlanHandler implements IQueryHandler<RollbackPlan> {
   constructor(

@@ -1,3 +1,4 @@
+import { ServicesInProjects } from '../services-in-projects.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsIn } from 'class-validator';
@@ -52,6 +53,7 @@ export class ApprovalQueue extends ProcedureQuery<
   name: 'approvalQueue',
   roles: EVERYONE,
   scopes: ['approval:read'],
+  projectList: true,
   input: ApprovalQueueInput,
   description: 'Approval requests by status (pending, approved, rejected, expired), oldest first.',
 })
@@ -59,16 +61,21 @@ export class ApprovalQueueHandler implements IQueryHandler<ApprovalQueue> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inProjects: ServicesInProjects,
   ) {}
 
-  async execute({ input }: ApprovalQueue): Promise<{ items: QueuedApproval[] }> {
+  async execute({ input, ctx }: ApprovalQueue): Promise<{ items: QueuedApproval[] }> {
     const now = this.clock.now().toISOString();
-    const page = await this.reads
-      .collection<ApprovalDoc>('approvals')
-      .find(expiringStatusFilter(input.status, now), {
+    const page = await this.reads.collection<ApprovalDoc>('approvals').find(
+      {
+        ...(await this.inProjects.filter(ctx.readableProjects)),
+        ...expiringStatusFilter(input.status, now),
+      },
+      {
         sort: { requestedAt: 1 },
         limit: input.limit ?? 50,
-      });
+      },
+    );
     // People read services by name: each request says which one it is about.
     const services = this.reads.collection<ServiceDoc>('services');
     const names = new Map<string, { name: string; environment: string } | null>();

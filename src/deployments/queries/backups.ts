@@ -1,3 +1,4 @@
+import { ServicesInProjects } from '../services-in-projects.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
@@ -22,18 +23,23 @@ export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> 
   name: 'backups',
   roles: EVERYONE,
   scopes: ['service:read'],
+  projectList: true,
   input: ServicePageInput,
   description: 'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
 })
 export class BackupsHandler implements IQueryHandler<Backups> {
   constructor(
+    private readonly inProjects: ServicesInProjects,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly lookup: DeploymentLookup,
   ) {}
 
-  async execute({ input }: Backups): Promise<Page<BackupView>> {
+  async execute({ input, ctx }: Backups): Promise<Page<BackupView>> {
     if (input.serviceId) await this.lookup.service(input.serviceId);
-    const filter = whereGiven({ serviceId: input.serviceId });
+    const filter = {
+      ...(await this.inProjects.filter(ctx.readableProjects)),
+      ...whereGiven({ serviceId: input.serviceId }),
+    };
     return readPage(
       this.reads.collection<BackupDoc>('backups'),
       { filter, sort: { takenAt: -1 }, defaultLimit: 20 },

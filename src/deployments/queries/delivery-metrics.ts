@@ -1,3 +1,4 @@
+import { ServicesInProjects } from '../services-in-projects.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
@@ -53,6 +54,7 @@ export class DeliveryMetrics extends ProcedureQuery<DeliveryMetricsInput, Delive
   name: 'deliveryMetrics',
   roles: EVERYONE,
   scopes: ['deploy:read'],
+  projectList: true,
   input: DeliveryMetricsInput,
   description:
     'Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts.',
@@ -61,11 +63,15 @@ export class DeliveryMetricsHandler implements IQueryHandler<DeliveryMetrics> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inProjects: ServicesInProjects,
   ) {}
 
-  async execute({ input }: DeliveryMetrics): Promise<DeliveryMetricsAnswer> {
+  async execute({ input, ctx }: DeliveryMetrics): Promise<DeliveryMetricsAnswer> {
     const window = metricsWindow(this.clock.now(), input.windowDays ?? 30);
-    const filter: Filter = { finishedAt: { $gte: window.from, $lt: window.to } };
+    const filter: Filter = {
+      ...(await this.inProjects.filter(ctx.readableProjects)),
+      finishedAt: { $gte: window.from, $lt: window.to },
+    };
     if (input.serviceId) filter.serviceId = input.serviceId;
     if (input.environment) filter.environment = input.environment;
     const deployments: FinishedDeployment[] = [];

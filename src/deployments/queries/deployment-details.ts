@@ -26,6 +26,7 @@ export class DeploymentDetails extends ProcedureQuery<DeploymentIdInput, Deploym
   input: DeploymentIdInput,
   description:
     'One deployment: status, steps, requester, frozen snapshot (secrets masked), queue position.',
+  project: { deployment: 'deploymentId' },
 })
 export class DeploymentDetailsHandler implements IQueryHandler<DeploymentDetails> {
   constructor(private readonly lookup: DeploymentLookup) {}

@@ -28,6 +28,7 @@ export class DeploymentLogs extends ProcedureQuery<DeploymentLogsInput, LogPage>
   scopes: ['deploy:read'],
   input: DeploymentLogsInput,
   description: 'Output lines the runner recorded, after a line number, in order.',
+  project: { deployment: 'deploymentId' },
 })
 export class DeploymentLogsHandler implements IQueryHandler<DeploymentLogs> {
   constructor(

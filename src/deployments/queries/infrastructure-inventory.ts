@@ -1,3 +1,4 @@
+import { inProjects } from '../../readstore/read-page.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
@@ -53,20 +54,24 @@ function healthOf(service: ServiceDoc, latest: DeploymentDoc | null): ServiceHea
   name: 'infrastructureInventory',
   roles: EVERYONE,
   readModelsOnly: true,
+  projectList: true,
   scopes: ['server:read'],
   description: 'Servers and their services, each with its latest deployment and health.',
 })
 export class InfrastructureInventoryHandler implements IQueryHandler<InfrastructureInventory> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute(): Promise<InfrastructureInventoryAnswer> {
+  async execute({ ctx }: InfrastructureInventory): Promise<InfrastructureInventoryAnswer> {
+    const where = inProjects(ctx.readableProjects);
     const servers = (
-      await this.reads.collection<ServerDoc>('servers').find({}, { sort: { name: 1 }, limit: 1000 })
+      await this.reads
+        .collection<ServerDoc>('servers')
+        .find(where, { sort: { name: 1 }, limit: 1000 })
     ).items;
     const services = (
       await this.reads
         .collection<ServiceDoc>('services')
-        .find({}, { sort: { name: 1 }, limit: 1000 })
+        .find(where, { sort: { name: 1 }, limit: 1000 })
     ).items;
     const deployments = this.reads.collection<DeploymentDoc>('deployments');
     const serviceViews = await Promise.all(

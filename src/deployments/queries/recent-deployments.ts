@@ -1,3 +1,4 @@
+import { ServicesInProjects } from '../services-in-projects.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsIn, IsUUID } from 'class-validator';
@@ -38,14 +39,21 @@ export class RecentDeployments extends ProcedureQuery<
   roles: EVERYONE,
   readModelsOnly: true,
   scopes: ['deploy:read'],
+  projectList: true,
   input: RecentDeploymentsInput,
   description: 'Deployments, newest first: {limit 1-100 (20), status?, serviceId?, cursor?}.',
 })
 export class RecentDeploymentsHandler implements IQueryHandler<RecentDeployments> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly inProjects: ServicesInProjects,
+  ) {}
 
-  async execute({ input }: RecentDeployments): Promise<Page<DeploymentSummary>> {
-    const filter = whereGiven({ status: input.status, serviceId: input.serviceId });
+  async execute({ input, ctx }: RecentDeployments): Promise<Page<DeploymentSummary>> {
+    const filter = {
+      ...(await this.inProjects.filter(ctx.readableProjects)),
+      ...whereGiven({ status: input.status, serviceId: input.serviceId }),
+    };
     return readPage(
       this.reads.collection<DeploymentDoc>('deployments'),
       { filter, sort: { order: -1 }, defaultLimit: 20 },

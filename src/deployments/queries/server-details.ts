@@ -57,6 +57,7 @@ export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAn
   input: ServerIdInput,
   description:
     'One server: connection settings (never its key), status, last check, its services and their routes, and its edge proxy’s last sync.',
+  project: { server: 'serverId' },
 })
 export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
   constructor(private readonly lookup: DeploymentLookup) {}

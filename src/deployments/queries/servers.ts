@@ -8,7 +8,7 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
-import { readPage, whereGiven } from '../../readstore/read-page.js';
+import { inProjects, readPage, whereGiven } from '../../readstore/read-page.js';
 import { serverView, type ServerView } from '../deployment-views.js';
 
 export class ServersInput {
@@ -30,6 +30,7 @@ export class Servers extends ProcedureQuery<ServersInput, Page<ServerView>> {}
   name: 'servers',
   roles: EVERYONE,
   readModelsOnly: true,
+  projectList: true,
   scopes: ['server:read'],
   input: ServersInput,
   description:
@@ -38,8 +39,8 @@ export class Servers extends ProcedureQuery<ServersInput, Page<ServerView>> {}
 export class ServersHandler implements IQueryHandler<Servers> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ input }: Servers): Promise<Page<ServerView>> {
-    const filter = whereGiven({ status: input.status });
+  async execute({ input, ctx }: Servers): Promise<Page<ServerView>> {
+    const filter = { ...whereGiven({ status: input.status }), ...inProjects(ctx.readableProjects) };
     return readPage(
       this.reads.collection<ServerDoc>('servers'),
       { filter, sort: { registeredAt: 1 }, defaultLimit: 20 },

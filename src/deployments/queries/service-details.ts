@@ -43,6 +43,7 @@ export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetail
   input: ServiceIdInput,
   description:
     'One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows.',
+  project: { service: 'serviceId' },
 })
 export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
   constructor(

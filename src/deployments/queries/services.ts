@@ -8,7 +8,7 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
-import { readPage, whereGiven } from '../../readstore/read-page.js';
+import { inProjects, readPage, whereGiven } from '../../readstore/read-page.js';
 import { serviceView, type ServiceView } from '../deployment-views.js';
 
 export class ServicesInput {
@@ -34,6 +34,7 @@ export class Services extends ProcedureQuery<ServicesInput, Page<ServiceView>> {
   name: 'services',
   roles: EVERYONE,
   readModelsOnly: true,
+  projectList: true,
   scopes: ['service:read'],
   input: ServicesInput,
   description:
@@ -42,8 +43,11 @@ export class Services extends ProcedureQuery<ServicesInput, Page<ServiceView>> {
 export class ServicesHandler implements IQueryHandler<Services> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ input }: Services): Promise<Page<ServiceView>> {
-    const filter = whereGiven({ serverId: input.serverId, status: input.status });
+  async execute({ input, ctx }: Services): Promise<Page<ServiceView>> {
+    const filter = {
+      ...whereGiven({ serverId: input.serverId, status: input.status }),
+      ...inProjects(ctx.readableProjects),
+    };
     return readPage(
       this.reads.collection<ServiceDoc>('services'),
       { filter, sort: { registeredAt: 1 }, defaultLimit: 20 },

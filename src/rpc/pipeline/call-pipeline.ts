@@ -10,7 +10,13 @@ import { validateInput } from '../../kernel/input-validation.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { countingAppends } from '../../storage/append-count.js';
 import { ProcedureRegistry, type RegisteredProcedure } from '../procedure-registry.js';
-import { inputPart, type CallTarget, type InputPart, type Validated } from './call-target.js';
+import {
+  inputPart,
+  type CallAccess,
+  type CallTarget,
+  type InputPart,
+  type Validated,
+} from './call-target.js';
 
 export interface AdmitOptions {
   /** The names of the fields sent, for a refusal's record (never their values). */
@@ -43,6 +49,8 @@ export interface RunOptions<T> {
 @Injectable()
 export class CallPipeline {
   private readonly admitted = new WeakMap<Request, RequestContext>();
+  /** What each admitted call needs, for a route judged in a project once its input is read. */
+  private readonly accessOf = new WeakMap<Request, CallAccess>();
 
   constructor(
     private readonly access: AccessService,
@@ -63,6 +71,7 @@ export class CallPipeline {
           : await this.access.authorize(access, req);
       const admitted = target.audit.channel ? { ...ctx, channel: target.audit.channel } : ctx;
       this.admitted.set(req, admitted);
+      this.accessOf.set(req, access);
       return admitted;
     } catch (thrown) {
       throw await this.refused(req, thrown);
@@ -81,8 +90,9 @@ export class CallPipeline {
       if (!ctx) throw new AppError('INTERNAL_SERVER_ERROR', 'A call ran without its guard');
       const input: unknown[] = [];
       for (const part of parts) input.push(await validateInput(part.type, await part.value()));
+      const judged = await this.inProject(req, ctx, input);
       const { value, appended } = await countingAppends(async () =>
-        work(input as Validated<P>, ctx),
+        work(input as Validated<P>, judged),
       );
       const byDefault = auditMarks(req).target?.lane === 'command' && appended === 0 ? ctx : null;
       const noEffect = options.noEffect ? options.noEffect(value, appended, ctx) : byDefault;
@@ -92,6 +102,20 @@ export class CallPipeline {
     } catch (thrown) {
       throw await this.refused(req, thrown);
     }
+  }
+
+  /**
+   * A route that acts on something in a project is judged in that project, by its validated
+   * input (path, query and body read together). Procedures are judged by their registry entry.
+   */
+  private async inProject(req: Request, ctx: RequestContext, input: unknown[]) {
+    const access = this.accessOf.get(req);
+    if (!access || access.auth === 'signed' || !access.project) return ctx;
+    const fields = Object.assign(
+      {},
+      ...input.filter((part): part is object => typeof part === 'object' && part !== null),
+    ) as Record<string, unknown>;
+    return this.access.inProject(access, ctx, fields);
   }
 
   /** The whole pipeline for one call. */

@@ -62,6 +62,7 @@ export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
   input: RestoreBackupInput,
   description:
     "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded.",
+  project: { backup: 'backupId' },
 })
 export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
   constructor(

@@ -49,6 +49,7 @@ export class TriggerBackup extends ProcedureCommand<TriggerBackupInput, TakenBac
   scopes: ['backup:write'],
   input: TriggerBackupInput,
   description: "Runs the service's backup command over SSH; records location, SHA-256 and size.",
+  project: { service: 'serviceId' },
 })
 export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
   constructor(

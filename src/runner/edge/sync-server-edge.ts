@@ -18,6 +18,7 @@ export class SyncServerEdge extends ProcedureCommand<ServerIdInput, EdgeSyncOutc
   input: ServerIdInput,
   description:
     'Brings a server’s edge proxy (Caddy) to the configuration its services’ routes derive: starts, restarts or upgrades it when needed, loads a changed configuration, joins routed containers; idempotent, recorded.',
+  project: { server: 'serverId' },
 })
 export class SyncServerEdgeHandler implements ICommandHandler<SyncServerEdge> {
   constructor(private readonly edge: EdgeProxy) {}

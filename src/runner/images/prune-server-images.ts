@@ -22,6 +22,7 @@ export class PruneServerImages extends ProcedureCommand<PruneServerImagesInput, 
   scopes: ['server:write'],
   input: PruneServerImagesInput,
   description: 'Removes dangling images (`all`: every unused one) from a server; recorded.',
+  project: { server: 'serverId' },
 })
 export class PruneServerImagesHandler implements ICommandHandler<PruneServerImages> {
   constructor(private readonly operations: ImageOperations) {}

@@ -13,6 +13,7 @@ export class PullServerImage extends ProcedureCommand<ServerImageInput, ImageCha
   scopes: ['server:write'],
   input: ServerImageInput,
   description: 'Pulls an image on a server (`docker pull` over SSH); recorded.',
+  project: { server: 'serverId' },
 })
 export class PullServerImageHandler implements ICommandHandler<PullServerImage> {
   constructor(private readonly operations: ImageOperations) {}

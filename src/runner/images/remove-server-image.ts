@@ -13,6 +13,7 @@ export class RemoveServerImage extends ProcedureCommand<ServerImageInput, ImageC
   scopes: ['server:write'],
   input: ServerImageInput,
   description: 'Removes an image (reference or ID) from a server (`docker image rm`); recorded.',
+  project: { server: 'serverId' },
 })
 export class RemoveServerImageHandler implements ICommandHandler<RemoveServerImage> {
   constructor(private readonly operations: ImageOperations) {}

@@ -47,6 +47,7 @@ function imageOf(line: string): ServerImage | null {
   scopes: ['server:read'],
   input: ServerIdInput,
   description: 'The images on a server (`docker image ls` over SSH): repository, tag, ID, digest.',
+  project: { server: 'serverId' },
 })
 export class ServerImagesHandler implements IQueryHandler<ServerImages> {
   constructor(private readonly operations: ImageOperations) {}

@@ -57,6 +57,7 @@ export class ArchiveService extends ProcedureCommand<ArchiveServiceInput, Archiv
   input: ArchiveServiceInput,
   description:
     'Archives a service (a state; its history stays): new deployments and changes are refused. Refused while a deployment is queued or running. composeDown: also runs docker compose down for it on its server over SSH (outcome recorded and answered).',
+  project: { service: 'serviceId' },
 })
 export class ArchiveServiceHandler implements ICommandHandler<ArchiveService> {
   constructor(

@@ -26,6 +26,7 @@ export class ServiceStatus extends ProcedureQuery<ServiceObservationInput, Servi
   input: ServiceObservationInput,
   description:
     "The service's containers as its server reports them now (docker compose ps + inspect): state, health, restarts, published ports, image digest.",
+  project: { service: 'serviceId' },
 })
 export class ServiceStatusHandler implements IQueryHandler<ServiceStatus> {
   constructor(private readonly observer: ServiceObserver) {}
@@ -44,6 +45,7 @@ export class ServiceStats extends ProcedureQuery<ServiceObservationInput, Servic
   input: ServiceObservationInput,
   description:
     "CPU, memory, network and block I/O of the service's running containers (docker stats --no-stream).",
+  project: { service: 'serviceId' },
 })
 export class ServiceStatsHandler implements IQueryHandler<ServiceStats> {
   constructor(private readonly observer: ServiceObserver) {}

@@ -176,6 +176,8 @@ export class PreviewEnvironments {
     await this.registrar.register(
       {
         serviceId: preview.previewServiceId,
+        // A preview belongs where the service it previews does.
+        projectId: parent.projectId,
         name: preview.previewServiceName,
         environment: PREVIEW_ENVIRONMENT,
         serverId: parent.serverId,

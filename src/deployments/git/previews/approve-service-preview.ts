@@ -34,6 +34,7 @@ export class ApproveServicePreview extends ProcedureCommand<
   input: PreviewNumberInput,
   description:
     'Lets a pull request from a fork be built and previewed at its current head commit (`{serviceId, number}`); a later push to it waits for approval again.',
+  project: { service: 'serviceId' },
 })
 export class ApproveServicePreviewHandler implements ICommandHandler<ApproveServicePreview> {
   constructor(

@@ -21,6 +21,7 @@ export class CloseServicePreview extends ProcedureCommand<
   input: PreviewNumberInput,
   description:
     'Closes a pull request’s preview (`{serviceId, number}`): its service is archived and its containers removed; closing one that is not open changes nothing. A later push to the pull request opens it again.',
+  project: { service: 'serviceId' },
 })
 export class CloseServicePreviewHandler implements ICommandHandler<CloseServicePreview> {
   constructor(

@@ -50,6 +50,7 @@ export class ServicePreviews extends ProcedureQuery<ServiceIdInput, ServicePrevi
   input: ServiceIdInput,
   description:
     'A service’s pull-request previews: number, state (waiting for approval, live, closing), domain and URL, head commit, author, title, expiry, the preview’s service and its latest deployment.',
+  project: { service: 'serviceId' },
 })
 export class ServicePreviewsHandler implements IQueryHandler<ServicePreviews> {
   constructor(

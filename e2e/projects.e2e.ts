@@ -1,0 +1,463 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync, rmSync } from 'node:fs';
+import request from 'supertest';
+import type { ContractProcedure } from '../contract/build-contract.js';
+import { capabilitiesOf } from '../src/access/capabilities.js';
+import { ALL_SCOPES } from '../src/kernel/scopes.js';
+import { cli, cliHome } from './support/cli.js';
+import { data, readyService } from './support/deployments.js';
+import { bearer, call, cookieAuth, signUp } from './support/identity.js';
+import { MATRIX_INPUTS } from './support/matrix-inputs.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const contract = JSON.parse(
+  readFileSync(new URL('../contract/api-contract.json', import.meta.url), 'utf8'),
+) as { procedures: ContractProcedure[] };
+
+type Auth = Record<string, string>;
+
+/**
+ * Access per project, over HTTP: services and servers belong to projects; members and agents
+ * hold a role per project (owners and admins everywhere); tokens may be limited to projects.
+ * The matrix sends every procedure that acts on something in a project, with a real target in
+ * `payments`, from callers of each kind of standing there.
+ */
+describe('projects: roles per project, tokens limited to projects', () => {
+  let t: TestApp;
+  let owner: Auth;
+  let ownerCookie: string;
+  const ids: Record<string, string> = {};
+  const principals: Record<string, string> = {};
+
+  const member = async (email: string, role: 'operator' | 'viewer') => {
+    const account = await signUp(t.url, email);
+    if (role !== 'viewer') {
+      data(await call(t.url, 'POST', 'changeUserRole', owner, { userId: account.userId, role }));
+    }
+    principals[email] = account.userId;
+    return cookieAuth(account.cookie);
+  };
+  const grant = async (projectId: string, principalId: string, role: string) =>
+    data(await call(t.url, 'POST', 'grantProjectRole', owner, { projectId, principalId, role }));
+  const deploy = (auth: Auth, serviceId: string) =>
+    call(t.url, 'POST', 'triggerDeploy', auth, { serviceId, imageTag: 'ghcr.io/acme/api:2' });
+
+  beforeAll(async () => {
+    t = await startTestApp({ notes: false });
+    const account = await signUp(t.url, 'owner@example.com');
+    ownerCookie = account.cookie;
+    owner = cookieAuth(account.cookie);
+    data(
+      await call(t.url, 'POST', 'createProject', owner, {
+        projectId: 'payments',
+        name: 'Payments',
+      }),
+    );
+    data(
+      await call(t.url, 'POST', 'createProject', owner, { projectId: 'search', name: 'Search' }),
+    );
+    const pay = await readyService(t.url, owner, { name: 'pay', projectId: 'payments' });
+    const def = await readyService(t.url, owner, { name: 'web' });
+    ids.payService = pay.serviceId;
+    ids.payServer = pay.serverId;
+    ids.defService = def.serviceId;
+    const deployment = data<{ deploymentId: string }>(await deploy(owner, pay.serviceId));
+    ids.payDeployment = deployment.deploymentId;
+    const backup = data<{ backupId: string }>(
+      await call(t.url, 'POST', 'recordBackup', owner, {
+        ...(MATRIX_INPUTS.recordBackup as object),
+        serviceId: pay.serviceId,
+      }),
+    );
+    ids.payBackup = backup.backupId;
+    const approval = data<{ approvalId: string }>(
+      await call(t.url, 'POST', 'requestApproval', owner, {
+        ...(MATRIX_INPUTS.requestApproval as object),
+        serviceId: pay.serviceId,
+      }),
+    );
+    ids.payApproval = approval.approvalId;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('places services and servers in the project they were registered in', async () => {
+    const services = data<{ items: { id: string; projectId: string }[] }>(
+      await call(t.url, 'GET', 'services', owner, { limit: 50 }),
+    );
+    const placed = Object.fromEntries(services.items.map((s) => [s.id, s.projectId]));
+    expect(placed[ids.payService!]).toBe('payments');
+    expect(placed[ids.defService!]).toBe('default');
+    const unknown = await call(t.url, 'POST', 'registerServer', owner, {
+      ...(MATRIX_INPUTS.registerServer as object),
+      name: 'nowhere-host',
+      projectId: 'nowhere',
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('judges a member by their role in the target project, the default by the team role', async () => {
+    const op = await member('op@example.com', 'operator');
+    const payOp = await member('pay-op@example.com', 'viewer');
+    await grant('payments', principals['pay-op@example.com']!, 'operator');
+
+    expect((await deploy(op, ids.defService!)).status).toBe(200);
+    const outside = await deploy(op, ids.payService!);
+    expect(outside.status).toBe(403);
+    expect(outside.body.error.data).toMatchObject({ rule: 'project', project: 'payments' });
+
+    expect((await deploy(payOp, ids.payService!)).status).toBe(200);
+    const asViewer = await deploy(payOp, ids.defService!);
+    expect(asViewer.status).toBe(403);
+    expect(asViewer.body.error.data.requiredRoles).toBeDefined();
+
+    const projects = data<{ items: { projectId: string; role: string | null }[] }>(
+      await call(t.url, 'GET', 'projects', payOp),
+    );
+    expect(projects.items).toEqual([
+      expect.objectContaining({ projectId: 'default', role: 'viewer' }),
+      expect.objectContaining({ projectId: 'payments', role: 'operator' }),
+    ]);
+  });
+
+  it('limits a token to its projects, and a token made with it to some of them', async () => {
+    const limited = await call(t.url, 'POST', 'createToken', owner, {
+      tokenName: 'payments only',
+      scopes: ['deploy:start', 'deploy:read', 'tokens:manage'],
+      expiresInDays: 1,
+      projects: ['payments'],
+    });
+    const { token } = data<{ token: string }>(limited);
+    expect((await deploy(bearer(token), ids.payService!)).status).toBe(200);
+    const elsewhere = await deploy(bearer(token), ids.defService!);
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.body.error.data).toMatchObject({ rule: 'token-projects' });
+
+    const wider = await call(t.url, 'POST', 'createToken', bearer(token), {
+      tokenName: 'wider',
+      scopes: ['deploy:read'],
+      expiresInDays: 1,
+    });
+    expect(wider.status).toBe(403);
+    expect(wider.body.error.data.rule).toBe('narrowing');
+    const within = await call(t.url, 'POST', 'createToken', bearer(token), {
+      tokenName: 'within',
+      scopes: ['deploy:read'],
+      expiresInDays: 1,
+      projects: ['payments'],
+    });
+    expect(within.status).toBe(200);
+    const who = data<{ token: { projects: string[] } }>(
+      await call(t.url, 'GET', 'viewer', bearer(token)),
+    );
+    expect(who.token.projects).toEqual(['payments']);
+  });
+
+  it('lets an agent into the projects it is granted, its preset still its ceiling', async () => {
+    const agent = data<{ principalId: string }>(
+      await call(t.url, 'POST', 'createAgent', owner, {
+        name: 'deployer',
+        preset: 'agent:minimal-write',
+      }),
+    );
+    await grant('payments', agent.principalId, 'agent');
+    const { token } = data<{ token: string }>(
+      await call(t.url, 'POST', 'generateAgentToken', owner, {
+        principalId: agent.principalId,
+        tokenName: 'ci',
+        expiresInDays: 1,
+      }),
+    );
+    expect((await deploy(bearer(token), ids.payService!)).status).toBe(200);
+    expect((await deploy(bearer(token), ids.defService!)).status).toBe(200);
+    const archive = await call(t.url, 'POST', 'archiveService', bearer(token), {
+      serviceId: ids.payService,
+    });
+    expect(archive.status).toBe(403);
+    const misplaced = await grant('search', agent.principalId, 'operator').catch((e: unknown) => e);
+    expect(String(misplaced)).toContain('400');
+  });
+
+  it('moves a service between projects, and access follows it', async () => {
+    const op = await member('mover@example.com', 'operator');
+    expect((await deploy(op, ids.payService!)).status).toBe(403);
+    data(
+      await call(t.url, 'POST', 'moveToProject', owner, {
+        kind: 'service',
+        resourceId: ids.payService,
+        projectId: 'default',
+      }),
+    );
+    expect((await deploy(op, ids.payService!)).status).toBe(200);
+    data(
+      await call(t.url, 'POST', 'moveToProject', owner, {
+        kind: 'service',
+        resourceId: ids.payService,
+        projectId: 'payments',
+      }),
+    );
+    expect((await deploy(op, ids.payService!)).status).toBe(403);
+    const moves = await call(t.url, 'POST', 'moveToProject', op, {
+      kind: 'service',
+      resourceId: ids.payService,
+      projectId: 'default',
+    });
+    expect(moves.status).toBe(403);
+  });
+
+  describe('the matrix: every procedure that acts in a project × the caller’s standing there', () => {
+    const inProject = contract.procedures.filter((p) => p.project !== null);
+    /** The matrix input of a procedure, its target ids pointing at `payments`' real ones. */
+    const inputFor = (p: ContractProcedure) => {
+      const base = { ...((MATRIX_INPUTS[p.name] as Record<string, unknown>) ?? {}) };
+      const real: Record<string, string | undefined> = {
+        serviceId: ids.payService,
+        serverId: ids.payServer,
+        deploymentId: ids.payDeployment,
+        fromDeploymentId: ids.payDeployment,
+        toDeploymentId: ids.payDeployment,
+        backupId: ids.payBackup,
+        projectId: 'payments',
+      };
+      for (const key of Object.keys(base)) if (real[key]) base[key] = real[key];
+      // The field the procedure is judged by always names the real target in payments.
+      const byKind: Record<string, string | undefined> = {
+        service: ids.payService,
+        server: ids.payServer,
+        deployment: ids.payDeployment,
+        backup: ids.payBackup,
+        approval: ids.payApproval,
+        project: 'payments',
+      };
+      const [[kind, field]] = Object.entries(p.project!);
+      base[field!] = byKind[kind!];
+      if (p.name === 'registerService' || p.name === 'registerServer') {
+        base.name = `matrix-${p.name.toLowerCase()}`;
+      }
+      return base;
+    };
+
+    it('covers every procedure the contract says acts in a project', () => {
+      expect(inProject.map((p) => p.name)).toEqual(
+        expect.arrayContaining([
+          'triggerDeploy',
+          'serviceDetails',
+          'serverDetails',
+          'cancelDeployment',
+        ]),
+      );
+      expect(inProject.length).toBeGreaterThanOrEqual(40);
+    });
+
+    it('refuses callers without a role there and tokens limited elsewhere; judges the rest by that role', async () => {
+      const nobody = await member('nobody-there@example.com', 'operator');
+      const viewerThere = await member('viewer-there@example.com', 'operator');
+      await grant('payments', principals['viewer-there@example.com']!, 'viewer');
+      const operatorThere = await member('operator-there@example.com', 'viewer');
+      await grant('payments', principals['operator-there@example.com']!, 'operator');
+      const elsewhere = data<{ token: string }>(
+        await call(t.url, 'POST', 'createToken', owner, {
+          tokenName: 'search only',
+          scopes: [...capabilitiesOf({ kind: 'user', role: 'owner' })].slice(0, 32),
+          expiresInDays: 1,
+          projects: ['search'],
+        }),
+      ).token;
+      /** `ceiling`: the most the caller holds in any project (what admits it to a call). */
+      const callers: {
+        label: string;
+        auth: Auth;
+        role: string | null;
+        ceiling: string;
+        limited?: true;
+      }[] = [
+        {
+          label: 'operator with no role in payments',
+          auth: nobody,
+          role: null,
+          ceiling: 'operator',
+        },
+        { label: 'viewer in payments', auth: viewerThere, role: 'viewer', ceiling: 'operator' },
+        {
+          label: 'operator in payments',
+          auth: operatorThere,
+          role: 'operator',
+          ceiling: 'operator',
+        },
+        {
+          label: 'owner token limited to search',
+          auth: bearer(elsewhere),
+          role: null,
+          ceiling: 'owner',
+          limited: true,
+        },
+      ];
+      const outcomes: unknown[] = [];
+      const expected: unknown[] = [];
+      for (const p of inProject) {
+        for (const caller of callers) {
+          const res = await call(t.url, p.method, p.name, caller.auth, inputFor(p));
+          const rule = res.status === 403 ? (res.body.error?.data?.rule ?? 'role') : 'allowed';
+          outcomes.push([p.name, caller.label, rule]);
+          // Admitted by the most the caller holds anywhere (its team role, an owner's for the
+          // token), then judged by its role in payments.
+          const may = (role: string) => {
+            const caps: readonly string[] = capabilitiesOf({
+              kind: 'user',
+              role: role as 'viewer',
+            });
+            return p.roles.includes(role) && p.scopes.every((s) => caps.includes(s));
+          };
+          let want: string;
+          if (caller.limited) want = may('owner') ? 'token-projects' : 'role';
+          else if (caller.role === null) want = may(caller.ceiling) ? 'project' : 'role';
+          else want = may(caller.role) ? 'allowed' : 'role';
+          expected.push([p.name, caller.label, want]);
+        }
+      }
+      expect(outcomes).toEqual(expected);
+    }, 120_000);
+  });
+
+  it('lists only what lives in the projects the caller reads', async () => {
+    const listed = async (auth: Auth) => {
+      const services = data<{ items: { id: string }[] }>(
+        await call(t.url, 'GET', 'services', auth, { limit: 100 }),
+      ).items.map((s) => s.id);
+      const deployments = data<{ items: { serviceId: string }[] }>(
+        await call(t.url, 'GET', 'recentDeployments', auth, { limit: 100 }),
+      ).items.map((d) => d.serviceId);
+      const servers = data<{ items: { projectId: string }[] }>(
+        await call(t.url, 'GET', 'servers', auth, { limit: 100 }),
+      ).items.map((s) => s.projectId);
+      const inventory = data<{ servers: { services: { id: string }[] }[] }>(
+        await call(t.url, 'GET', 'infrastructureInventory', auth),
+      ).servers.flatMap((server) => server.services.map((s) => s.id));
+      return {
+        services,
+        deployments: [...new Set(deployments)],
+        servers: [...new Set(servers)],
+        inventory,
+      };
+    };
+    const outsider = await member('lists-outsider@example.com', 'operator');
+    const mine = await listed(outsider);
+    expect(mine.services).toContain(ids.defService);
+    expect(mine.services).not.toContain(ids.payService);
+    expect(mine.deployments).not.toContain(ids.payService);
+    expect(mine.servers).toEqual(['default']);
+    expect(mine.inventory).not.toContain(ids.payService);
+
+    const { token } = data<{ token: string }>(
+      await call(t.url, 'POST', 'createToken', owner, {
+        tokenName: 'payments reader',
+        scopes: ['service:read', 'deploy:read', 'server:read'],
+        expiresInDays: 1,
+        projects: ['payments'],
+      }),
+    );
+    const limited = await listed(bearer(token));
+    expect(limited.services).toContain(ids.payService);
+    expect(limited.services).not.toContain(ids.defService);
+    expect(limited.deployments).toContain(ids.payService);
+    expect(limited.deployments).not.toContain(ids.defService);
+    expect(limited.servers).toEqual(['payments']);
+
+    const all = await listed(owner);
+    expect(all.services).toEqual(expect.arrayContaining([ids.payService, ids.defService]));
+  });
+
+  it('judges the REST routes and streams on things in a project the same way', async () => {
+    const op = await member('routes@example.com', 'operator');
+    const refusals = [
+      await request(t.url).get(`/api/v1/services/${ids.payService}/status`).set(op),
+      await request(t.url).get(`/api/v1/deployments/${ids.payDeployment}/logs/stream`).set(op),
+      await request(t.url).get(`/api/v1/servers/${ids.payServer}/images`).set(op),
+      await request(t.url)
+        .post('/api/v1/deploy/compose')
+        .set(op)
+        .send({
+          serverId: ids.payServer,
+          serviceName: 'pay',
+          files: [
+            {
+              path: 'compose.yaml',
+              contents: 'services:\n  api:\n    image: ghcr.io/acme/api:3\n',
+            },
+          ],
+        }),
+    ];
+    expect(refusals.map((r) => [r.status, r.body.error?.data?.rule])).toEqual([
+      [403, 'project'],
+      [403, 'project'],
+      [403, 'project'],
+      [403, 'project'],
+    ]);
+    // In the default project the same member is an operator: the route admits them.
+    const home = await request(t.url)
+      .get(`/api/v1/services/${ids.defService}/logs/stream?follow=false&tail=1`)
+      .set(op);
+    expect(home.status).not.toBe(403);
+  });
+
+  it('is managed from the real CLI too', async () => {
+    const home = cliHome();
+    try {
+      const { token } = data<{ token: string }>(
+        await call(t.url, 'POST', 'createToken', owner, {
+          tokenName: 'cli',
+          // Granting operator needs a credential that holds what an operator may do (narrowing).
+          scopes: [...ALL_SCOPES],
+          expiresInDays: 1,
+        }),
+      );
+      expect((await cli(home, ['login', '--url', t.url, '--token', token, '--json'])).code).toBe(0);
+      const created = await cli(home, ['projects', 'create', 'ops', 'Operations', '--json']);
+      expect(created.json.ok).toBe(true);
+      await member('cli-member@example.com', 'viewer');
+      const granted = await cli(home, [
+        'projects',
+        'grant',
+        'ops',
+        'cli-member@example.com',
+        'operator',
+        '--yes',
+        '--json',
+      ]);
+      expect([granted.json, granted.stderr]).toMatchObject([
+        { ok: true, data: { role: 'operator', changed: true } },
+        '',
+      ]);
+      const moved = await cli(home, [
+        'projects',
+        'move',
+        'service',
+        'web@production',
+        'ops',
+        '--yes',
+        '--json',
+      ]);
+      expect(moved.json).toMatchObject({ ok: true, data: { projectId: 'ops', changed: true } });
+      const listed = await cli(home, ['projects', 'list', '--json']);
+      expect(listed.json.data?.items).toEqual(
+        expect.arrayContaining([expect.objectContaining({ projectId: 'ops', name: 'Operations' })]),
+      );
+      await cli(home, [
+        'projects',
+        'move',
+        'service',
+        'web@production',
+        'default',
+        '--yes',
+        '--json',
+      ]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('lets owners and team admins into every project', async () => {
+    expect((await deploy(cookieAuth(ownerCookie), ids.payService!)).status).toBe(200);
+  });
+});
