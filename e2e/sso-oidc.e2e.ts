@@ -14,6 +14,7 @@ import {
 } from './support/oidc-idp.js';
 import { freePort } from './support/ports.js';
 import { RedirectWalker } from './support/redirect-walker.js';
+import { startSmtp, type TestSmtp } from './support/smtp.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { TestClock } from './support/test-clock.js';
 
@@ -31,6 +32,7 @@ describe('single sign-on with OpenID Connect', () => {
   let ownerCookie: string;
   let publicUrl: string;
   let ownerSecret: string;
+  let smtp: TestSmtp;
 
   const isCallback = (u: URL) => u.pathname === '/api/auth/sso/callback';
   const atSlipway = (u: URL) => u.origin === publicUrl && !u.pathname.startsWith('/api/');
@@ -84,12 +86,13 @@ describe('single sign-on with OpenID Connect', () => {
     idp.users.set('erin', { email: 'erin@partner.example', name: 'Erin' });
     idp.users.set('mallory', { email: 'mallory@corp.example', groups: ['devs'] });
     idp.users.set('nina', { email: 'nina@corp.example', groups: ['sales'] });
+    smtp = await startSmtp();
     t = await startTestApp({
       notes: false,
       clock,
       listenPort: port,
       // Open sign-up is on here: single sign-on must not let anyone in because of it.
-      config: { publicUrl, openSignup: true },
+      config: { publicUrl, openSignup: true, smtpUrl: `smtp://127.0.0.1:${smtp.port}` },
     });
     ownerCookie = (await signUp(t.url, 'owner@corp.example')).cookie;
     owner = cookieAuth(ownerCookie);
@@ -99,6 +102,7 @@ describe('single sign-on with OpenID Connect', () => {
   afterAll(async () => {
     await t?.close();
     await idp?.stop();
+    await smtp?.stop();
   });
 
   it('lists enabled providers on the sign-in page, and never the client secret', async () => {
@@ -483,6 +487,13 @@ describe('single sign-on with OpenID Connect', () => {
     const patId = (await viewer(cookieAuth(password.cookie))).principal.id;
     await call(t.url, 'POST', 'changeUserRole', owner, { userId: patId, role: 'operator' });
 
+    const channel = await call(t.url, 'POST', 'createNotificationChannel', owner, {
+      name: 'security desk',
+      kind: 'email',
+      target: 'security-desk@corp.example',
+      subscriptions: ['security.break-glass'],
+    });
+    expect(channel.status).toBe(200);
     const required = await call(t.url, 'POST', 'updateSsoPolicy', owner, { required: true });
     expect(required.body.result.data.json).toEqual({ required: true, changed: true });
     const status = await call(t.url, 'GET', 'accountSecurityStatus', owner);
@@ -506,6 +517,8 @@ describe('single sign-on with OpenID Connect', () => {
     const broke = (await allEvents(t)).filter((e) => e.type === 'BreakGlassSignIn');
     expect(broke).toHaveLength(1);
     expect(broke[0]!.metadata.actor).toMatchObject({ kind: 'user', role: 'owner' });
+    const mail = await smtp.mailTo('security-desk@corp.example', /single sign-on is required/);
+    expect(mail.text).toContain('BreakGlassSignIn');
 
     await call(t.url, 'POST', 'updateSsoPolicy', owner, { required: false });
     expect(await logIn(t.url, 'pat@corp.example')).toContain('slipway_session');
