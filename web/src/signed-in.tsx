@@ -14,6 +14,7 @@ import { MfaPage } from './pages/mfa';
 import { NotificationsPage } from './pages/notifications';
 import { NotFoundPage } from './pages/not-found';
 import { OverviewPage } from './pages/overview';
+import { ProjectsPage } from './pages/projects';
 import { SecurityPage } from './pages/security';
 import { ServersPage } from './pages/servers';
 import { ServicesPage } from './pages/services';
@@ -53,6 +54,7 @@ export function SignedIn() {
         <Route path="/deployments" component={DeploymentsPage} />
         <Route path="/deployments/:id" component={DeploymentPage} />
         <Route path="/servers" component={ServersPage} />
+        <Route path="/projects" component={ProjectsPage} />
         <Route path="/services" component={ServicesPage} />
         <Route path="/approvals" component={ApprovalsPage} />
         <Route path="/agents" component={AgentsPage} />

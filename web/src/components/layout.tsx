@@ -84,6 +84,7 @@ export function Layout({ viewer, children }: { viewer: Viewer; children: ReactNo
           <NavLink href="/deployments">Deployments</NavLink>
           <NavLink href="/services">Services</NavLink>
           <NavLink href="/servers">Servers</NavLink>
+          {allows(viewer, 'projects') && <NavLink href="/projects">Projects</NavLink>}
           <NavLink href="/approvals">Approvals</NavLink>
           {allows(viewer, 'agents') && <NavLink href="/agents">Agents and tokens</NavLink>}
           {allows(viewer, 'members') && <NavLink href="/members">Members</NavLink>}

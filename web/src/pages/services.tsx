@@ -46,6 +46,10 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
       {note && <Done>{note}</Done>}
       <dl className="facts">
         <div>
+          <dt>Project</dt>
+          <dd>{service.projectId}</dd>
+        </div>
+        <div>
           <dt>Server</dt>
           <dd>{server?.name ?? service.serverId}</dd>
         </div>
