@@ -401,6 +401,33 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(home.status).not.toBe(403);
   });
 
+  it("judges the server a service is placed on in the server's own project", async () => {
+    const payOnly = await member('pay-only@example.com', 'viewer');
+    await grant('payments', principals['pay-only@example.com']!, 'operator');
+    const defServer = data<{ items: { id: string; projectId: string }[] }>(
+      await call(t.url, 'GET', 'servers', owner, { limit: 100 }),
+    ).items.find((s) => s.projectId === 'default')!.id;
+    const onOtherProjectsServer = await call(t.url, 'POST', 'registerService', payOnly, {
+      ...(MATRIX_INPUTS.registerService as object),
+      name: 'misplaced',
+      serverId: defServer,
+      projectId: 'payments',
+    });
+    expect(onOtherProjectsServer.status).toBe(403);
+    const onOwnServer = await call(t.url, 'POST', 'registerService', payOnly, {
+      ...(MATRIX_INPUTS.registerService as object),
+      name: 'placed',
+      serverId: ids.payServer,
+      projectId: 'payments',
+    });
+    expect(onOwnServer.status).toBe(200);
+    const moveAway = await call(t.url, 'POST', 'updateService', payOnly, {
+      serviceId: onOwnServer.body.result.data.json.serviceId,
+      serverId: defServer,
+    });
+    expect(moveAway.status).toBe(403);
+  });
+
   it('is managed from the real CLI too', async () => {
     const home = cliHome();
     try {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../common/app-error.js';
-import type { ProcedureOptions } from '../kernel/procedure.js';
+import type { ProcedureOptions, ProjectTarget } from '../kernel/procedure.js';
 import { SecurityPolicyReader } from '../security/security-policy.reader.js';
 import { mfaRequired } from '../security/mfa-requirement.js';
 import { decideAccess } from './access-decision.js';
@@ -94,6 +94,20 @@ export class AccessService {
     }
     decideAccess(target, identity.principal, scopes);
     return scopes;
+  }
+
+  /**
+   * Something else a call touches besides its target (the server a service is placed on, a
+   * build server), judged in that thing's project by the same procedure's rule.
+   */
+  async alsoIn(
+    target: Omit<AccessTarget, 'project'>,
+    ctx: RequestContext,
+    what: { server: string } | { service: string },
+  ): Promise<void> {
+    const project: ProjectTarget = 'server' in what ? { server: 'id' } : { service: 'id' };
+    const id = 'server' in what ? what.server : what.service;
+    await this.inProject({ ...target, project }, ctx, { id });
   }
 
   /** The projects a caller reads in (null: every project), for lists of things in projects. */

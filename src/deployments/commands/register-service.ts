@@ -1,3 +1,4 @@
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { randomUUID } from 'node:crypto';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
@@ -47,11 +48,15 @@ export class RegisterService extends ProcedureCommand<
   RegisteredServiceAnswer
 > {}
 
-/** Registering (or moving to a server) claims the stream of the name; see ServiceRegistrar. */
-@Procedure.command(RegisterService, {
+const REGISTER_SERVICE = {
   name: 'registerService',
   roles: DEPLOYERS,
   scopes: ['service:write'],
+} as const satisfies Omit<AccessTarget, 'project'>;
+
+/** Registering (or moving to a server) claims the stream of the name; see ServiceRegistrar. */
+@Procedure.command(RegisterService, {
+  ...REGISTER_SERVICE,
   input: RegisterServiceInput,
   description:
     'Registers a service: target server, image repository, validated compose, env vars (secrets sealed), approval rule.',
@@ -63,10 +68,13 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
     private readonly projects: ProjectFacts,
+    private readonly access: AccessService,
   ) {}
 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
     const server = await this.facts.server(input.serverId);
+    // The server may be another project's: placing a service on it is judged there too.
+    await this.access.alsoIn(REGISTER_SERVICE, ctx, { server: server.id });
     assertServerInService(server);
     const env = input.env ?? [];
     this.settings.validCompose(input.compose, env);

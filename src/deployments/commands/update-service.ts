@@ -1,3 +1,4 @@
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { ArrayMaxSize, IsArray, IsUUID, Matches } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
@@ -63,10 +64,14 @@ export class UpdateService extends ProcedureCommand<
  * Moving to another server attaches the service there first and detaches it from the old one
  * last, as registering does (see RegisterServiceHandler).
  */
-@Procedure.command(UpdateService, {
+const UPDATE_SERVICE = {
   name: 'updateService',
   roles: DEPLOYERS,
   scopes: ['service:write'],
+} as const satisfies Omit<AccessTarget, 'project'>;
+
+@Procedure.command(UpdateService, {
+  ...UPDATE_SERVICE,
   input: UpdateServiceInput,
   description:
     'Changes fields of a service; later deployments use them, earlier snapshots stay frozen.',
@@ -79,13 +84,18 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     private readonly facts: StreamFacts,
     private readonly settings: ServiceSettingsChecks,
     private readonly domains: DomainClaims,
+    private readonly access: AccessService,
   ) {}
 
   async execute({ input, ctx }: UpdateService): Promise<{ serviceId: string; updated: string[] }> {
     const service = await this.facts.service(input.serviceId);
     assertServiceActive(service);
     const server = await this.facts.server(input.serverId ?? service.serverId);
-    if (input.serverId !== undefined) assertServerInService(server);
+    if (input.serverId !== undefined) {
+      assertServerInService(server);
+      // The new server may be another project's: moving onto it is judged there too.
+      await this.access.alsoIn(UPDATE_SERVICE, ctx, { server: server.id });
+    }
     const { serviceId, env, setEnv, removeEnv, routes, ...rest } = input;
     if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {
       throw badRequest('Give env (the whole list) or setEnv/removeEnv (a change), not both', [

@@ -1,3 +1,4 @@
+import { AccessModule } from '../../access/access.module.js';
 import { Module } from '@nestjs/common';
 import { Throttle } from '../../identity/login/throttle.js';
 import { DeploymentsModule } from '../deployments.module.js';
@@ -12,7 +13,7 @@ import { SetServiceGitSourceHandler } from './set-service-git-source.js';
 
 /** Git sources: their procedures, commit deployments and the push deliveries the route takes. */
 @Module({
-  imports: [DeploymentsModule],
+  imports: [DeploymentsModule, AccessModule],
   providers: [
     // Its own counters: push deliveries are limited per service, apart from logins.
     Throttle,

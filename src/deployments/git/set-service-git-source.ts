@@ -1,3 +1,4 @@
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
@@ -72,10 +73,14 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
  * is sealed. Choosing the code that deploys is as strong as a deploy hook: it takes an operator
  * whose effective scopes hold `service:write` and `deploy:start`.
  */
-@Procedure.command(SetServiceGitSource, {
+const SET_GIT_SOURCE = {
   name: 'setServiceGitSource',
   roles: OPERATORS,
   scopes: ['service:write', 'deploy:start'],
+} as const satisfies Omit<AccessTarget, 'project'>;
+
+@Procedure.command(SetServiceGitSource, {
+  ...SET_GIT_SOURCE,
   input: SetServiceGitSourceInput,
   description:
     'Sets the git repository a service follows: `{serviceId, repository (git@host:path, ssh://… or https://…), hostKeyFingerprint (SSH), token? (HTTPS, sealed), rules: [{kind: "branch"|"tag", pattern, action: "deploy"|"approval"|"ignore"}], contextPath?, dockerfile?, composeFile?, rotateDeployKey?, rotateWebhookSecret?, statusProvider?, statusApiUrl?, statusToken?, buildServerId?, pushImage?, previews?: {baseDomain, service, port, tls?, limit?, ttlHours?, env?, memoryMb?, cpus?}}` → the deploy key’s public half for SSH sources, and the push webhook’s path and secret (the secret only when this call made it).',
@@ -87,6 +92,7 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
     private readonly runner: DeciderRunner,
     private readonly settings: ServiceSettingsChecks,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly access: AccessService,
   ) {}
 
   /**
@@ -140,6 +146,8 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
     if (input.buildServerId) {
       const builder = await this.facts.server(input.buildServerId);
       assertServerInService(builder);
+      // Building on another project's server is judged in that project too.
+      await this.access.alsoIn(SET_GIT_SOURCE, ctx, { server: builder.id });
     }
     const source = {
       serviceId: service.id,
