@@ -4,6 +4,7 @@ import request from 'supertest';
 import type { ContractProcedure } from '../contract/build-contract.js';
 import { capabilitiesOf } from '../src/access/capabilities.js';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
+import { DiscoveredRoutes } from '../src/api-v1/openapi/discovered-routes.js';
 import { cli, cliHome } from './support/cli.js';
 import { data, readyService } from './support/deployments.js';
 import { bearer, call, cookieAuth, signUp } from './support/identity.js';
@@ -368,37 +369,92 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(all.services).toEqual(expect.arrayContaining([ids.payService, ids.defService]));
   });
 
-  it('judges the REST routes and streams on things in a project the same way', async () => {
-    const op = await member('routes@example.com', 'operator');
-    const refusals = [
-      await request(t.url).get(`/api/v1/services/${ids.payService}/status`).set(op),
-      await request(t.url).get(`/api/v1/deployments/${ids.payDeployment}/logs/stream`).set(op),
-      await request(t.url).get(`/api/v1/servers/${ids.payServer}/images`).set(op),
-      await request(t.url)
-        .post('/api/v1/deploy/compose')
-        .set(op)
-        .send({
-          serverId: ids.payServer,
-          serviceName: 'pay',
-          files: [
-            {
-              path: 'compose.yaml',
-              contents: 'services:\n  api:\n    image: ghcr.io/acme/api:3\n',
-            },
-          ],
-        }),
+  it('judges every route that acts in a project: no role there, or a token limited elsewhere', async () => {
+    const files = [
+      { path: 'compose.yaml', contents: 'services:\n  api:\n    image: ghcr.io/acme/api:4\n' },
     ];
-    expect(refusals.map((r) => [r.status, r.body.error?.data?.rule])).toEqual([
-      [403, 'project'],
-      [403, 'project'],
-      [403, 'project'],
-      [403, 'project'],
-    ]);
-    // In the default project the same member is an operator: the route admits them.
-    const home = await request(t.url)
-      .get(`/api/v1/services/${ids.defService}/logs/stream?follow=false&tail=1`)
-      .set(op);
-    expect(home.status).not.toBe(403);
+    const service = `/api/v1/services/${ids.payService}`;
+    const server = `/api/v1/servers/${ids.payServer}`;
+    /** A valid call to each route on payments' things; a route missing here fails the test. */
+    const CALLS: Record<
+      string,
+      { method: 'get' | 'post' | 'put' | 'delete'; path: string; body?: object }
+    > = {
+      'GET /api/v1/services/:id/status': { method: 'get', path: `${service}/status` },
+      'GET /api/v1/services/:id/stats': { method: 'get', path: `${service}/stats` },
+      'GET /api/v1/services/:id/logs/stream': {
+        method: 'get',
+        path: `${service}/logs/stream?follow=false`,
+      },
+      'GET /api/v1/deployments/:id/logs/stream': {
+        method: 'get',
+        path: `/api/v1/deployments/${ids.payDeployment}/logs/stream`,
+      },
+      'POST /api/v1/servers/:id/check': { method: 'post', path: `${server}/check`, body: {} },
+      'POST /api/v1/servers/:id/edge/sync': {
+        method: 'post',
+        path: `${server}/edge/sync`,
+        body: {},
+      },
+      'GET /api/v1/servers/:id/images': { method: 'get', path: `${server}/images` },
+      'POST /api/v1/servers/:id/images/pull': {
+        method: 'post',
+        path: `${server}/images/pull`,
+        body: { reference: 'ghcr.io/acme/api:1' },
+      },
+      'POST /api/v1/servers/:id/images/prune': {
+        method: 'post',
+        path: `${server}/images/prune`,
+        body: {},
+      },
+      'DELETE /api/v1/servers/:id/images': {
+        method: 'delete',
+        path: `${server}/images?reference=ghcr.io%2Facme%2Fapi%3A1`,
+      },
+      'PUT /api/v1/servers/:id/images': { method: 'put', path: `${server}/images` },
+      'POST /api/v1/deploy/compose': {
+        method: 'post',
+        path: '/api/v1/deploy/compose',
+        body: { serviceId: ids.payService, files },
+      },
+    };
+    const declared = t.app
+      .get(DiscoveredRoutes)
+      .list('/api/')
+      .filter((r) => r.declaration.auth === 'guarded' && r.declaration.project)
+      .map((r) => (r.declaration as { name: string }).name)
+      .sort();
+    expect(declared).toEqual(Object.keys(CALLS).sort());
+
+    const outsider = await member('route-outsider@example.com', 'operator');
+    const { token } = data<{ token: string }>(
+      await call(t.url, 'POST', 'createToken', owner, {
+        tokenName: 'search routes',
+        scopes: [...ALL_SCOPES],
+        expiresInDays: 1,
+        projects: ['search'],
+      }),
+    );
+    const outcomes: unknown[] = [];
+    for (const [name, c] of Object.entries(CALLS)) {
+      for (const [who, auth] of [
+        ['no role in payments', outsider],
+        ['token limited to search', bearer(token)],
+      ] as const) {
+        let pending = request(t.url)[c.method](c.path).set(auth);
+        if (c.method === 'put')
+          pending = pending.set('Content-Type', 'application/x-tar').send(Buffer.alloc(0));
+        else if (c.body) pending = pending.send(c.body);
+        const res = await pending;
+        outcomes.push([name, who, res.status, res.body?.error?.data?.rule ?? null]);
+      }
+    }
+    expect(outcomes).toEqual(
+      Object.keys(CALLS).flatMap((name) => [
+        [name, 'no role in payments', 403, 'project'],
+        [name, 'token limited to search', 403, 'token-projects'],
+      ]),
+    );
   });
 
   it("judges the server a service is placed on in the server's own project", async () => {
