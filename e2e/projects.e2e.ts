@@ -265,6 +265,15 @@ describe('projects: roles per project, tokens limited to projects', () => {
           projects: ['search'],
         }),
       ).token;
+      const READS = ['deploy:read', 'service:read', 'server:read', 'logs:read'];
+      const readsHere = data<{ token: string }>(
+        await call(t.url, 'POST', 'createToken', owner, {
+          tokenName: 'payments reads',
+          scopes: READS,
+          expiresInDays: 1,
+          projects: ['payments'],
+        }),
+      ).token;
       /** `ceiling`: the most the caller holds in any project (what admits it to a call). */
       const callers: {
         label: string;
@@ -272,6 +281,7 @@ describe('projects: roles per project, tokens limited to projects', () => {
         role: string | null;
         ceiling: string;
         limited?: true;
+        tokenScopes?: string[];
       }[] = [
         {
           label: 'operator with no role in payments',
@@ -293,6 +303,13 @@ describe('projects: roles per project, tokens limited to projects', () => {
           ceiling: 'owner',
           limited: true,
         },
+        {
+          label: 'owner token of read scopes limited to payments',
+          auth: bearer(readsHere),
+          role: 'owner',
+          ceiling: 'owner',
+          tokenScopes: READS,
+        },
       ];
       const outcomes: unknown[] = [];
       const expected: unknown[] = [];
@@ -311,7 +328,10 @@ describe('projects: roles per project, tokens limited to projects', () => {
             return p.roles.includes(role) && p.scopes.every((s) => caps.includes(s));
           };
           let want: string;
-          if (caller.limited) want = may('owner') ? 'token-projects' : 'role';
+          if (caller.tokenScopes) {
+            const within = p.scopes.every((s) => caller.tokenScopes!.includes(s));
+            want = may(caller.role!) && within ? 'allowed' : 'role';
+          } else if (caller.limited) want = may('owner') ? 'token-projects' : 'role';
           else if (caller.role === null) want = may(caller.ceiling) ? 'project' : 'role';
           else want = may(caller.role) ? 'allowed' : 'role';
           expected.push([p.name, caller.label, want]);
