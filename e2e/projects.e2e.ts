@@ -504,6 +504,21 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(moveAway.status).toBe(403);
   });
 
+  it('judges both deployments a config diff compares', async () => {
+    const op = await member('differ@example.com', 'operator');
+    const mine = data<{ deploymentId: string }>(await deploy(op, ids.defService!)).deploymentId;
+    const across = await call(t.url, 'GET', 'configDiff', op, {
+      fromDeploymentId: mine,
+      toDeploymentId: ids.payDeployment,
+    });
+    expect([across.status, across.body.error?.data?.rule]).toEqual([403, 'project']);
+    const own = await call(t.url, 'GET', 'configDiff', op, {
+      fromDeploymentId: mine,
+      toDeploymentId: mine,
+    });
+    expect(own.status).toBe(200);
+  });
+
   it('is managed from the real CLI too', async () => {
     const home = cliHome();
     try {

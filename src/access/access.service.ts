@@ -103,10 +103,10 @@ export class AccessService {
   async alsoIn(
     target: Omit<AccessTarget, 'project'>,
     ctx: RequestContext,
-    what: { server: string } | { service: string },
+    what: { server: string } | { service: string } | { deployment: string },
   ): Promise<void> {
-    const project: ProjectTarget = 'server' in what ? { server: 'id' } : { service: 'id' };
-    const id = 'server' in what ? what.server : what.service;
+    const [[kind, id]] = Object.entries(what) as [['server' | 'service' | 'deployment', string]];
+    const project = { [kind]: 'id' } as ProjectTarget;
     await this.inProject({ ...target, project }, ctx, { id });
   }
 

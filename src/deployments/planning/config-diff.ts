@@ -1,3 +1,4 @@
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
@@ -119,10 +120,14 @@ export class ConfigDiffInput {
 export class ConfigDiff extends ProcedureQuery<ConfigDiffInput, ConfigDiffPlan> {}
 
 /** Two deployments' frozen snapshots compared; secret values compared, never shown. */
-@Procedure.planning(ConfigDiff, {
+const CONFIG_DIFF = {
   name: 'configDiff',
   roles: DEPLOYERS,
   scopes: ['deploy:plan'],
+} as const satisfies Omit<AccessTarget, 'project'>;
+
+@Procedure.planning(ConfigDiff, {
+  ...CONFIG_DIFF,
   input: ConfigDiffInput,
   description:
     'Field-by-field difference of two deployments’ frozen snapshots (secret values never shown).',
@@ -132,9 +137,12 @@ export class ConfigDiffHandler implements IQueryHandler<ConfigDiff> {
   constructor(
     private readonly lookup: DeploymentLookup,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly access: AccessService,
   ) {}
 
-  async execute({ input }: ConfigDiff): Promise<ConfigDiffPlan> {
+  async execute({ input, ctx }: ConfigDiff): Promise<ConfigDiffPlan> {
+    // Two deployments may be of different services: the second is judged in its project too.
+    await this.access.alsoIn(CONFIG_DIFF, ctx, { deployment: input.toDeploymentId });
     return configDiff(
       await this.lookup.deployment(input.fromDeploymentId),
       await this.lookup.deployment(input.toDeploymentId),
