@@ -504,6 +504,25 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(moveAway.status).toBe(403);
   });
 
+  it("lists with a server only the services of the caller's projects", async () => {
+    const shared = await readyService(t.url, owner, { name: 'shared' });
+    data(
+      await call(t.url, 'POST', 'registerService', owner, {
+        ...(MATRIX_INPUTS.registerService as object),
+        name: 'guest',
+        serverId: shared.serverId,
+        projectId: 'payments',
+      }),
+    );
+    const op = await member('server-reader@example.com', 'operator');
+    const names = async (auth: Auth) =>
+      data<{ services: { name: string }[] }>(
+        await call(t.url, 'GET', 'serverDetails', auth, { serverId: shared.serverId }),
+      ).services.map((s) => s.name);
+    expect(await names(op)).toEqual(['shared']);
+    expect(await names(owner)).toEqual(['shared', 'guest']);
+  });
+
   it('judges both deployments a config diff compares', async () => {
     const op = await member('differ@example.com', 'operator');
     const mine = data<{ deploymentId: string }>(await deploy(op, ids.defService!)).deploymentId;

@@ -48,14 +48,15 @@ export class RegisterService extends ProcedureCommand<
   RegisteredServiceAnswer
 > {}
 
+/** Who may call registerService: its declaration's rule, also applied to what else it touches. */
 const REGISTER_SERVICE = {
-  name: 'registerService',
   roles: DEPLOYERS,
   scopes: ['service:write'],
-} as const satisfies Omit<AccessTarget, 'project'>;
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
 
 /** Registering (or moving to a server) claims the stream of the name; see ServiceRegistrar. */
 @Procedure.command(RegisterService, {
+  name: 'registerService',
   ...REGISTER_SERVICE,
   input: RegisterServiceInput,
   description:
@@ -74,7 +75,9 @@ export class RegisterServiceHandler implements ICommandHandler<RegisterService> 
   async execute({ input, ctx }: RegisterService): Promise<RegisteredServiceAnswer> {
     const server = await this.facts.server(input.serverId);
     // The server may be another project's: placing a service on it is judged there too.
-    await this.access.alsoIn(REGISTER_SERVICE, ctx, { server: server.id });
+    await this.access.alsoIn({ name: 'registerService', ...REGISTER_SERVICE }, ctx, {
+      server: server.id,
+    });
     assertServerInService(server);
     const env = input.env ?? [];
     this.settings.validCompose(input.compose, env);

@@ -64,13 +64,14 @@ export class UpdateService extends ProcedureCommand<
  * Moving to another server attaches the service there first and detaches it from the old one
  * last, as registering does (see RegisterServiceHandler).
  */
+/** Who may call updateService: its declaration's rule, also applied to what else it touches. */
 const UPDATE_SERVICE = {
-  name: 'updateService',
   roles: DEPLOYERS,
   scopes: ['service:write'],
-} as const satisfies Omit<AccessTarget, 'project'>;
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
 
 @Procedure.command(UpdateService, {
+  name: 'updateService',
   ...UPDATE_SERVICE,
   input: UpdateServiceInput,
   description:
@@ -94,7 +95,9 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     if (input.serverId !== undefined) {
       assertServerInService(server);
       // The new server may be another project's: moving onto it is judged there too.
-      await this.access.alsoIn(UPDATE_SERVICE, ctx, { server: server.id });
+      await this.access.alsoIn({ name: 'updateService', ...UPDATE_SERVICE }, ctx, {
+        server: server.id,
+      });
     }
     const { serviceId, env, setEnv, removeEnv, routes, ...rest } = input;
     if (env !== undefined && (setEnv !== undefined || removeEnv !== undefined)) {

@@ -73,13 +73,14 @@ async function freshDeployKey(box: SecretBox, comment: string): Promise<FreshDep
  * is sealed. Choosing the code that deploys is as strong as a deploy hook: it takes an operator
  * whose effective scopes hold `service:write` and `deploy:start`.
  */
+/** Who may call setServiceGitSource: its declaration's rule, also applied to what else it touches. */
 const SET_GIT_SOURCE = {
-  name: 'setServiceGitSource',
   roles: OPERATORS,
   scopes: ['service:write', 'deploy:start'],
-} as const satisfies Omit<AccessTarget, 'project'>;
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
 
 @Procedure.command(SetServiceGitSource, {
+  name: 'setServiceGitSource',
   ...SET_GIT_SOURCE,
   input: SetServiceGitSourceInput,
   description:
@@ -147,7 +148,9 @@ export class SetServiceGitSourceHandler implements ICommandHandler<SetServiceGit
       const builder = await this.facts.server(input.buildServerId);
       assertServerInService(builder);
       // Building on another project's server is judged in that project too.
-      await this.access.alsoIn(SET_GIT_SOURCE, ctx, { server: builder.id });
+      await this.access.alsoIn({ name: 'setServiceGitSource', ...SET_GIT_SOURCE }, ctx, {
+        server: builder.id,
+      });
     }
     const source = {
       serviceId: service.id,

@@ -120,13 +120,14 @@ export class ConfigDiffInput {
 export class ConfigDiff extends ProcedureQuery<ConfigDiffInput, ConfigDiffPlan> {}
 
 /** Two deployments' frozen snapshots compared; secret values compared, never shown. */
+/** Who may call configDiff: its declaration's rule, also applied to what else it touches. */
 const CONFIG_DIFF = {
-  name: 'configDiff',
   roles: DEPLOYERS,
   scopes: ['deploy:plan'],
-} as const satisfies Omit<AccessTarget, 'project'>;
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
 
 @Procedure.planning(ConfigDiff, {
+  name: 'configDiff',
   ...CONFIG_DIFF,
   input: ConfigDiffInput,
   description:
@@ -142,7 +143,9 @@ export class ConfigDiffHandler implements IQueryHandler<ConfigDiff> {
 
   async execute({ input, ctx }: ConfigDiff): Promise<ConfigDiffPlan> {
     // Two deployments may be of different services: the second is judged in its project too.
-    await this.access.alsoIn(CONFIG_DIFF, ctx, { deployment: input.toDeploymentId });
+    await this.access.alsoIn({ name: 'configDiff', ...CONFIG_DIFF }, ctx, {
+      deployment: input.toDeploymentId,
+    });
     return configDiff(
       await this.lookup.deployment(input.fromDeploymentId),
       await this.lookup.deployment(input.toDeploymentId),

@@ -1,3 +1,4 @@
+import { inProjects } from '../../readstore/read-page.js';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { ServerEdgeDoc } from '../../../projections/server-edges.projection.js';
@@ -58,15 +59,20 @@ export class ServerDetails extends ProcedureQuery<ServerIdInput, ServerDetailsAn
   description:
     'One server: connection settings (never its key), status, last check, its services and their routes, and its edge proxy’s last sync.',
   project: { server: 'serverId' },
+  // A server can host services of other projects: only the caller's are listed with it.
+  projectList: true,
 })
 export class ServerDetailsHandler implements IQueryHandler<ServerDetails> {
   constructor(private readonly lookup: DeploymentLookup) {}
 
-  async execute({ input }: ServerDetails): Promise<ServerDetailsAnswer> {
+  async execute({ input, ctx }: ServerDetails): Promise<ServerDetailsAnswer> {
     const server = await this.lookup.server(input.serverId);
     const services = await this.lookup.reads
       .collection<ServiceDoc>('services')
-      .find({ serverId: server.id }, { sort: { registeredAt: 1 }, limit: 1000 });
+      .find(
+        { serverId: server.id, ...inProjects(ctx.readableProjects) },
+        { sort: { registeredAt: 1 }, limit: 1000 },
+      );
     const edge = await this.lookup.reads.collection<ServerEdgeDoc>('server_edges').get(server.id);
     return {
       ...serverView(server),
