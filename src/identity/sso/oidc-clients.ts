@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
+import { openId } from './openid-library.js';
 import type { IdentityProviderSettings } from '../../events/sso.events.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -13,7 +14,7 @@ const REQUEST_TIMEOUT_S = 10;
 interface Kept {
   key: string;
   at: number;
-  config: Promise<oidc.Configuration>;
+  config: Promise<Configuration>;
 }
 
 /**
@@ -26,7 +27,7 @@ export class OidcClients {
 
   constructor(@Inject(SECRET_BOX) private readonly box: SecretBox) {}
 
-  configuration(settings: IdentityProviderSettings): Promise<oidc.Configuration> {
+  configuration(settings: IdentityProviderSettings): Promise<Configuration> {
     const key = `${settings.issuer}\n${settings.clientId}\n${settings.sealedClientSecret}`;
     const found = this.kept.get(settings.providerId);
     if (found && found.key === key && Date.now() - found.at < KEEP_MS) return found.config;
@@ -39,8 +40,9 @@ export class OidcClients {
     return config;
   }
 
-  private async discover(settings: IdentityProviderSettings): Promise<oidc.Configuration> {
+  private async discover(settings: IdentityProviderSettings): Promise<Configuration> {
     const issuer = new URL(settings.issuer);
+    const oidc = await openId();
     try {
       return await oidc.discovery(
         issuer,

@@ -1,4 +1,3 @@
-import * as oidc from 'openid-client';
 import type { SsoRefusalReason } from '../../events/sso.events.js';
 
 interface Coded {
@@ -19,11 +18,12 @@ function claimOf(cause: unknown): unknown {
 
 /** Why openid-client refused the provider's answer, as a refusal reason. */
 export function refusalReasonOf(error: unknown): SsoRefusalReason {
-  if (error instanceof oidc.AuthorizationResponseError) return 'provider-error';
-  if (error instanceof oidc.ResponseBodyError) {
-    return error.error === 'invalid_grant' ? 'code-rejected' : 'provider-error';
-  }
   const e = (typeof error === 'object' && error !== null ? error : {}) as Coded;
+  // The library's error classes, told apart by their codes (it is loaded lazily).
+  if (e.code === 'OAUTH_AUTHORIZATION_RESPONSE_ERROR') return 'provider-error';
+  if (e.code === 'OAUTH_RESPONSE_BODY_ERROR') {
+    return e.error === 'invalid_grant' ? 'code-rejected' : 'provider-error';
+  }
   const message = typeof e.message === 'string' ? e.message : '';
   if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
     const claim = claimOf(e.cause);

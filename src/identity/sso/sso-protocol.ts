@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
+import { openId } from './openid-library.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { identityProviderStream, type IdentityProviderSettings } from '../../events/sso.events.js';
@@ -60,6 +61,7 @@ export class SsoProtocol {
   ): Promise<{ url: URL; transaction: SsoTransaction }> {
     const settings = await this.enabledProvider(providerId);
     const config = await this.clients.configuration(settings);
+    const oidc = await openId();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const transaction: SsoTransaction = {
       providerId,
@@ -89,6 +91,7 @@ export class SsoProtocol {
       new SsoRefusal(reason, settings.providerId);
     if (callback.searchParams.get('state') !== tx.state) throw refuse('state-mismatch');
     const config = await this.clients.configuration(settings);
+    const oidc = await openId();
     let tokens;
     try {
       tokens = await oidc.authorizationCodeGrant(
@@ -118,12 +121,13 @@ export class SsoProtocol {
 
   /** The userinfo claims, when the provider has the endpoint; they must be the same subject's. */
   private async userInfo(
-    config: oidc.Configuration,
+    config: Configuration,
     accessToken: string,
     subject: string,
     settings: IdentityProviderSettings,
   ): Promise<Record<string, unknown>> {
     if (!config.serverMetadata().userinfo_endpoint) return {};
+    const oidc = await openId();
     try {
       return { ...(await oidc.fetchUserInfo(config, accessToken, subject)) };
     } catch (error) {
