@@ -49,8 +49,8 @@ export interface RunOptions<T> {
 @Injectable()
 export class CallPipeline {
   private readonly admitted = new WeakMap<Request, RequestContext>();
-  /** What each admitted call needs, for a route judged in a project once its input is read. */
-  private readonly accessOf = new WeakMap<Request, CallAccess>();
+  /** The admitted calls judged in a project once their input is read (routes that say so). */
+  private readonly judgedIn = new WeakMap<Request, CallAccess>();
 
   constructor(
     private readonly access: AccessService,
@@ -71,7 +71,7 @@ export class CallPipeline {
           : await this.access.authorize(access, req);
       const admitted = target.audit.channel ? { ...ctx, channel: target.audit.channel } : ctx;
       this.admitted.set(req, admitted);
-      this.accessOf.set(req, access);
+      if (access.auth !== 'signed' && access.project) this.judgedIn.set(req, access);
       return admitted;
     } catch (thrown) {
       throw await this.refused(req, thrown);
@@ -90,7 +90,9 @@ export class CallPipeline {
       if (!ctx) throw new AppError('INTERNAL_SERVER_ERROR', 'A call ran without its guard');
       const input: unknown[] = [];
       for (const part of parts) input.push(await validateInput(part.type, await part.value()));
-      const judged = await this.inProject(req, ctx, input);
+      // Only a call on something in a project pays for the judgement (and its await).
+      const target = this.judgedIn.get(req);
+      const judged = target ? await this.inProject(target, ctx, input) : ctx;
       const { value, appended } = await countingAppends(async () =>
         work(input as Validated<P>, judged),
       );
@@ -108,9 +110,8 @@ export class CallPipeline {
    * A route that acts on something in a project is judged in that project, by its validated
    * input (path, query and body read together). Procedures are judged by their registry entry.
    */
-  private async inProject(req: Request, ctx: RequestContext, input: unknown[]) {
-    const access = this.accessOf.get(req);
-    if (!access || access.auth === 'signed' || !access.project) return ctx;
+  private async inProject(access: CallAccess, ctx: RequestContext, input: unknown[]) {
+    if (access.auth === 'signed') return ctx;
     const fields = Object.assign(
       {},
       ...input.filter((part): part is object => typeof part === 'object' && part !== null),
