@@ -3,13 +3,6 @@ import type { NextFunction, Request, Response } from 'express';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    requestId: string;
-    correlationId: string;
-  }
-}
-
 /**
  * Gives every request an id (echoed as X-Request-Id) and a correlation id. A caller's own
  * well-formed X-Correlation-Id is kept so that its logs and our events line up.

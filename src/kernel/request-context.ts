@@ -104,3 +104,15 @@ export function metadataFor(ctx: RequestContext, causationId?: string): EventMet
     ...(ctx.channel && ctx.channel !== 'http' ? { channel: ctx.channel } : {}),
   };
 }
+
+/**
+ * The ids every request is given on arrival (src/http/request-id.ts), declared here beside the
+ * context they go into, so that any program that reads them (the dashboard's type check of the
+ * server's declarations included) knows them.
+ */
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    correlationId: string;
+  }
+}
