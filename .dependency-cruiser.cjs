@@ -13,6 +13,7 @@ const LAYERS = [
     name: 'contexts',
     folders: [
       'src/health',
+      'src/drains',
       'src/runner',
       'src/notifications',
       'src/deployments',

@@ -54,6 +54,9 @@ import type { ServerDetails } from '../src/deployments/queries/server-details.js
 import type { Servers } from '../src/deployments/queries/servers.js';
 import type { ServiceDetails } from '../src/deployments/queries/service-details.js';
 import type { Services } from '../src/deployments/queries/services.js';
+import type { ConfigureDrain } from '../src/drains/configure-drain.js';
+import type { Drains } from '../src/drains/drains.js';
+import type { RemoveDrain } from '../src/drains/remove-drain.js';
 import type { Health } from '../src/health/health.handler.js';
 import type { ChangeUserRole } from '../src/identity/commands/change-user-role.js';
 import type { DeactivateUser } from '../src/identity/commands/deactivate-user.js';
@@ -108,6 +111,7 @@ export interface ProcedureMessages {
   closeServicePreview: CloseServicePreview;
   composeDeploymentPlan: ComposeDeploymentPlan;
   configDiff: ConfigDiff;
+  configureDrain: ConfigureDrain;
   configureIdentityProvider: ConfigureIdentityProvider;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
   createAgent: CreateAgent;
@@ -124,6 +128,7 @@ export interface ProcedureMessages {
   deployServiceCommit: DeployServiceCommit;
   deployWebhooks: DeployWebhooks;
   disableMfa: DisableMfa;
+  drains: Drains;
   eraseSubjectData: EraseSubjectData;
   executeRollback: ExecuteRollback;
   generateAgentToken: GenerateAgentToken;
@@ -147,6 +152,7 @@ export interface ProcedureMessages {
   registerServer: RegisterServer;
   registerService: RegisterService;
   rejectRequest: RejectRequest;
+  removeDrain: RemoveDrain;
   removeIdentityProvider: RemoveIdentityProvider;
   removeServerImage: RemoveServerImage;
   removeServiceGitSource: RemoveServiceGitSource;

@@ -39,6 +39,7 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
     type: 'NotificationChannelDoc',
   },
   deploy_hooks: { file: 'projections/deploy-hooks.projection.ts', type: 'DeployHookDoc' },
+  drains: { file: 'projections/drains.projection.ts', type: 'DrainDoc' },
 };
 
 /** Every file a document type is read from (the generator's program). */

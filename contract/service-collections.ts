@@ -3,6 +3,7 @@ import { LEASES } from '../projections/projection-lease.js';
 import { SESSION_ACTIVITY, TOKEN_USAGE } from '../src/access/usage-tracker.js';
 import { AUDIT_CHAIN } from '../src/audit/audit-sealer.js';
 import { DEPLOYMENT_LOGS } from '../src/deployments/deployment-log-store.js';
+import { DRAIN_STATE } from '../src/drains/delivery/drain-state.js';
 import { RUNNER_HEARTBEATS_COLLECTION } from '../src/runner/runner-liveness.js';
 import {
   DELIVERIES_COLLECTION,
@@ -50,11 +51,12 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     spec: SENDER_LEASES,
     file: 'projections/projection-lease.ts',
     type: 'LeaseDoc',
-    writtenBy: ['projections/projection-lease.ts', 'src/notifications/delivery/delivery-sender.ts'],
+    writtenBy: ['projections/projection-lease.ts', 'src/notifications/delivery/sender-loop.ts'],
     description:
       'Only with SLIPWAY_REPLICAS > 1: which process sends notifications (id: ' +
-      'notification-sender), until when, under which epoch; beside the deliveries, so replicas ' +
-      'building another set of read models share it. Expires by itself.',
+      'notification-sender) and which ships the drains (id: drain-shipper), until when, under ' +
+      'which epoch; beside the deliveries, so replicas building another set of read models ' +
+      'share them. Expires by itself.',
   },
   {
     spec: AUDIT_CHAIN,
@@ -102,6 +104,16 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
     type: 'OutboxCheckpoint',
     writtenBy: ['src/notifications/delivery/notification-outbox.ts'],
     description: "The notification consumer's position in the event log (id: deliveries).",
+  },
+  {
+    spec: DRAIN_STATE,
+    file: 'src/drains/delivery/drain-state.ts',
+    type: 'DrainStateDoc',
+    writtenBy: ['src/drains/delivery/drain-shipper.ts'],
+    description:
+      'What each drain (id: its drain id) has delivered: its position in the event log, the ' +
+      'deployments whose output it follows, counts, the last error and its back-off. Not a ' +
+      'projection: rebuilding the read models must not ship everything again.',
   },
   {
     spec: STORE_MOVES,

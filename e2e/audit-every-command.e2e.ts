@@ -123,6 +123,16 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     clientSecret: 'audit-client-secret',
   });
 
+  let drainCount = 0;
+  const drain = () => ({
+    drainId: `drain-${(drainCount += 1)}`,
+    displayName: 'Audit drain',
+    kind: 'otlp',
+    endpoint: 'https://collector.invalid/v1/logs',
+    headers: [{ name: 'x-api-key', value: 'audit-key' }],
+    sources: ['audit'],
+  });
+
   /** How to call each command procedure successfully. A procedure missing here fails the test. */
   const SUCCESS: Record<string, () => Promise<Prepared>> = {
     createAgent: async () => asOwner({ name: unique('agent') }),
@@ -193,6 +203,12 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       const projectId = await newProject();
       const { serviceId } = await service();
       return asOwner({ kind: 'service', resourceId: serviceId, projectId });
+    },
+    configureDrain: async () => asOwner(drain()),
+    removeDrain: async () => {
+      const configured = drain();
+      data(await call(t.url, 'POST', 'configureDrain', ownerCookie, configured));
+      return asOwner({ drainId: configured.drainId });
     },
     removeIdentityProvider: async () => {
       const provider = identityProvider();

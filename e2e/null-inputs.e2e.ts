@@ -23,6 +23,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   GitRefRuleInput: { kind: 'branch', pattern: 'main', action: 'deploy' },
   PreviewSettingsInput: { baseDomain: 'preview.example.com', service: 'api', port: 8080 },
   RoleRuleInput: { value: 'devs', role: 'operator' },
+  DrainHeaderInput: { name: 'x-api-key', value: 'k' },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

@@ -23,7 +23,13 @@ const fixture = JSON.parse(readFileSync(join(fixtureDir, 'fixture.json'), 'utf8'
 };
 const MOVED = PRIMARY_COLLECTIONS.map((c) => c.name).sort();
 /** Projections the release of the fixture did not have. */
-const NEWER_PROJECTIONS = ['server-edges', 'edge-certificates', 'identity_providers', 'projects'];
+const NEWER_PROJECTIONS = [
+  'server-edges',
+  'edge-certificates',
+  'identity_providers',
+  'projects',
+  'drains',
+];
 
 describe('a data directory laid out by a release without the primary store', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'slipway-upgrade-'));

@@ -4,6 +4,7 @@ import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { deployHooksProjection } from './deploy-hooks.projection.js';
+import { drainsProjection } from './drains.projection.js';
 import { notificationChannelsProjection } from './notification-channels.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
@@ -41,5 +42,6 @@ export const applicationProjections: Projection[] = [
   backupsProjection,
   notificationChannelsProjection,
   deployHooksProjection,
+  drainsProjection,
   auditTrailProjection,
 ];

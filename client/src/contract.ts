@@ -11,6 +11,14 @@ export interface DeployHookRuleInput {
   allowRollback?: boolean;
 }
 
+/** Shared input shape `DrainHeaderInput`. */
+export interface DrainHeaderInput {
+  /** pattern `^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$` */
+  name: string;
+  /** 1-4096 characters; pattern `^[\x20-\x7e]+$` */
+  value: string;
+}
+
 /** Shared input shape `EnvVarInput`. */
 export interface EnvVarInput {
   /** pattern `^[A-Za-z_][A-Za-z0-9_]{0,127}$` */
@@ -189,6 +197,24 @@ export interface ProcedureInputs {
     /** uuid */
     toDeploymentId: string;
   };
+  /** Adds or changes a drain that streams the audit trail and/or deployment output to the team’s own tools: syslog (RFC 5424 over TLS) or OTLP logs over HTTP. Header values are stored sealed and never returned. */
+  configureDrain: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    drainId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    displayName: string;
+    kind: 'syslog' | 'otlp';
+    /** at most 2048 characters */
+    endpoint: string;
+    /** at most 32768 characters */
+    caCertificate?: string;
+    /** at most 8 items */
+    headers?: DrainHeaderInput[];
+    /** 1-2 items */
+    sources: Array<'audit' | 'deployment-logs'>;
+    enabled?: boolean;
+    startAt?: 'now' | 'beginning';
+  };
   /** Adds or changes an OpenID Connect identity provider: issuer, client, allowed email domains, claim-to-role mapping. The client secret is stored sealed and never returned. */
   configureIdentityProvider: {
     /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
@@ -327,6 +353,8 @@ export interface ProcedureInputs {
     /** pattern `^\d{6}$` */
     code: string;
   };
+  /** The drains with their endpoints and sources (never header values), and how each is delivering: how far behind, how much delivered, the last error. */
+  drains: undefined;
   /** Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies. */
   eraseSubjectData: {
     /** uuid */
@@ -512,6 +540,11 @@ export interface ProcedureInputs {
     approvalId: string;
     /** at most 280 characters */
     note?: string;
+  };
+  /** Removes a drain: it ships nothing more. Configuring the same id again starts afresh. */
+  removeDrain: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    drainId: string;
   };
   /** Removes an identity provider: sign-ins through it stop; sessions it started run until they end. */
   removeIdentityProvider: {
@@ -823,6 +856,7 @@ export const PROCEDURES = {
   closeServicePreview: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   composeDeploymentPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
+  configureDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read', 'notifications:manage'], mfaExempt: false },
   configureIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
@@ -839,6 +873,7 @@ export const PROCEDURES = {
   deployServiceCommit: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   deployWebhooks: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   disableMfa: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
+  drains: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
   eraseSubjectData: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['privacy:erase'], mfaExempt: false },
   executeRollback: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   generateAgentToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
@@ -862,6 +897,7 @@ export const PROCEDURES = {
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },

@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
+import { issueTestCertificates } from './test-certificates.js';
 
 /** Debian's pebble (an ACME CA for tests) and pebble-challtestsrv (its DNS), on this host. */
 export interface TestPebble {
@@ -16,67 +17,6 @@ export interface TestPebble {
   /** Answers `domain`'s A queries with `address` (the challenge is sent there). */
   resolve(domain: string, address: string): Promise<void>;
   stop(): Promise<void>;
-}
-
-const openssl = (args: string[], cwd: string) =>
-  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-
-/** A CA, and Pebble's HTTPS certificate signed by it for `address` and 127.0.0.1. */
-function certificates(dir: string, address: string): void {
-  openssl(
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=Slipway test ACME root',
-    ],
-    dir,
-  );
-  openssl(
-    [
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'csr.pem',
-      '-subj',
-      '/CN=pebble',
-    ],
-    dir,
-  );
-  writeFileSync(join(dir, 'san.ext'), `subjectAltName=IP:${address},IP:127.0.0.1\n`);
-  openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      'csr.pem',
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      'cert.pem',
-      '-days',
-      '2',
-      '-extfile',
-      'san.ext',
-    ],
-    dir,
-  );
 }
 
 async function ready(check: () => Promise<boolean>, what: string, log: () => string) {
@@ -99,7 +39,11 @@ export async function startPebble(options: {
   tlsPort: number;
 }): Promise<TestPebble> {
   const dir = mkdtempSync(join(tmpdir(), 'slipway-pebble-'));
-  certificates(dir, options.address);
+  issueTestCertificates(dir, {
+    ca: 'Slipway test ACME root',
+    server: 'pebble',
+    subjectAltName: `IP:${options.address},IP:127.0.0.1`,
+  });
   const [acmePort, managementPort, dnsPort, dnsManagementPort] = [
     await freePort(),
     await freePort(),

@@ -15,6 +15,7 @@ import { SecretsModule } from '../secrets/secrets.module.js';
 import { ApiV1Module } from '../api-v1/api-v1.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
+import { DrainsModule } from '../drains/drains.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { PrivacyModule } from '../audit/privacy/privacy.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         RunnerModule,
         NotificationsModule,
         AuditModule,
+        DrainsModule,
         RpcModule,
         McpModule,
         HealthModule,

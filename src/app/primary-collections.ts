@@ -1,6 +1,7 @@
 import { SESSION_ACTIVITY, TOKEN_USAGE } from '../access/usage-tracker.js';
 import { AUDIT_CHAIN } from '../audit/audit-sealer.js';
 import { DEPLOYMENT_LOGS } from '../deployments/deployment-log-store.js';
+import { DRAIN_STATE } from '../drains/delivery/drain-state.js';
 import {
   DELIVERIES_COLLECTION,
   SENDER_LEASES,
@@ -31,7 +32,7 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
  * Everything the primary store holds: the moved collections, the reaction feeds' positions
  * (new with the primary store, so never moved), the subject keys (taken over from
  * `subject-keys.db`, see legacy-subject-keys.ts), the notification sender's lease (several
- * replicas only) and its own bookkeeping of moves.
+ * replicas only), what each drain has delivered, and its own bookkeeping of moves.
  */
 export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   ...PRIMARY_COLLECTIONS,
@@ -39,5 +40,6 @@ export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   SUBJECT_KEYS,
   SUBJECT_KEY_ERASURES,
   SENDER_LEASES,
+  DRAIN_STATE,
   STORE_MOVES,
 ];

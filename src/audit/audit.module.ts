@@ -33,6 +33,6 @@ import { VerifyAuditTrailHandler } from './verify-audit-trail.js';
     AuditExporter,
   ],
   controllers: [AuditExportController],
-  exports: [RefusalRecorder],
+  exports: [RefusalRecorder, EntryResolver],
 })
 export class AuditModule {}

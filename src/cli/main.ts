@@ -23,6 +23,7 @@ import { registerMfaCommands } from './commands/mfa.commands.js';
 import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
 import { registerSsoCommands } from './commands/sso.commands.js';
+import { registerDrainCommands } from './commands/drains.commands.js';
 import { registerProjectCommands } from './commands/projects.commands.js';
 import { Output } from './output.js';
 
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerApprovalCommands(program);
   registerAuditCommands(program);
   registerNotificationCommands(program);
+  registerDrainCommands(program);
   registerHookCommands(program);
   registerGitCommands(program);
   registerPreviewCommands(program);

@@ -1,5 +1,15 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsInt,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  registerDecorator,
+  type ValidationArguments,
+} from 'class-validator';
 import { CONTROL_CHARACTER_SET } from './control-characters.js';
 import { Omittable } from './omittable.js';
 
@@ -41,4 +51,22 @@ export function PageLimit(max: number): PropertyDecorator {
 /** Where the next page starts: the opaque `nextCursor` of the page before, optional. */
 export function PageCursor(): PropertyDecorator {
   return field(Omittable(), IsString(), MaxLength(1024));
+}
+
+/**
+ * A string `problem` finds nothing wrong with: `problem` answers why a value is refused (the
+ * message, after the field's name) or null.
+ */
+export function WithoutProblem(name: string, problem: (value: string) => string | null) {
+  return (): PropertyDecorator => (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && problem(value) === null,
+        defaultMessage: (args: ValidationArguments) =>
+          `${args.property} ${typeof args.value === 'string' ? problem(args.value) : 'must be a string'}`,
+      },
+    });
 }

@@ -66,6 +66,7 @@ describe('loadConfig', () => {
         containerLogsPerPrincipal: 4,
         containerLogsPerServer: 16,
       },
+      drains: { intervalMs: 1000, timeoutMs: 10000, retryBaseMs: 1000 },
       notifications: {
         addressPolicy: '',
         sending: true,

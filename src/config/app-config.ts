@@ -61,6 +61,12 @@ export interface AppConfig {
     /** SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES; 0: tokens expiring soon are not looked for. */
     tokenScanMinutes: number;
   };
+  drains: {
+    /** SLIPWAY_DRAIN_INTERVAL_MS: how often each drain looks for what to ship. */
+    intervalMs: number;
+    timeoutMs: number;
+    retryBaseMs: number;
+  };
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -189,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAttempts: vars.SLIPWAY_NOTIFICATION_MAX_ATTEMPTS,
       concurrency: vars.SLIPWAY_NOTIFICATION_CONCURRENCY,
       tokenScanMinutes: vars.SLIPWAY_TOKEN_EXPIRY_SCAN_MINUTES,
+    },
+    drains: {
+      intervalMs: vars.SLIPWAY_DRAIN_INTERVAL_MS,
+      timeoutMs: vars.SLIPWAY_DRAIN_TIMEOUT_MS,
+      retryBaseMs: vars.SLIPWAY_DRAIN_RETRY_BASE_MS,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

@@ -193,6 +193,27 @@ export class EnvironmentVariables extends StreamVariables {
   @Max(64)
   SLIPWAY_NOTIFICATION_CONCURRENCY = 4;
 
+  /** How often each drain looks for audit records and deployment output to ship (ms). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  SLIPWAY_DRAIN_INTERVAL_MS = 1_000;
+
+  /** The longest one shipment to a drain may take (connect, send, answer), in ms. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(120_000)
+  SLIPWAY_DRAIN_TIMEOUT_MS = 10_000;
+
+  /** A drain's first wait after a failed shipment (ms); doubled at each failure, up to 5 minutes. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(300_000)
+  SLIPWAY_DRAIN_RETRY_BASE_MS = 1_000;
+
   /** Minutes between scans for API tokens expiring within 7 days; 0: no scan. */
   @Transform(toInt)
   @IsInt()

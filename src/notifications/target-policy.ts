@@ -38,12 +38,17 @@ export class NotificationTargetPolicy {
    */
   async check(kind: ChannelKind, target: string): Promise<void> {
     if (kind === 'email') return;
+    await this.checkUrl(target, 'target');
+  }
+
+  /** The same check for any URL an input names (a drain's endpoint, say), as a 400 on `field`. */
+  async checkUrl(url: string, field: string): Promise<void> {
     try {
-      await this.pin(new URL(target).hostname);
+      await this.pin(new URL(url).hostname.replace(/^\[(.*)\]$/, '$1'));
     } catch (error) {
       if (error instanceof AddressRefusedError && error.kind === 'refused') {
-        throw badRequest(`target refused: ${error.message}`, [
-          { path: 'target', message: error.message },
+        throw badRequest(`${field} refused: ${error.message}`, [
+          { path: field, message: error.message },
         ]);
       }
       if (!(error instanceof AddressRefusedError)) throw error;

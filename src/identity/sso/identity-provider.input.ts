@@ -9,10 +9,8 @@ import {
   MaxLength,
   MinLength,
   ValidateNested,
-  ValidationArguments,
-  registerDecorator,
 } from 'class-validator';
-import { DisplayName } from '../../common/field-rules.js';
+import { DisplayName, WithoutProblem } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { MappedRole } from '../../events/sso.events.js';
 import { issuerProblem } from './issuer-url.js';
@@ -30,19 +28,7 @@ export const ProviderId = () =>
   });
 
 /** An OpenID issuer: https (http only on loopback), no query, fragment or credentials. */
-function IssuerUrl(): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'issuerUrl',
-      target: target.constructor,
-      propertyName: String(propertyName),
-      validator: {
-        validate: (value: unknown) => typeof value === 'string' && issuerProblem(value) === null,
-        defaultMessage: (args: ValidationArguments) =>
-          `${args.property} ${typeof args.value === 'string' ? issuerProblem(args.value) : 'must be a string'}`,
-      },
-    });
-}
+const IssuerUrl = WithoutProblem('issuerUrl', issuerProblem);
 
 export class RoleRuleInput {
   /** The claim value (a group name, say) that gives the role. */

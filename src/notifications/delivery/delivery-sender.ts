@@ -1,15 +1,11 @@
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { NotificationChannelDoc } from '../../../projections/notification-channels.projection.js';
-import { ProjectionLeases } from '../../../projections/projection-lease.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { errorForLog } from '../../common/log-text.js';
-import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { ChannelSender, DeliveryError } from './channel-sender.js';
@@ -18,9 +14,8 @@ import {
   type CommitStatusPayload,
 } from './commit-status-deliveries.js';
 import { CommitStatusSender } from './commit-status-sender.js';
-import { DELIVERIES, retryDelayMs, SENDER_LEASES, type DeliveryDoc } from './delivery-record.js';
-
-const logger = new Logger('Notifications');
+import { DELIVERIES, retryDelayMs, type DeliveryDoc } from './delivery-record.js';
+import { SenderLoop } from './sender-loop.js';
 
 /** The delivery's channel is gone or disabled: it fails at once, never retried. */
 class ChannelGone extends Error {}
@@ -41,11 +36,7 @@ const SENDER_LEASE = 'notification-sender';
 @Injectable()
 export class DeliverySender implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly signal = new WakeSignal();
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-  private readonly lease: ProjectionLeases | null;
-  private leaseRefreshedAt = 0;
+  private readonly loop: SenderLoop;
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
@@ -55,54 +46,23 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
     private readonly channels: ChannelSender,
     private readonly statuses: CommitStatusSender,
   ) {
-    this.lease =
-      config.storage.replicas > 1
-        ? new ProjectionLeases(primary, { collection: SENDER_LEASES })
-        : null;
+    this.loop = new SenderLoop(primary, config.storage.replicas, SENDER_LEASE, 'Notifications');
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.lease?.start();
-    if (this.config.notifications.sending) this.loop = this.run();
+    if (this.config.notifications.sending) await this.loop.start(POLL_MS, () => this.startDue());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.signal.signal();
-    await this.loop;
+    await this.loop.stop();
     await Promise.allSettled(this.inFlight.values());
-    await this.lease?.release().catch(() => undefined);
   }
 
   wake(): void {
-    this.signal.signal();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped) {
-      this.signal.reset();
-      try {
-        await this.startDue();
-      } catch (error) {
-        logger.error('Could not look for due notifications', errorForLog(error));
-      }
-      await this.signal.wait(POLL_MS);
-    }
-  }
-
-  /** Whether this replica sends now: always alone, else while it holds the sender lease. */
-  private async mine(): Promise<boolean> {
-    if (!this.lease) return true;
-    const now = Date.now();
-    if (now - this.leaseRefreshedAt >= this.lease.ttlMs / 3) {
-      await this.lease.refresh([SENDER_LEASE]);
-      this.leaseRefreshedAt = now;
-    }
-    return this.lease.holds(SENDER_LEASE);
+    this.loop.wake();
   }
 
   private async startDue(): Promise<void> {
-    if (!(await this.mine())) return;
     const free = this.config.notifications.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const page = await this.primary
@@ -116,7 +76,7 @@ export class DeliverySender implements OnApplicationBootstrap, OnApplicationShut
       if (this.inFlight.has(doc.id)) continue;
       const attempt = this.attempt(doc).finally(() => {
         this.inFlight.delete(doc.id);
-        this.signal.signal();
+        this.loop.wake();
       });
       this.inFlight.set(doc.id, attempt);
     }
