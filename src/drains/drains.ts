@@ -28,7 +28,19 @@ export type DrainDelivery = Pick<
   following: number;
 };
 
-export type DrainView = Omit<DrainDoc, 'id'> & { drainId: string; delivery: DrainDelivery };
+export type DrainView = Pick<
+  DrainDoc,
+  | 'displayName'
+  | 'kind'
+  | 'endpoint'
+  | 'caCertificate'
+  | 'headerNames'
+  | 'sources'
+  | 'enabled'
+  | 'fromPosition'
+  | 'configuredAt'
+  | 'configuredBy'
+> & { drainId: string; delivery: DrainDelivery };
 
 export class Drains extends ProcedureQuery<undefined, { drains: DrainView[] }> {}
 

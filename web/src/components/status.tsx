@@ -23,6 +23,11 @@ const LABELS: Record<string, string> = {
   waiting: 'Waiting for approval',
   live: 'Live',
   closing: 'Being torn down',
+  delivering: 'Delivering',
+  disabled: 'Disabled',
+  enabled: 'Enabled',
+  delivered: 'Delivered',
+  skipped: 'Skipped',
 };
 
 /** A status in words with its colour; the word carries the meaning, the colour only helps. */

@@ -8,6 +8,7 @@ import { FormError } from '../components/form';
 import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
+import { Drains } from './drains';
 import { NotificationChannelForm } from './notification-form';
 
 type Channel = AnswerOf<'notificationChannels'>['items'][number];
@@ -138,7 +139,7 @@ function Deliveries({ channels }: { channels: Channel[] }) {
   );
 }
 
-/** Notification channels (webhook, email, Slack), their tests and the deliveries. */
+/** Notification channels (webhook, email, Slack), their tests and the deliveries; the drains. */
 export function NotificationsPage() {
   const can = useCan();
   const [adding, setAdding] = useState(false);
@@ -186,6 +187,7 @@ export function NotificationsPage() {
           <Deliveries channels={channels.data.items} />
         </>
       )}
+      <Drains />
     </Page>
   );
 }
