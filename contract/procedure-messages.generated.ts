@@ -36,6 +36,10 @@ import type { SetServiceGitSource } from '../src/deployments/git/set-service-git
 import type { CreateDeployWebhook } from '../src/deployments/hooks/create-deploy-webhook.js';
 import type { DeployWebhooks } from '../src/deployments/hooks/deploy-webhooks.js';
 import type { RevokeDeployWebhook } from '../src/deployments/hooks/revoke-deploy-webhook.js';
+import type { DefineScheduledJob } from '../src/deployments/jobs/define-scheduled-job.js';
+import type { JobRunLogs, JobRuns } from '../src/deployments/jobs/job-runs.js';
+import type { RemoveScheduledJob } from '../src/deployments/jobs/remove-scheduled-job.js';
+import type { ScheduledJobs } from '../src/deployments/jobs/scheduled-jobs.js';
 import type { DecommissionServer } from '../src/deployments/lifecycle/decommission-server.js';
 import type { UpdateServer } from '../src/deployments/lifecycle/update-server.js';
 import type { BackupRestorePlan } from '../src/deployments/planning/backup-restore-plan.js';
@@ -87,6 +91,7 @@ import type { PruneServerImages } from '../src/runner/images/prune-server-images
 import type { PullServerImage } from '../src/runner/images/pull-server-image.js';
 import type { RemoveServerImage } from '../src/runner/images/remove-server-image.js';
 import type { ServerImages } from '../src/runner/images/server-images.js';
+import type { RunScheduledJob } from '../src/runner/jobs/run-scheduled-job.js';
 import type { ArchiveService } from '../src/runner/lifecycle/archive-service.js';
 import type { ServiceStats, ServiceStatus } from '../src/runner/observe/service-observation.js';
 import type { AccountSecurityStatus } from '../src/security/account-security-status.js';
@@ -121,6 +126,7 @@ export interface ProcedureMessages {
   createToken: CreateToken;
   deactivateUser: DeactivateUser;
   decommissionServer: DecommissionServer;
+  defineScheduledJob: DefineScheduledJob;
   deliveryMetrics: DeliveryMetrics;
   deploymentDetails: DeploymentDetails;
   deploymentLogs: DeploymentLogs;
@@ -139,6 +145,8 @@ export interface ProcedureMessages {
   invalidatePrincipal: InvalidatePrincipal;
   inviteMember: InviteMember;
   invites: Invites;
+  jobRunLogs: JobRunLogs;
+  jobRuns: JobRuns;
   members: Members;
   moveToProject: MoveToProject;
   notificationChannels: NotificationChannels;
@@ -154,6 +162,7 @@ export interface ProcedureMessages {
   rejectRequest: RejectRequest;
   removeDrain: RemoveDrain;
   removeIdentityProvider: RemoveIdentityProvider;
+  removeScheduledJob: RemoveScheduledJob;
   removeServerImage: RemoveServerImage;
   removeServiceGitSource: RemoveServiceGitSource;
   renameProject: RenameProject;
@@ -166,7 +175,9 @@ export interface ProcedureMessages {
   rollbackPlan: RollbackPlan;
   rotateRecoveryCodes: RotateRecoveryCodes;
   rotateToken: RotateToken;
+  runScheduledJob: RunScheduledJob;
   scanServerHostKey: ScanServerHostKey;
+  scheduledJobs: ScheduledJobs;
   sealAuditCheckpoint: SealAuditCheckpoint;
   serverDetails: ServerDetails;
   serverImages: ServerImages;

@@ -40,6 +40,8 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   },
   deploy_hooks: { file: 'projections/deploy-hooks.projection.ts', type: 'DeployHookDoc' },
   drains: { file: 'projections/drains.projection.ts', type: 'DrainDoc' },
+  scheduled_jobs: { file: 'projections/scheduled-jobs.projection.ts', type: 'ScheduledJobDoc' },
+  job_runs: { file: 'projections/scheduled-jobs.projection.ts', type: 'JobRunDoc' },
 };
 
 /** Every file a document type is read from (the generator's program). */

@@ -21,6 +21,7 @@ import {
   type TestSshd,
   ALLOW_LOOPBACK,
 } from './support/sshd.js';
+import { SERVICE_ID, seed, serviceWithHistory } from './support/seed.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { TestClock } from './support/test-clock.js';
 
@@ -123,6 +124,16 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
     clientSecret: 'audit-client-secret',
   });
 
+  let seeded = false;
+  const scheduledJob = async () =>
+    data<{ jobId: string }>(
+      await call(t.url, 'POST', 'defineScheduledJob', ownerCookie, {
+        serviceId: (await service()).serviceId,
+        name: unique('job'),
+        schedule: '@daily',
+        command: ['true'],
+      }),
+    ).jobId;
   let drainCount = 0;
   const drain = () => ({
     drainId: `drain-${(drainCount += 1)}`,
@@ -209,6 +220,29 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       const configured = drain();
       data(await call(t.url, 'POST', 'configureDrain', ownerCookie, configured));
       return asOwner({ drainId: configured.drainId });
+    },
+    defineScheduledJob: async () =>
+      asOwner({
+        serviceId: (await service()).serviceId,
+        name: 'audit-job',
+        schedule: '@daily',
+        command: ['true'],
+      }),
+    removeScheduledJob: async () => asOwner({ jobId: await scheduledJob() }),
+    runScheduledJob: async () => {
+      // A service with a succeeded deployment to run from (its server is not reached here: the
+      // run is recorded as started by the caller, then as failed by the runner).
+      if (!seeded) await seed(t, serviceWithHistory());
+      seeded = true;
+      const jobId = data<{ jobId: string }>(
+        await call(t.url, 'POST', 'defineScheduledJob', ownerCookie, {
+          serviceId: SERVICE_ID,
+          name: unique('job'),
+          schedule: '@yearly',
+          command: ['true'],
+        }),
+      ).jobId;
+      return asOwner({ jobId });
     },
     removeIdentityProvider: async () => {
       const provider = identityProvider();

@@ -29,6 +29,7 @@ const NEWER_PROJECTIONS = [
   'identity_providers',
   'projects',
   'drains',
+  'scheduled_jobs',
 ];
 
 describe('a data directory laid out by a release without the primary store', () => {

@@ -78,6 +78,13 @@ describe('projects: roles per project, tokens limited to projects', () => {
       }),
     );
     ids.payApproval = approval.approvalId;
+    const job = data<{ jobId: string }>(
+      await call(t.url, 'POST', 'defineScheduledJob', owner, {
+        ...(MATRIX_INPUTS.defineScheduledJob as object),
+        serviceId: pay.serviceId,
+      }),
+    );
+    ids.payJob = job.jobId;
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -219,6 +226,7 @@ describe('projects: roles per project, tokens limited to projects', () => {
         fromDeploymentId: ids.payDeployment,
         toDeploymentId: ids.payDeployment,
         backupId: ids.payBackup,
+        jobId: ids.payJob,
         projectId: 'payments',
       };
       for (const key of Object.keys(base)) if (real[key]) base[key] = real[key];
@@ -229,6 +237,7 @@ describe('projects: roles per project, tokens limited to projects', () => {
         deployment: ids.payDeployment,
         backup: ids.payBackup,
         approval: ids.payApproval,
+        job: ids.payJob,
         project: 'payments',
       };
       const [[kind, field]] = Object.entries(p.project!);

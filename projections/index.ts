@@ -5,6 +5,7 @@ import { backupsProjection } from './backups.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { drainsProjection } from './drains.projection.js';
+import { scheduledJobsProjection } from './scheduled-jobs.projection.js';
 import { notificationChannelsProjection } from './notification-channels.projection.js';
 import { mfaProjection } from './mfa.projection.js';
 import { serversProjection } from './servers.projection.js';
@@ -43,5 +44,6 @@ export const applicationProjections: Projection[] = [
   notificationChannelsProjection,
   deployHooksProjection,
   drainsProjection,
+  scheduledJobsProjection,
   auditTrailProjection,
 ];

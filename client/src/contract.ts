@@ -265,8 +265,8 @@ export interface ProcedureInputs {
     kind: 'webhook' | 'email' | 'slack';
     /** 3-2048 characters */
     target: string;
-    /** at most 11 items */
-    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass'>;
+    /** at most 12 items */
+    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed'>;
   };
   /** Creates a project: services and servers placed in it are reached by the people and agents granted a role in it (and by owners and admins). */
   createProject: {
@@ -295,6 +295,27 @@ export interface ProcedureInputs {
   decommissionServer: {
     /** uuid */
     serverId: string;
+  };
+  /** Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server. */
+  defineScheduledJob: {
+    /** uuid */
+    jobId?: string;
+    /** uuid */
+    serviceId: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    name: string;
+    /** 1-120 characters */
+    schedule: string;
+    /** at most 64 characters */
+    timezone?: string;
+    /** pattern `^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$` */
+    composeService?: string;
+    /** 1-64 items */
+    command: string[];
+    /** integer; 1-86400 */
+    timeLimitSeconds?: number;
+    overlap?: 'forbid' | 'allow';
+    enabled?: boolean;
   };
   /** Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts. */
   deliveryMetrics: {
@@ -414,6 +435,26 @@ export interface ProcedureInputs {
   /** Invites newest first, with status pending, accepted, revoked or expired; never the link. */
   invites: {
     status?: 'pending' | 'accepted' | 'revoked' | 'expired';
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+  };
+  /** Output lines of a job run, after a line number, in order. */
+  jobRunLogs: {
+    /** at most 128 characters */
+    runId: string;
+    /** integer; at least 0 */
+    afterLine?: number;
+    /** integer; 1-1000 */
+    limit?: number;
+    /** uuid */
+    jobId: string;
+  };
+  /** The runs of a scheduled job, newest first: trigger, scheduled time, status, exit code, why it failed or was skipped. */
+  jobRuns: {
+    /** uuid */
+    jobId: string;
     /** integer; 1-100 */
     limit?: number;
     /** at most 1024 characters */
@@ -551,6 +592,11 @@ export interface ProcedureInputs {
     /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
     providerId: string;
   };
+  /** Removes a scheduled job: it runs no more; its runs stay on record. */
+  removeScheduledJob: {
+    /** uuid */
+    jobId: string;
+  };
   /** Removes an image (reference or ID) from a server (`docker image rm`); recorded. */
   removeServerImage: {
     /** 1-512 characters; pattern `^[\x21-\x7e]+$` */
@@ -632,12 +678,22 @@ export interface ProcedureInputs {
     /** integer; 0-10080 */
     overlapMinutes: number;
   };
+  /** Runs a scheduled job now, from the service’s current deployment; answers the run id at once (follow it with jobRuns and jobRunLogs). */
+  runScheduledJob: {
+    /** uuid */
+    jobId: string;
+  };
   /** Fetches the SSH host key fingerprint {host, port?} presents (key exchange only, no login), to pin with registerServer and repeat to approveServerHostKey. */
   scanServerHostKey: {
     /** pattern `^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$` */
     host: string;
     /** integer; 1-65535 */
     port?: number;
+  };
+  /** A service’s scheduled jobs: schedule, command, limits, the last run and when the next is due. */
+  scheduledJobs: {
+    /** uuid */
+    serviceId: string;
   };
   /** Seals a signed checkpoint of the audit chain now (also done every N events or T seconds). */
   sealAuditCheckpoint: undefined;
@@ -778,8 +834,8 @@ export interface ProcedureInputs {
     name?: string;
     /** 3-2048 characters */
     target?: string;
-    /** at most 11 items */
-    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass'>;
+    /** at most 12 items */
+    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed'>;
     enabled?: boolean;
   };
   /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */
@@ -866,6 +922,7 @@ export const PROCEDURES = {
   createToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   deactivateUser: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   decommissionServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
+  defineScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   deliveryMetrics: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   deploymentLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
@@ -884,6 +941,8 @@ export const PROCEDURES = {
   invalidatePrincipal: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   inviteMember: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   invites: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
+  jobRunLogs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
+  jobRuns: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['deploy:read'], mfaExempt: false },
   members: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: ['members:read'], mfaExempt: false },
   moveToProject: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   notificationChannels: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:read'], mfaExempt: false },
@@ -899,6 +958,7 @@ export const PROCEDURES = {
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   removeDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
+  removeScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   renameProject: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
@@ -911,7 +971,9 @@ export const PROCEDURES = {
   rollbackPlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
+  runScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  scheduledJobs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
   serverDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   serverImages: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ApprovalDoc } from '../../projections/approvals.projection.js';
 import type { BackupDoc } from '../../projections/backups.projection.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
+import type { ScheduledJobDoc } from '../../projections/scheduled-jobs.projection.js';
 import type { ServerDoc } from '../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../projections/services.projection.js';
 import { DEFAULT_PROJECT } from '../events/projects.events.js';
@@ -29,6 +30,9 @@ export class ProjectOfTarget {
     if ('service' in target) return this.service(idIn(input, target.service));
     if ('deployment' in target) {
       return this.viaService<DeploymentDoc>('deployments', idIn(input, target.deployment));
+    }
+    if ('job' in target) {
+      return this.viaService<ScheduledJobDoc>('scheduled_jobs', idIn(input, target.job));
     }
     if ('backup' in target)
       return this.viaService<BackupDoc>('backups', idIn(input, target.backup));

@@ -24,6 +24,7 @@ import { registerPlanCommands } from './commands/plan.commands.js';
 import { registerServiceCommands } from './commands/services.commands.js';
 import { registerSsoCommands } from './commands/sso.commands.js';
 import { registerDrainCommands } from './commands/drains.commands.js';
+import { registerJobCommands } from './commands/jobs.commands.js';
 import { registerProjectCommands } from './commands/projects.commands.js';
 import { Output } from './output.js';
 
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerInfrastructureCommands(program);
   registerServiceCommands(program);
   registerBackupCommands(program);
+  registerJobCommands(program);
   registerImageCommands(program);
   registerLifecycleCommands(program);
   registerMemberCommands(program);

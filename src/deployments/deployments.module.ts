@@ -56,6 +56,10 @@ import { ServiceDetailsHandler } from './queries/service-details.js';
 import { ServicesHandler } from './queries/services.js';
 
 import { ServiceRegistrar } from './service-registrar.js';
+import { DefineScheduledJobHandler } from './jobs/define-scheduled-job.js';
+import { JobRunLogsHandler, JobRunsHandler } from './jobs/job-runs.js';
+import { RemoveScheduledJobHandler } from './jobs/remove-scheduled-job.js';
+import { ScheduledJobsHandler } from './jobs/scheduled-jobs.js';
 
 @Module({
   imports: [ProjectsModule, AccessModule],
@@ -114,6 +118,11 @@ import { ServiceRegistrar } from './service-registrar.js';
     Uploads,
     ComposeIntakeHandler,
     ServicesInProjects,
+    DefineScheduledJobHandler,
+    RemoveScheduledJobHandler,
+    ScheduledJobsHandler,
+    JobRunsHandler,
+    JobRunLogsHandler,
   ],
   exports: [
     ServicesInProjects,

@@ -17,7 +17,8 @@ export type NotificationSubject =
   | 'token.expiring'
   | 'certificate.failed'
   | 'certificate.expiring'
-  | 'security.break-glass';
+  | 'security.break-glass'
+  | 'job.failed';
 
 // Stream `notification-channel-<channelId>`.
 /**

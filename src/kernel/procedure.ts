@@ -15,11 +15,12 @@ export type ProcedureAuth = 'public' | 'authenticated';
 
 /**
  * Where the thing a call acts on lives, for access per project: the input field that holds the
- * id of a service, server, deployment, backup or approval, or names a project (absent there:
- * the default project).
+ * id of a service, server, deployment, backup, approval or scheduled job, or names a project
+ * (absent there: the default project).
  */
 export type ProjectTarget =
   | { service: string }
+  | { job: string }
   | { server: string }
   | { deployment: string }
   | { backup: string }

@@ -4,7 +4,8 @@ import type { NotificationSubject } from '../events/notifications.events.js';
  * Which event types a channel subscribed to a subject hears of: the one place to add a new
  * event. `BackupFailed` (triggerBackup), `RestoreFailed` (restoreBackup) and
  * `AuditVerificationFailed` (the periodic audit verification) are emitted by their contexts;
- * the certificate events by the edge watch, which reads them back from each server's proxy.
+ * the certificate events by the edge watch, which reads them back from each server's proxy;
+ * `JobRunFailed` by the runner of scheduled jobs.
  */
 export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'deployment.succeeded': ['DeploymentSucceeded'],
@@ -18,6 +19,7 @@ export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'certificate.failed': ['EdgeCertificateFailed'],
   'certificate.expiring': ['EdgeCertificateExpiring'],
   'security.break-glass': ['BreakGlassSignIn'],
+  'job.failed': ['JobRunFailed'],
 };
 
 export const NOTIFICATION_SUBJECTS = Object.keys(SUBJECT_EVENTS) as NotificationSubject[];

@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RestoreBackupHandler } from './backups/restore-backup.js';
 import { TriggerBackupHandler } from './backups/trigger-backup.js';
+import { JobExecutor } from './jobs/job-executor.js';
+import { JobScheduler } from './jobs/job-scheduler.js';
+import { JobStarter } from './jobs/job-starter.js';
+import { RunScheduledJobHandler } from './jobs/run-scheduled-job.js';
 import { ServerSessions } from './server-sessions.js';
 import { ImageOperations } from './images/image-operations.js';
 import { PruneServerImagesHandler } from './images/prune-server-images.js';
@@ -38,6 +42,10 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     DeploymentRunner,
     ServerSessions,
     TriggerBackupHandler,
+    JobExecutor,
+    JobStarter,
+    JobScheduler,
+    RunScheduledJobHandler,
     RestoreBackupHandler,
     ImageOperations,
     ServerImagesHandler,

@@ -40,6 +40,10 @@ const DATA_FIELDS = [
   'daysLeft',
   'failedAt',
   'userId',
+  'jobId',
+  'runId',
+  'exitCode',
+  'detail',
 ];
 
 /**
@@ -84,6 +88,7 @@ const TITLES: Record<string, string> = {
   'certificate.failed': 'Certificate could not be obtained',
   'certificate.expiring': 'Certificate expires soon',
   'security.break-glass': 'An owner signed in with password while single sign-on is required',
+  'job.failed': 'A scheduled job run failed',
   test: 'Test notification',
 };
 

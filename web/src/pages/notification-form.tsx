@@ -22,6 +22,7 @@ export const SUBJECTS: Subject[] = [
   'certificate.failed',
   'certificate.expiring',
   'security.break-glass',
+  'job.failed',
 ];
 
 const TARGET_HINT: Record<Kind, string> = {

@@ -1,0 +1,41 @@
+import { CronExpressionParser } from 'cron-parser';
+
+/** Why `schedule` read in `timezone` is not a schedule a job may have, or null. */
+export function scheduleProblem(schedule: string, timezone: string): string | null {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    return `the time zone ${timezone} is not an IANA time zone`;
+  }
+  try {
+    const times = CronExpressionParser.parse(schedule, { tz: timezone }).take(2);
+    if (times.length < 2) return 'the schedule never comes due twice';
+    // Runs closer than a minute apart would pile up faster than they can be recorded.
+    const gap = times[1].getTime() - times[0].getTime();
+    if (gap < 60_000) return 'the schedule comes due more than once a minute';
+    return null;
+  } catch (error) {
+    return `the schedule is not a cron expression (${error instanceof Error ? error.message : 'invalid'})`;
+  }
+}
+
+/**
+ * The latest time the schedule came due after `after` and not later than `now`, or null. Times
+ * missed while nothing ran are not made up one by one: only the latest is due.
+ */
+export function dueTime(schedule: string, timezone: string, after: Date, now: Date): Date | null {
+  const next = CronExpressionParser.parse(schedule, { tz: timezone, currentDate: after }).next();
+  if (next.getTime() > now.getTime()) return null;
+  const latest = CronExpressionParser.parse(schedule, { tz: timezone, currentDate: now });
+  // `prev()` is strictly before `now`; a time exactly at `now` is due too.
+  const exactly = CronExpressionParser.parse(schedule, {
+    tz: timezone,
+    currentDate: new Date(now.getTime() - 1),
+  }).next();
+  return exactly.getTime() === now.getTime() ? exactly.toDate() : latest.prev().toDate();
+}
+
+/** The next time the schedule comes due after `after`. */
+export function nextTime(schedule: string, timezone: string, after: Date): Date {
+  return CronExpressionParser.parse(schedule, { tz: timezone, currentDate: after }).next().toDate();
+}
