@@ -419,6 +419,10 @@ describe('projects: roles per project, tokens limited to projects', () => {
         method: 'get',
         path: `/api/v1/deployments/${ids.payDeployment}/logs/stream`,
       },
+      'GET /api/v1/jobs/:jobId/runs/:runId/logs/stream': {
+        method: 'get',
+        path: `/api/v1/jobs/${ids.payJob}/runs/${ids.payJob}@manual-0/logs/stream`,
+      },
       'POST /api/v1/servers/:id/check': { method: 'post', path: `${server}/check`, body: {} },
       'POST /api/v1/servers/:id/edge/sync': {
         method: 'post',

@@ -15,6 +15,7 @@ import {
   waitForDeployment,
 } from './support/sshd.js';
 import { freePort } from './support/ports.js';
+import { openSse } from './support/sse.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { MINUTE, TestClock } from './support/test-clock.js';
 import { JobScheduler } from '../src/runner/jobs/job-scheduler.js';
@@ -195,6 +196,14 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
     const { runId } = data<{ runId: string }>(
       await call(t.url, 'POST', 'runScheduledJob', owner, { jobId: slow }),
     );
+    // Its output, live, as server-sent events; the stream ends with the run.
+    const stream = await openSse(`${t.url}/api/v1/jobs/${slow}/runs/${runId}/logs/stream`, owner);
+    expect(stream.status).toBe(200);
+    const line = await stream.waitFor((e) => e.event === 'line', 20_000);
+    expect(JSON.parse(line.data)).toMatchObject({ line: 1, stream: 'stdout', text: 'starting' });
+    const end = await stream.waitFor((e) => e.event === 'end', 20_000);
+    expect(JSON.parse(end.data)).toMatchObject({ status: 'failed', lastLine: 1 });
+    await stream.ended;
     const stopped = await finished(slow, runId);
     expect(stopped).toMatchObject({ status: 'failed', reason: 'timed-out', trigger: 'manual' });
     expect(jobContainers()).toBe('');

@@ -13,6 +13,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { DiscoveredRoutes } from './openapi/discovered-routes.js';
 import { OpenApiController } from './openapi/openapi.controller.js';
 import { DeploymentLogsController } from './deployment-logs.controller.js';
+import { JobRunLogsController } from './job-run-logs.controller.js';
 import { ServersController } from './servers.controller.js';
 import { ServicesController } from './services.controller.js';
 import { MeController } from './me.controller.js';
@@ -36,6 +37,7 @@ import { RpcModule } from '../rpc/rpc.module.js';
   exports: [DiscoveredRoutes],
   controllers: [
     DeploymentLogsController,
+    JobRunLogsController,
     MeController,
     MembersController,
     OpenApiController,

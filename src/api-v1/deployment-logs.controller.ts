@@ -1,6 +1,6 @@
 import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
-import { EMPTY, Observable } from 'rxjs';
+import { EMPTY, type Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { badRequest } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
@@ -14,13 +14,13 @@ import { inputPart } from '../rpc/pipeline/call-target.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
 import {
   answeredEnded,
-  endEvent,
   LAST_EVENT_ID,
   lastEventId,
   MAX_PENDING_EVENT_CHARS,
   untilCredentialEnds,
   withHeartbeat,
 } from './sse-events.js';
+import { logLineEvents } from './log-line-events.js';
 
 const LOG_STREAM = {
   auth: 'guarded',
@@ -80,24 +80,7 @@ export class DeploymentLogsController {
     lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
     await this.lookup.deployment(id);
-    const events = new Observable<MessageEvent>((subscriber) =>
-      this.follower.follow(id, from, {
-        lines: (lines) => {
-          for (const { line, step, stream, text, at } of lines) {
-            subscriber.next({
-              id: String(line),
-              type: 'line',
-              data: JSON.stringify({ line, step, stream, text, at }),
-            });
-          }
-        },
-        end: (status, lastLine) => {
-          subscriber.next(endEvent({ status, lastLine }));
-          subscriber.complete();
-        },
-        error: (error) => subscriber.error(error),
-      }),
-    );
+    const events = logLineEvents(this.follower, id, from);
     const lease = this.watch.watch(ctx, [LOG_STREAM], lifetime);
     return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }

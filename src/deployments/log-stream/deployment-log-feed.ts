@@ -17,12 +17,21 @@ import {
 } from '../../eventstore/event-store.port.js';
 import { DeploymentLogStore } from '../deployment-log-store.js';
 
-const FINAL_EVENTS = new Set(['DeploymentSucceeded', 'DeploymentFailed', 'DeploymentCancelled']);
+/** Final events: the field naming the log they end, and the projection their status is read from. */
+const DEPLOYMENT_END = { id: 'deploymentId', projection: 'deployments' };
+const RUN_END = { id: 'runId', projection: 'scheduled_jobs' };
+const FINAL_EVENTS = new Map([
+  ['DeploymentSucceeded', DEPLOYMENT_END],
+  ['DeploymentFailed', DEPLOYMENT_END],
+  ['DeploymentCancelled', DEPLOYMENT_END],
+  ['JobRunSucceeded', RUN_END],
+  ['JobRunFailed', RUN_END],
+]);
 const logger = new Logger('LogFeed');
 
 /**
- * Wakes the followers of a deployment's log when something they wait for happens, without
- * reading the database to find out:
+ * Wakes the followers of a deployment's log (or a job run's) when something they wait for
+ * happens, without reading the database to find out:
  * - a line appended by a runner in this process: the log store's in-process notification;
  * - the deployment reaching a final state: the event store's subscription (in-process wake-up,
  *   and its own poll for events another process appended), once the `deployments` read model
@@ -89,11 +98,12 @@ export class DeploymentLogFeed implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async onEvent(event: RecordedEvent): Promise<void> {
-    if (!FINAL_EVENTS.has(event.type)) return;
-    const id = (event.data as { deploymentId?: unknown }).deploymentId;
+    const end = FINAL_EVENTS.get(event.type);
+    if (!end) return;
+    const id = (event.data as Record<string, unknown>)[end.id];
     if (typeof id !== 'string' || !this.followers.has(id)) return;
     // Followers read the status from the read model: wake them once it shows the final state.
-    await this.runner.waitFor(event.position, ['deployments']).catch(() => undefined);
+    await this.runner.waitFor(event.position, [end.projection]).catch(() => undefined);
     this.wake(id);
   }
 

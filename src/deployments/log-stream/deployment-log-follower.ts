@@ -20,14 +20,19 @@ export interface FollowSink {
   error(error: unknown): void;
 }
 
-const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+/** Final states of a deployment and of a job run (which is kept in the same log store). */
+const FINAL = new Set(['succeeded', 'failed', 'cancelled', 'skipped']);
+
+/** The current status of what the log belongs to. */
+export type StatusOf = (logId: string) => Promise<string>;
 const PAGE = 200;
 /** A follower re-reads at least this often even if nothing woke it (a safety net, not the path). */
 const SAFETY_WAKE_MS = 60_000;
 
 /**
  * Gives a deployment's log lines after `afterLine` to a sink as they are stored, then its final
- * status. Reads the store only when woken (see DeploymentLogFeed) and one page at a time.
+ * status. Reads the store only when woken (see DeploymentLogFeed) and one page at a time. A job
+ * run's output is followed the same way, with the run's status in place of the deployment's.
  */
 @Injectable()
 export class DeploymentLogFollower {
@@ -38,7 +43,12 @@ export class DeploymentLogFollower {
   ) {}
 
   /** Starts following; the returned function stops it (idempotent). */
-  follow(deploymentId: string, afterLine: number, sink: FollowSink): () => void {
+  follow(
+    deploymentId: string,
+    afterLine: number,
+    sink: FollowSink,
+    statusOf: StatusOf = async (id) => (await this.lookup.deployment(id)).status,
+  ): () => void {
     const wake = new WakeSignal();
     let stopped = false;
     const unfollow = this.feed.follow(deploymentId, wake);
@@ -60,7 +70,7 @@ export class DeploymentLogFollower {
           last = page.nextAfterLine;
           if (page.more) continue;
         }
-        const { status } = await this.lookup.deployment(deploymentId);
+        const status = await statusOf(deploymentId);
         if (stopped) return;
         if (FINAL.has(status)) {
           // The runner stores every line before it records the final state: read what is left.
