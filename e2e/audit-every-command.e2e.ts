@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
-import { trail, type EntryView } from './support/audit.js';
+import { flushRefusals, trail, type EntryView } from './support/audit.js';
 import { openPreview } from './support/previews.js';
 import { COMPOSE, data, readyService, runToSuccess } from './support/deployments.js';
 import {
@@ -72,8 +72,11 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
   });
   // Server checks stay off (fixture servers are not contacted) except for the two calls below.
   const checkServers = () => (t.config.serverCheckTimeoutSeconds = 10);
-  afterEach(() => {
+  afterEach(async () => {
     t.config.serverCheckTimeoutSeconds = 0;
+    // Each procedure's refusal opens a coalescing window of its own; closing them keeps the
+    // refusals of one client under the per-window limit of kinds, however many procedures.
+    await flushRefusals(t);
   });
 
   const service = () => readyService(t.url, ownerCookie, { name: unique('svc') });
@@ -125,6 +128,17 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
   });
 
   let seeded = false;
+  /** A service with a backup command (its server is never reached by these calls). */
+  const backedUpService = async () => {
+    const { serviceId } = await service();
+    data(
+      await call(t.url, 'POST', 'updateService', ownerCookie, {
+        serviceId,
+        backupCommand: 'pg_dump app',
+      }),
+    );
+    return serviceId;
+  };
   const scheduledJob = async () =>
     data<{ jobId: string }>(
       await call(t.url, 'POST', 'defineScheduledJob', ownerCookie, {
@@ -243,6 +257,18 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         }),
       ).jobId;
       return asOwner({ jobId });
+    },
+    setBackupSchedule: async () =>
+      asOwner({ serviceId: await backedUpService(), schedule: '@daily', keepLast: 3 }),
+    removeBackupSchedule: async () => {
+      const serviceId = await backedUpService();
+      data(
+        await call(t.url, 'POST', 'setBackupSchedule', ownerCookie, {
+          serviceId,
+          schedule: '@daily',
+        }),
+      );
+      return asOwner({ serviceId });
     },
     removeIdentityProvider: async () => {
       const provider = identityProvider();
