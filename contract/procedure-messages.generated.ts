@@ -13,6 +13,9 @@ import type { EraseSubjectData } from '../src/audit/privacy/erase-subject-data.j
 import type { SealAuditCheckpoint } from '../src/audit/seal-audit-checkpoint.js';
 import type { AuditTrail } from '../src/audit/trail/audit-trail.js';
 import type { VerifyAuditTrail } from '../src/audit/verify-audit-trail.js';
+import type { BackupSchedule } from '../src/deployments/backup-schedules/backup-schedule.js';
+import type { RemoveBackupSchedule } from '../src/deployments/backup-schedules/remove-backup-schedule.js';
+import type { SetBackupSchedule } from '../src/deployments/backup-schedules/set-backup-schedule.js';
 import type { ApproveRequest } from '../src/deployments/commands/approve-request.js';
 import type { ApproveServerHostKey } from '../src/deployments/commands/approve-server-host-key.js';
 import type { CancelDeployment } from '../src/deployments/commands/cancel-deployment.js';
@@ -110,6 +113,7 @@ export interface ProcedureMessages {
   auditTrail: AuditTrail;
   backupRestorePlan: BackupRestorePlan;
   backups: Backups;
+  backupSchedule: BackupSchedule;
   cancelDeployment: CancelDeployment;
   changeUserRole: ChangeUserRole;
   checkServer: CheckServer;
@@ -160,6 +164,7 @@ export interface ProcedureMessages {
   registerServer: RegisterServer;
   registerService: RegisterService;
   rejectRequest: RejectRequest;
+  removeBackupSchedule: RemoveBackupSchedule;
   removeDrain: RemoveDrain;
   removeIdentityProvider: RemoveIdentityProvider;
   removeScheduledJob: RemoveScheduledJob;
@@ -187,6 +192,7 @@ export interface ProcedureMessages {
   services: Services;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
+  setBackupSchedule: SetBackupSchedule;
   setServerComposePolicy: SetServerComposePolicy;
   setServiceGitSource: SetServiceGitSource;
   startMfaEnrollment: StartMfaEnrollment;

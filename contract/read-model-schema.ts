@@ -32,6 +32,10 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   deployments: { file: 'projections/deployments.projection.ts', type: 'DeploymentDoc' },
   approvals: { file: 'projections/approvals.projection.ts', type: 'ApprovalDoc' },
   backups: { file: 'projections/backups.projection.ts', type: 'BackupDoc' },
+  backup_schedules: {
+    file: 'projections/backup-schedules.projection.ts',
+    type: 'BackupScheduleDoc',
+  },
   audit_trail: { file: 'projections/audit-trail.projection.ts', type: 'AuditEntryDoc' },
   invites: { file: 'projections/invites.projection.ts', type: 'InviteDoc' },
   notification_channels: {

@@ -30,6 +30,7 @@ const NEWER_PROJECTIONS = [
   'projects',
   'drains',
   'scheduled_jobs',
+  'backup_schedules',
 ];
 
 describe('a data directory laid out by a release without the primary store', () => {

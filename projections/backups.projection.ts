@@ -1,8 +1,13 @@
+import { BackupPruned, ScheduledBackupFinished } from '../src/events/backup-schedules.events.js';
 import { BackupRecorded } from '../src/events/deployments.events.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
 import { handlersOf, on, type Projection } from './projection.js';
 
-/** `backups`: `{id, serviceId, location, checksum ("sha256:<hex>"), sizeBytes, takenAt, recordedAt}`. */
+/**
+ * `backups`: `{id, serviceId, location, checksum ("sha256:<hex>"), sizeBytes, takenAt, recordedAt,
+ * scheduled}`; `scheduled`: taken by the service's backup schedule (retention may delete it). A
+ * backup retention deleted has no document.
+ */
 export interface BackupDoc extends Doc {
   serviceId: string;
   location: string;
@@ -10,11 +15,12 @@ export interface BackupDoc extends Doc {
   sizeBytes: number;
   takenAt: string;
   recordedAt: string;
+  scheduled: boolean;
 }
 
 export const backupsProjection: Projection = {
   name: 'backups',
-  version: 1,
+  version: 2,
   collections: [{ name: 'backups', indexes: [{ fields: ['serviceId', 'takenAt'] }] }],
   handlers: handlersOf(
     on(BackupRecorded, {
@@ -28,7 +34,19 @@ export const backupsProjection: Projection = {
         sizeBytes: data.sizeBytes,
         takenAt: data.takenAt,
         recordedAt,
+        scheduled: false,
       }),
+    }),
+    on(ScheduledBackupFinished, {
+      collection: 'backups',
+      documentId: (e) => e.data.backupId,
+      evolve: (current): BackupDoc | null =>
+        current && { ...(current as BackupDoc), scheduled: true },
+    }),
+    on(BackupPruned, {
+      collection: 'backups',
+      documentId: (e) => e.data.backupId,
+      evolve: () => null,
     }),
   ),
 };

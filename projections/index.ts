@@ -2,6 +2,7 @@ import { apiTokensProjection } from './api-tokens.projection.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
+import { backupSchedulesProjection } from './backup-schedules.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { drainsProjection } from './drains.projection.js';
@@ -41,6 +42,7 @@ export const applicationProjections: Projection[] = [
   deploymentsProjection,
   approvalsProjection,
   backupsProjection,
+  backupSchedulesProjection,
   notificationChannelsProjection,
   deployHooksProjection,
   drainsProjection,

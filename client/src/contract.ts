@@ -149,7 +149,7 @@ export interface ProcedureInputs {
     /** uuid */
     backupId: string;
   };
-  /** Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}. */
+  /** Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them). */
   backups: {
     /** uuid */
     serviceId?: string;
@@ -157,6 +157,11 @@ export interface ProcedureInputs {
     limit?: number;
     /** at most 1024 characters */
     cursor?: string;
+  };
+  /** A service’s backup schedule and retention, its last scheduled backup and when the next is due; null when it has none. */
+  backupSchedule: {
+    /** uuid */
+    serviceId: string;
   };
   /** Cancels a queued deployment at once; asks a running one to stop between steps. */
   cancelDeployment: {
@@ -582,6 +587,11 @@ export interface ProcedureInputs {
     /** at most 280 characters */
     note?: string;
   };
+  /** Stops a service’s scheduled backups; the backups taken stay, and retention deletes nothing more. */
+  removeBackupSchedule: {
+    /** uuid */
+    serviceId: string;
+  };
   /** Removes a drain: it ships nothing more. Configuring the same id again starts afresh. */
   removeDrain: {
     /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
@@ -745,6 +755,22 @@ export interface ProcedureInputs {
     /** uuid */
     serviceId: string;
   };
+  /** Sets when a service’s backup command runs by itself (a cron schedule in a time zone) and how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks); older ones are deleted. */
+  setBackupSchedule: {
+    /** uuid */
+    serviceId: string;
+    /** 1-120 characters */
+    schedule: string;
+    /** at most 64 characters */
+    timezone?: string;
+    /** integer; 0-1000 */
+    keepLast?: number;
+    /** integer; 0-3660 */
+    keepDaily?: number;
+    /** integer; 0-520 */
+    keepWeekly?: number;
+    enabled?: boolean;
+  };
   /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
   setServerComposePolicy: {
     /** uuid */
@@ -906,6 +932,7 @@ export const PROCEDURES = {
   auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
   backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   backups: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  backupSchedule: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   cancelDeployment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:cancel'], mfaExempt: false },
   changeUserRole: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   checkServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
@@ -956,6 +983,7 @@ export const PROCEDURES = {
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeBackupSchedule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   removeDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   removeScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
@@ -983,6 +1011,7 @@ export const PROCEDURES = {
   services: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
+  setBackupSchedule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   setServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },

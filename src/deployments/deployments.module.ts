@@ -56,6 +56,9 @@ import { ServiceDetailsHandler } from './queries/service-details.js';
 import { ServicesHandler } from './queries/services.js';
 
 import { ServiceRegistrar } from './service-registrar.js';
+import { BackupScheduleHandler } from './backup-schedules/backup-schedule.js';
+import { RemoveBackupScheduleHandler } from './backup-schedules/remove-backup-schedule.js';
+import { SetBackupScheduleHandler } from './backup-schedules/set-backup-schedule.js';
 import { DefineScheduledJobHandler } from './jobs/define-scheduled-job.js';
 import { JobRunLogsHandler, JobRunsHandler } from './jobs/job-runs.js';
 import { RemoveScheduledJobHandler } from './jobs/remove-scheduled-job.js';
@@ -123,6 +126,9 @@ import { ScheduledJobsHandler } from './jobs/scheduled-jobs.js';
     ScheduledJobsHandler,
     JobRunsHandler,
     JobRunLogsHandler,
+    SetBackupScheduleHandler,
+    RemoveBackupScheduleHandler,
+    BackupScheduleHandler,
   ],
   exports: [
     ServicesInProjects,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RestoreBackupHandler } from './backups/restore-backup.js';
+import { BackupScheduler } from './backups/backup-scheduler.js';
 import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { JobExecutor } from './jobs/job-executor.js';
 import { JobScheduler } from './jobs/job-scheduler.js';
@@ -42,6 +43,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     DeploymentRunner,
     ServerSessions,
     TriggerBackupHandler,
+    BackupScheduler,
     JobExecutor,
     JobStarter,
     JobScheduler,

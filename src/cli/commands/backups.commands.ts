@@ -3,6 +3,7 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues, table } from '../output.js';
 import { showPlan, type Plan } from './plan.commands.js';
+import { registerBackupScheduleCommands } from './backup-schedule.commands.js';
 import { resolveService } from './resolve.js';
 
 interface Backup {
@@ -78,4 +79,5 @@ export function registerBackupCommands(program: Command): void {
         showPlan(run, await run.client().query<Plan>('backupRestorePlan', { backupId }));
       }),
     );
+  registerBackupScheduleCommands(backups);
 }

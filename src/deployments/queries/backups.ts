@@ -13,7 +13,7 @@ import { ServicePageInput } from '../service-page.input.js';
 /** A recorded backup as it is read: where it is, its checksum and size, when it was taken. */
 export type BackupView = Pick<
   BackupDoc,
-  'id' | 'serviceId' | 'location' | 'checksum' | 'sizeBytes' | 'takenAt'
+  'id' | 'serviceId' | 'location' | 'checksum' | 'sizeBytes' | 'takenAt' | 'scheduled'
 >;
 
 export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> {}
@@ -25,7 +25,8 @@ export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> 
   scopes: ['service:read'],
   projectList: true,
   input: ServicePageInput,
-  description: 'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}.',
+  description:
+    'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them).',
 })
 export class BackupsHandler implements IQueryHandler<Backups> {
   constructor(
@@ -44,13 +45,15 @@ export class BackupsHandler implements IQueryHandler<Backups> {
       this.reads.collection<BackupDoc>('backups'),
       { filter, sort: { takenAt: -1 }, defaultLimit: 20 },
       input,
-      ({ id, serviceId, location, checksum, sizeBytes, takenAt }) => ({
+      ({ id, serviceId, location, checksum, sizeBytes, takenAt, scheduled }) => ({
         id,
         serviceId,
         location,
         checksum,
         sizeBytes,
         takenAt,
+        // Absent from documents folded before schedules existed: taken by hand.
+        scheduled: scheduled ?? false,
       }),
     );
   }

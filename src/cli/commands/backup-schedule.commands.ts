@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error.js';
+import { confirm } from '../confirm.js';
+import { action } from '../context.js';
+import { keyValues } from '../output.js';
+import { resolveService } from './resolve.js';
+
+interface ScheduleView {
+  schedule: string;
+  timezone: string;
+  retention: { keepLast: number; keepDaily: number; keepWeekly: number };
+  enabled: boolean;
+  nextRunAt: string | null;
+  lastRun: { scheduledFor: string; backupId: string | null; at: string } | null;
+}
+
+interface ScheduleOptions {
+  cron?: string;
+  timezone?: string;
+  keepLast?: string;
+  keepDaily?: string;
+  keepWeekly?: string;
+  disabled?: boolean;
+}
+
+const count = (flag: string, value: string | undefined) => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new CliError('BAD_USAGE', `${flag} is a whole number`);
+  return n;
+};
+
+/** `backups schedule` (show or set) and `backups unschedule`, under `slipway backups`. */
+export function registerBackupScheduleCommands(backups: Command): void {
+  backups
+    .command('schedule <service>')
+    .description("show a service's backup schedule, or set it with --cron (and its retention)")
+    .option('--cron <schedule>', 'e.g. "0 3 * * *" or @daily')
+    .option('--timezone <zone>', 'IANA time zone of the schedule and of retention days (UTC)')
+    .option('--keep-last <n>', 'keep the newest n scheduled backups (7)')
+    .option('--keep-daily <n>', 'keep the newest backup of each of the last n days (7)')
+    .option('--keep-weekly <n>', 'keep the newest backup of each of the last n weeks (4)')
+    .option('--disabled', 'set it without taking backups yet')
+    .action(
+      action(async (run, ref: string, opts: ScheduleOptions) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        if (opts.cron) {
+          const keepLast = count('--keep-last', opts.keepLast);
+          const keepDaily = count('--keep-daily', opts.keepDaily);
+          const keepWeekly = count('--keep-weekly', opts.keepWeekly);
+          const done = await client.mutation<{ changed: boolean }>('setBackupSchedule', {
+            serviceId,
+            schedule: opts.cron,
+            ...(opts.timezone ? { timezone: opts.timezone } : {}),
+            ...(keepLast !== undefined ? { keepLast } : {}),
+            ...(keepDaily !== undefined ? { keepDaily } : {}),
+            ...(keepWeekly !== undefined ? { keepWeekly } : {}),
+            enabled: opts.disabled !== true,
+          });
+          run.out.ok(
+            done,
+            () => `Backup schedule of ${ref} ${done.changed ? 'saved' : 'unchanged'}`,
+          );
+          return;
+        }
+        const { schedule } = await client.query<{ schedule: ScheduleView | null }>(
+          'backupSchedule',
+          { serviceId },
+        );
+        run.out.ok({ schedule }, () =>
+          schedule
+            ? keyValues([
+                ['schedule', `${schedule.schedule} (${schedule.timezone})`],
+                [
+                  'keeps',
+                  `last ${schedule.retention.keepLast}, daily ${schedule.retention.keepDaily}, weekly ${schedule.retention.keepWeekly}`,
+                ],
+                ['enabled', schedule.enabled],
+                ['next', schedule.nextRunAt ?? '-'],
+                [
+                  'last',
+                  schedule.lastRun
+                    ? `${schedule.lastRun.at} ${schedule.lastRun.backupId ?? 'failed'}`
+                    : '-',
+                ],
+              ])
+            : `${ref} has no backup schedule`,
+        );
+      }),
+    );
+  backups
+    .command('unschedule <service>')
+    .description('stop scheduled backups of a service (the backups taken stay)')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, ref: string, opts: { yes?: boolean }) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, ref);
+        await confirm(opts.yes, `Stop scheduled backups of ${ref}`);
+        const done = await client.mutation('removeBackupSchedule', { serviceId });
+        run.out.ok(done, () => `Scheduled backups of ${ref} stopped`);
+      }),
+    );
+}

@@ -1,0 +1,61 @@
+import type { ICommandHandler } from '@nestjs/cqrs';
+import { badRequest, conflict } from '../../common/app-error.js';
+import { backupScheduleStream } from '../../events/backup-schedules.events.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { DeciderRunner } from '../../storage/decider-runner.js';
+import { DeploymentLookup } from '../deployment-lookup.js';
+import { scheduleProblem } from '../jobs/cron-schedule.js';
+import { backupScheduleDecider } from './backup-schedule.decider.js';
+import { SetBackupScheduleInput } from './backup-schedule.input.js';
+
+export class SetBackupSchedule extends ProcedureCommand<
+  SetBackupScheduleInput,
+  { serviceId: string; changed: boolean }
+> {}
+
+@Procedure.command(SetBackupSchedule, {
+  name: 'setBackupSchedule',
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+  input: SetBackupScheduleInput,
+  description:
+    'Sets when a service’s backup command runs by itself (a cron schedule in a time zone) and how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks); older ones are deleted.',
+  project: { service: 'serviceId' },
+})
+export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedule> {
+  constructor(
+    private readonly runner: DeciderRunner,
+    private readonly lookup: DeploymentLookup,
+  ) {}
+
+  async execute({ input, ctx }: SetBackupSchedule) {
+    const timezone = input.timezone ?? 'UTC';
+    const problem = scheduleProblem(input.schedule, timezone);
+    if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
+    const service = await this.lookup.service(input.serviceId);
+    if (!service.backupCommand) throw conflict('The service defines no backup command');
+    const retention = {
+      keepLast: input.keepLast ?? 7,
+      keepDaily: input.keepDaily ?? 7,
+      keepWeekly: input.keepWeekly ?? 4,
+    };
+    const decision = await this.runner.run(
+      backupScheduleStream(service.id),
+      backupScheduleDecider,
+      {
+        kind: 'set',
+        settings: {
+          serviceId: service.id,
+          schedule: input.schedule,
+          timezone,
+          retention,
+          enabled: input.enabled ?? true,
+        },
+      },
+      ctx,
+    );
+    return { serviceId: service.id, changed: decision.events.length > 0 };
+  }
+}

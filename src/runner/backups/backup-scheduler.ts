@@ -1,0 +1,150 @@
+import { unlink } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { BackupScheduleDoc } from '../../../projections/backup-schedules.projection.js';
+import type { BackupDoc } from '../../../projections/backups.projection.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
+import { errorForLog } from '../../common/log-text.js';
+import { WakeSignal } from '../../common/wake-signal.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { toPrune } from '../../deployments/backup-schedules/retention.js';
+import { dueTime } from '../../deployments/jobs/cron-schedule.js';
+import {
+  BackupPruned,
+  ScheduledBackupClaimed,
+  ScheduledBackupFinished,
+  scheduledBackupStream,
+} from '../../events/backup-schedules.events.js';
+import { serviceBackupsStream } from '../../events/deployments.events.js';
+import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { systemContext, type RequestContext } from '../../kernel/request-context.js';
+import { readAll } from '../../readstore/read-page.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { EventWriter } from '../../storage/event-writer.js';
+import { TriggerBackup, TriggerBackupHandler } from './trigger-backup.js';
+
+const logger = new Logger('Backups');
+const MAX_SCHEDULES = 1000;
+
+/**
+ * Takes the backups services' schedules make due, in the runner's process, then applies their
+ * retention. Each due time is claimed on its own stream (`backup-run-<service>@<time>`), so
+ * runners in several processes take it once; a time missed while no runner ran is not made up
+ * but for the latest. The backup is the service's own backup command (`triggerBackup`, as the
+ * system); its failure is recorded and notified as any backup's. Retention deletes only backups
+ * a schedule took, never the newest, and records each deletion before removing the file.
+ */
+@Injectable()
+export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly signal = new WakeSignal();
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly writer: EventWriter,
+    private readonly backups: TriggerBackupHandler,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.runner.mode === 'embedded') this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.signal.signal();
+    await this.loop;
+  }
+
+  /** A pass now (tests move their clock, then call it). */
+  async pass(): Promise<void> {
+    const now = this.clock.now();
+    const { items } = await this.reads
+      .collection<BackupScheduleDoc>('backup_schedules')
+      .find({ enabled: true }, { sort: { id: 1 }, limit: MAX_SCHEDULES });
+    for (const schedule of items) {
+      const after = new Date(schedule.lastScheduledFor ?? schedule.setAt);
+      const due = dueTime(schedule.schedule, schedule.timezone, after, now);
+      if (!due) continue;
+      try {
+        await this.take(schedule, due);
+      } catch (error) {
+        logger.warn(`A scheduled backup of ${schedule.id} failed: ${errorForLog(error)}`);
+      }
+    }
+  }
+
+  private async run(): Promise<void> {
+    const interval = Math.max(this.config.runner.pollMs, 250);
+    while (!this.stopped) {
+      this.signal.reset();
+      try {
+        await this.pass();
+      } catch (error) {
+        logger.error('A backup scheduling pass failed', errorForLog(error));
+      }
+      await this.signal.wait(interval);
+    }
+  }
+
+  private async take(schedule: BackupScheduleDoc, due: Date): Promise<void> {
+    const serviceId = schedule.id;
+    const stream = scheduledBackupStream(serviceId, due);
+    const scheduledFor = due.toISOString();
+    const ctx = systemContext(`backup-schedule:${serviceId}`);
+    try {
+      await this.writer.append(
+        stream,
+        [ScheduledBackupClaimed({ serviceId, scheduledFor })],
+        'no_stream',
+        ctx,
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) return; // another runner took it
+      throw error;
+    }
+    let backupId: string | null = null;
+    try {
+      backupId = (await this.backups.execute(new TriggerBackup({ serviceId }, ctx))).backupId;
+    } catch (error) {
+      // Recorded (BackupFailed) and notified by the backup itself.
+      logger.warn(`Scheduled backup of ${serviceId} failed: ${errorForLog(error)}`);
+    }
+    await this.writer.append(
+      stream,
+      [ScheduledBackupFinished({ serviceId, scheduledFor, backupId })],
+      'any',
+      ctx,
+    );
+    if (backupId) await this.prune(schedule, ctx);
+  }
+
+  private async prune(schedule: BackupScheduleDoc, ctx: RequestContext): Promise<void> {
+    const items = await readAll(this.reads.collection<BackupDoc>('backups'), {
+      serviceId: schedule.id,
+      scheduled: true,
+    });
+    const byId = new Map(items.map((b) => [b.id, b]));
+    const root = resolve(this.config.dataDir, 'backups');
+    for (const { id } of toPrune(items, schedule.retention, schedule.timezone)) {
+      const backup = byId.get(id)!;
+      await this.writer.append(
+        serviceBackupsStream(schedule.id),
+        [BackupPruned({ serviceId: schedule.id, backupId: id, location: backup.location })],
+        'any',
+        ctx,
+      );
+      // Only files Slipway wrote itself, under its backups directory.
+      const file = resolve(backup.location);
+      if (file.startsWith(root + sep)) await unlink(file).catch(() => undefined);
+    }
+  }
+}
