@@ -13,6 +13,7 @@ import type { EraseSubjectData } from '../src/audit/privacy/erase-subject-data.j
 import type { SealAuditCheckpoint } from '../src/audit/seal-audit-checkpoint.js';
 import type { AuditTrail } from '../src/audit/trail/audit-trail.js';
 import type { VerifyAuditTrail } from '../src/audit/verify-audit-trail.js';
+import type { BackupCopies } from '../src/deployments/backup-schedules/backup-copies.js';
 import type { BackupSchedule } from '../src/deployments/backup-schedules/backup-schedule.js';
 import type { RemoveBackupSchedule } from '../src/deployments/backup-schedules/remove-backup-schedule.js';
 import type { SetBackupSchedule } from '../src/deployments/backup-schedules/set-backup-schedule.js';
@@ -87,8 +88,10 @@ import type { CreateProject, RenameProject } from '../src/projects/create-projec
 import type { MoveToProject } from '../src/projects/move-to-project.js';
 import type { GrantProjectRole, RevokeProjectRole } from '../src/projects/project-grants.js';
 import type { ProjectGrants, Projects } from '../src/projects/projects.js';
+import type { CopyBackup } from '../src/runner/backups/copy-backup.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
+import type { VerifyBackupCopies } from '../src/runner/backups/verify-backup-copies.js';
 import type { SyncServerEdge } from '../src/runner/edge/sync-server-edge.js';
 import type { PruneServerImages } from '../src/runner/images/prune-server-images.js';
 import type { PullServerImage } from '../src/runner/images/pull-server-image.js';
@@ -111,6 +114,7 @@ export interface ProcedureMessages {
   approveServicePreview: ApproveServicePreview;
   archiveService: ArchiveService;
   auditTrail: AuditTrail;
+  backupCopies: BackupCopies;
   backupRestorePlan: BackupRestorePlan;
   backups: Backups;
   backupSchedule: BackupSchedule;
@@ -123,6 +127,7 @@ export interface ProcedureMessages {
   configureDrain: ConfigureDrain;
   configureIdentityProvider: ConfigureIdentityProvider;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
+  copyBackup: CopyBackup;
   createAgent: CreateAgent;
   createDeployWebhook: CreateDeployWebhook;
   createNotificationChannel: CreateNotificationChannel;
@@ -207,5 +212,6 @@ export interface ProcedureMessages {
   updateService: UpdateService;
   updateSsoPolicy: UpdateSsoPolicy;
   verifyAuditTrail: VerifyAuditTrail;
+  verifyBackupCopies: VerifyBackupCopies;
   viewer: Viewer;
 }

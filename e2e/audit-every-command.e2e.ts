@@ -258,6 +258,24 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       ).jobId;
       return asOwner({ jobId });
     },
+    copyBackup: async () => {
+      const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('vault'));
+      const { serviceId } = data<{ serviceId: string }>(
+        await call(t.url, 'POST', 'registerService', ownerCookie, {
+          name: unique('db'),
+          environment: 'production',
+          serverId,
+          imageRepository: 'ghcr.io/acme/api',
+          compose: COMPOSE,
+          backupCommand: 'echo dump',
+        }),
+      );
+      const { backupId } = data<{ backupId: string }>(
+        await call(t.url, 'POST', 'triggerBackup', ownerCookie, { serviceId }),
+      );
+      return asOwner({ backupId, serverId, directory: `${sshd.remoteDir}/copies` });
+    },
+    verifyBackupCopies: async () => asOwner({ serviceId: (await service()).serviceId }),
     setBackupSchedule: async () =>
       asOwner({ serviceId: await backedUpService(), schedule: '@daily', keepLast: 3 }),
     removeBackupSchedule: async () => {

@@ -24,6 +24,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   PreviewSettingsInput: { baseDomain: 'preview.example.com', service: 'api', port: 8080 },
   RoleRuleInput: { value: 'devs', role: 'operator' },
   DrainHeaderInput: { name: 'x-api-key', value: 'k' },
+  OffsiteCopyInput: { serverId: '00000000-0000-4000-8000-000000000000', directory: '/srv' },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

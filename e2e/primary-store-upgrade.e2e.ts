@@ -31,6 +31,7 @@ const NEWER_PROJECTIONS = [
   'drains',
   'scheduled_jobs',
   'backup_schedules',
+  'backup_copies',
 ];
 
 describe('a data directory laid out by a release without the primary store', () => {

@@ -47,6 +47,7 @@ describe('backup schedules projection', () => {
             timezone: 'UTC',
             retention: { keepLast: 2, keepDaily: 7, keepWeekly: 4 },
             enabled: true,
+            offsite: null,
             setAt: at(0),
             setBy: null,
             lastScheduledFor: '2026-11-29T03:00:00.000Z',

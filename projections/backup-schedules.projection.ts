@@ -18,8 +18,8 @@ export interface LastScheduledBackup {
 
 /**
  * `backup_schedules`: `{id (the service id), schedule, timezone, retention {keepLast, keepDaily,
- * keepWeekly}, enabled, setAt, setBy, lastScheduledFor, lastRun}`. A removed schedule has no
- * document.
+ * keepWeekly}, enabled, offsite {serverId, directory} | null, setAt, setBy, lastScheduledFor,
+ * lastRun}`. A removed schedule has no document.
  */
 export interface BackupScheduleDoc extends Omit<BackupScheduleSettings, 'serviceId'>, Doc {
   setAt: string;
@@ -44,6 +44,7 @@ export const backupSchedulesProjection: Projection = {
         timezone: data.timezone,
         retention: data.retention,
         enabled: data.enabled,
+        offsite: data.offsite ?? null,
         setAt: recordedAt,
         setBy: metadata.actor.principalId,
         lastScheduledFor: current?.lastScheduledFor ?? null,

@@ -3,6 +3,7 @@ import { approvalsProjection } from './approvals.projection.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { backupSchedulesProjection } from './backup-schedules.projection.js';
+import { backupCopiesProjection } from './backup-copies.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { drainsProjection } from './drains.projection.js';
@@ -43,6 +44,7 @@ export const applicationProjections: Projection[] = [
   approvalsProjection,
   backupsProjection,
   backupSchedulesProjection,
+  backupCopiesProjection,
   notificationChannelsProjection,
   deployHooksProjection,
   drainsProjection,

@@ -36,6 +36,14 @@ export interface GitRefRuleInput {
   action: 'deploy' | 'approval' | 'ignore';
 }
 
+/** Shared input shape `OffsiteCopyInput`. */
+export interface OffsiteCopyInput {
+  /** uuid */
+  serverId: string;
+  /** at most 200 characters; pattern `^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$` */
+  directory: string;
+}
+
 /** Shared input shape `PreviewSettingsInput`. */
 export interface PreviewSettingsInput {
   /** pattern `^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$` */
@@ -144,6 +152,11 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
+  /** The copies of a service’s backups on other servers: where, status (copied, failed, corrupted), why, and when last read back. */
+  backupCopies: {
+    /** uuid */
+    serviceId: string;
+  };
   /** Preflight checks and steps for restoring a recorded backup. */
   backupRestorePlan: {
     /** uuid */
@@ -246,6 +259,15 @@ export interface ProcedureInputs {
   confirmMfaEnrollment: {
     /** pattern `^\d{6}$` */
     code: string;
+  };
+  /** Copies a backup Slipway took to a directory on another registered server over SFTP, then reads it back: recorded as copied only when its SHA-256 matches the backup’s. */
+  copyBackup: {
+    /** uuid */
+    backupId: string;
+    /** uuid */
+    serverId: string;
+    /** at most 200 characters; pattern `^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$` */
+    directory: string;
   };
   /** Creates an agent principal with a preset (default agent:read-only). */
   createAgent: {
@@ -755,7 +777,7 @@ export interface ProcedureInputs {
     /** uuid */
     serviceId: string;
   };
-  /** Sets when a service’s backup command runs by itself (a cron schedule in a time zone) and how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks); older ones are deleted. */
+  /** Sets when a service’s backup command runs by itself (a cron schedule in a time zone), how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted), and the server each is copied to over SFTP. */
   setBackupSchedule: {
     /** uuid */
     serviceId: string;
@@ -769,6 +791,7 @@ export interface ProcedureInputs {
     keepDaily?: number;
     /** integer; 0-520 */
     keepWeekly?: number;
+    offsite?: OffsiteCopyInput;
     enabled?: boolean;
   };
   /** Owner/admin: the compose capabilities a server allows (privileged, hostNetwork, dockerSocket, ...); replaces the list, [] refuses all. */
@@ -916,6 +939,11 @@ export interface ProcedureInputs {
     /** integer; 1-9007199254740991 */
     toPosition?: number;
   };
+  /** Reads every copy of a service’s backups back from its server and compares its SHA-256 with the backup’s; a copy that changed is recorded (and notified) as corrupted. */
+  verifyBackupCopies: {
+    /** uuid */
+    serviceId: string;
+  };
   /** The calling identity: principal, auth method, effective scopes, token metadata, session. */
   viewer: undefined;
 }
@@ -930,6 +958,7 @@ export const PROCEDURES = {
   approveServicePreview: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   archiveService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
   auditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
+  backupCopies: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   backupRestorePlan: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   backups: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   backupSchedule: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
@@ -942,6 +971,7 @@ export const PROCEDURES = {
   configureDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read', 'notifications:manage'], mfaExempt: false },
   configureIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
+  copyBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
   createDeployWebhook: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
   createNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
@@ -1026,6 +1056,7 @@ export const PROCEDURES = {
   updateService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   updateSsoPolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
   verifyAuditTrail: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read'], mfaExempt: false },
+  verifyBackupCopies: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   viewer: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
 } as const;
 

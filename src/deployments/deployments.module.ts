@@ -56,6 +56,7 @@ import { ServiceDetailsHandler } from './queries/service-details.js';
 import { ServicesHandler } from './queries/services.js';
 
 import { ServiceRegistrar } from './service-registrar.js';
+import { BackupCopiesHandler } from './backup-schedules/backup-copies.js';
 import { BackupScheduleHandler } from './backup-schedules/backup-schedule.js';
 import { RemoveBackupScheduleHandler } from './backup-schedules/remove-backup-schedule.js';
 import { SetBackupScheduleHandler } from './backup-schedules/set-backup-schedule.js';
@@ -129,6 +130,7 @@ import { ScheduledJobsHandler } from './jobs/scheduled-jobs.js';
     SetBackupScheduleHandler,
     RemoveBackupScheduleHandler,
     BackupScheduleHandler,
+    BackupCopiesHandler,
   ],
   exports: [
     ServicesInProjects,

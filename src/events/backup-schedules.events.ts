@@ -13,6 +13,8 @@ export type BackupScheduleSettings = {
   timezone: string;
   retention: BackupRetention;
   enabled: boolean;
+  /** Where each scheduled backup is copied; absent (schedules set before copies): nowhere. */
+  offsite?: OffsiteCopy | null;
 };
 
 /** Stream `backup-schedule-<serviceId>`: the service's backup schedule, whole each time. */
@@ -45,3 +47,57 @@ export const BackupPruned = defineEvent<{ serviceId: string; backupId: string; l
 export const backupScheduleStream = (serviceId: string) => `backup-schedule-${serviceId}`;
 export const scheduledBackupStream = (serviceId: string, time: Date) =>
   `backup-run-${serviceId}@${time.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
+
+/** Where a service's backups are copied: a directory on a registered server, over SFTP. */
+export type OffsiteCopy = { serverId: string; directory: string };
+
+/**
+ * Stream `backup-copies-<backupId>`: a copy of the backup on another server, written over SFTP
+ * and read back: its SHA-256 matched the backup's.
+ */
+export const BackupCopied = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  serverId: string;
+  remotePath: string;
+  checksum: string;
+  sizeBytes: number;
+}>('BackupCopied', 1);
+
+/** Why a copy is not good: it could not be made, or what was read back differs. */
+export type CopyFailure = 'connect-failed' | 'transfer-failed' | 'checksum-mismatch';
+
+/** A copy that could not be made, or whose bytes read back did not match (then removed). */
+export const BackupCopyFailed = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  serverId: string;
+  reason: CopyFailure;
+  detail: string;
+}>('BackupCopyFailed', 1);
+
+/** A copy read back later (`verifyBackupCopies`) was what was copied. */
+export const BackupCopyVerified = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  serverId: string;
+}>('BackupCopyVerified', 1);
+
+/** A copy read back later was not what was copied (or could not be read): it cannot be trusted. */
+export const BackupCopyCorrupted = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  serverId: string;
+  expected: string;
+  /** SHA-256 of what was read (`sha256:<hex>`), or null when it could not be read. */
+  actual: string | null;
+}>('BackupCopyCorrupted', 1);
+
+/** Retention removed the copy with its backup. */
+export const BackupCopyRemoved = defineEvent<{
+  backupId: string;
+  serviceId: string;
+  serverId: string;
+}>('BackupCopyRemoved', 1);
+
+export const backupCopiesStream = (backupId: string) => `backup-copies-${backupId}`;

@@ -13,7 +13,7 @@ export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'deployment.cancelled': ['DeploymentCancelled'],
   'approval.requested': ['ApprovalRequested'],
   'approval.decided': ['ApprovalGranted', 'ApprovalRejected'],
-  'backup.failed': ['BackupFailed', 'RestoreFailed'],
+  'backup.failed': ['BackupFailed', 'RestoreFailed', 'BackupCopyFailed', 'BackupCopyCorrupted'],
   'audit.verification-failed': ['AuditVerificationFailed'],
   'token.expiring': ['TokenExpiryNoticed'],
   'certificate.failed': ['EdgeCertificateFailed'],

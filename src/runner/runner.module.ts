@@ -1,7 +1,11 @@
+import { AccessModule } from '../access/access.module.js';
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RestoreBackupHandler } from './backups/restore-backup.js';
+import { BackupCopier } from './backups/backup-copier.js';
 import { BackupScheduler } from './backups/backup-scheduler.js';
+import { CopyBackupHandler } from './backups/copy-backup.js';
+import { VerifyBackupCopiesHandler } from './backups/verify-backup-copies.js';
 import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { JobExecutor } from './jobs/job-executor.js';
 import { JobScheduler } from './jobs/job-scheduler.js';
@@ -36,7 +40,7 @@ import { SyncEdgeOnRoutes } from './edge/sync-edge-on-routes.reaction.js';
 import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
 @Module({
-  imports: [DeploymentsModule],
+  imports: [DeploymentsModule, AccessModule],
   providers: [
     DeploymentExecutor,
     GitBuilds,
@@ -44,6 +48,9 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     ServerSessions,
     TriggerBackupHandler,
     BackupScheduler,
+    BackupCopier,
+    CopyBackupHandler,
+    VerifyBackupCopiesHandler,
     JobExecutor,
     JobStarter,
     JobScheduler,

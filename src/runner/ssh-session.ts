@@ -108,15 +108,59 @@ export class SshSession {
 
   /** Copies a local file to `remotePath` over SFTP (created with mode 0600); the bytes sent. */
   async upload(localPath: string, remotePath: string, signal?: AbortSignal): Promise<number> {
-    const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
-      this.client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
-    );
-    try {
+    return this.withSftp(async (sftp) => {
       let bytes = 0;
       const source = createReadStream(localPath);
       source.on('data', (chunk) => (bytes += chunk.length));
       await pipeline(source, sftp.createWriteStream(remotePath, { mode: 0o600 }), { signal });
       return bytes;
+    });
+  }
+
+  /** Reads `remotePath` over SFTP, chunk by chunk, into `onChunk`. */
+  async download(remotePath: string, onChunk: (chunk: Buffer) => void): Promise<void> {
+    await this.withSftp(
+      (sftp) =>
+        new Promise<void>((resolve, reject) => {
+          const source = sftp.createReadStream(remotePath);
+          source.on('data', (chunk: Buffer) => onChunk(chunk));
+          source.on('error', reject);
+          source.on('end', () => resolve());
+        }),
+    );
+  }
+
+  /** Makes `dir` and its parents over SFTP (mode 0700), as `mkdir -p` would. */
+  async makeDirectories(dir: string): Promise<void> {
+    await this.withSftp(async (sftp) => {
+      const parts = dir.split('/').filter(Boolean);
+      let path = dir.startsWith('/') ? '' : '.';
+      for (const part of parts) {
+        path = `${path}/${part}`;
+        const exists = await new Promise<boolean>((resolve) =>
+          sftp.stat(path, (error) => resolve(!error)),
+        );
+        if (exists) continue;
+        await new Promise<void>((resolve, reject) =>
+          sftp.mkdir(path, { mode: 0o700 }, (error) => (error ? reject(error) : resolve())),
+        );
+      }
+    });
+  }
+
+  /** Deletes `remotePath` over SFTP; a file already gone is not an error. */
+  async remove(remotePath: string): Promise<void> {
+    await this.withSftp(
+      (sftp) => new Promise<void>((resolve) => sftp.unlink(remotePath, () => resolve())),
+    );
+  }
+
+  private async withSftp<T>(use: (sftp: SFTPWrapper) => Promise<T>): Promise<T> {
+    const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
+      this.client.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
+    );
+    try {
+      return await use(sftp);
     } finally {
       sftp.end();
     }

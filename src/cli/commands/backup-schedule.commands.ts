@@ -3,13 +3,14 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
-import { resolveService } from './resolve.js';
+import { resolveServer, resolveService } from './resolve.js';
 
 interface ScheduleView {
   schedule: string;
   timezone: string;
   retention: { keepLast: number; keepDaily: number; keepWeekly: number };
   enabled: boolean;
+  offsite: { serverId: string; directory: string } | null;
   nextRunAt: string | null;
   lastRun: { scheduledFor: string; backupId: string | null; at: string } | null;
 }
@@ -20,6 +21,8 @@ interface ScheduleOptions {
   keepLast?: string;
   keepDaily?: string;
   keepWeekly?: string;
+  copyTo?: string;
+  copyDirectory?: string;
   disabled?: boolean;
 }
 
@@ -40,6 +43,8 @@ export function registerBackupScheduleCommands(backups: Command): void {
     .option('--keep-last <n>', 'keep the newest n scheduled backups (7)')
     .option('--keep-daily <n>', 'keep the newest backup of each of the last n days (7)')
     .option('--keep-weekly <n>', 'keep the newest backup of each of the last n weeks (4)')
+    .option('--copy-to <server>', 'copy each backup to this server over SFTP')
+    .option('--copy-directory <path>', 'where on it (with --copy-to)')
     .option('--disabled', 'set it without taking backups yet')
     .action(
       action(async (run, ref: string, opts: ScheduleOptions) => {
@@ -49,6 +54,12 @@ export function registerBackupScheduleCommands(backups: Command): void {
           const keepLast = count('--keep-last', opts.keepLast);
           const keepDaily = count('--keep-daily', opts.keepDaily);
           const keepWeekly = count('--keep-weekly', opts.keepWeekly);
+          if (!opts.copyTo !== !opts.copyDirectory) {
+            throw new CliError('BAD_USAGE', 'Give --copy-to and --copy-directory together');
+          }
+          const offsite = opts.copyTo
+            ? { serverId: await resolveServer(client, opts.copyTo), directory: opts.copyDirectory }
+            : undefined;
           const done = await client.mutation<{ changed: boolean }>('setBackupSchedule', {
             serviceId,
             schedule: opts.cron,
@@ -56,6 +67,7 @@ export function registerBackupScheduleCommands(backups: Command): void {
             ...(keepLast !== undefined ? { keepLast } : {}),
             ...(keepDaily !== undefined ? { keepDaily } : {}),
             ...(keepWeekly !== undefined ? { keepWeekly } : {}),
+            ...(offsite ? { offsite } : {}),
             enabled: opts.disabled !== true,
           });
           run.out.ok(
@@ -77,6 +89,12 @@ export function registerBackupScheduleCommands(backups: Command): void {
                   `last ${schedule.retention.keepLast}, daily ${schedule.retention.keepDaily}, weekly ${schedule.retention.keepWeekly}`,
                 ],
                 ['enabled', schedule.enabled],
+                [
+                  'copies to',
+                  schedule.offsite
+                    ? `${schedule.offsite.serverId}:${schedule.offsite.directory}`
+                    : '-',
+                ],
                 ['next', schedule.nextRunAt ?? '-'],
                 [
                   'last',

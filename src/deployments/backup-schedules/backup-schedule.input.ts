@@ -1,14 +1,32 @@
+import { Type } from 'class-transformer';
 import {
   IsBoolean,
   IsInt,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
+  ValidateNested,
 } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
+
+/** A directory path on a server: letters, digits, `._-` between slashes, no `..`. */
+const DIRECTORY = /^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
+
+export class OffsiteCopyInput {
+  /** A registered server (its host key approved) the copies are written to over SFTP. */
+  @IsUUID()
+  serverId!: string;
+
+  /** Where on it: copies go to `<directory>/<serviceId>/<backupId>.bak`. */
+  @IsString()
+  @MaxLength(200)
+  @Matches(DIRECTORY, { message: 'directory is a path of letters, digits and ._- without ..' })
+  directory!: string;
+}
 
 export class SetBackupScheduleInput {
   @IsUUID()
@@ -47,6 +65,12 @@ export class SetBackupScheduleInput {
   @Max(520)
   keepWeekly?: number;
 
+  /** Copy each scheduled backup to another server (and delete the copy with the backup). */
+  @Omittable()
+  @ValidateNested()
+  @Type(() => OffsiteCopyInput)
+  offsite?: OffsiteCopyInput;
+
   @Omittable()
   @IsBoolean()
   enabled?: boolean;
@@ -55,4 +79,9 @@ export class SetBackupScheduleInput {
 export class BackupScheduleServiceInput {
   @IsUUID()
   serviceId!: string;
+}
+
+export class CopyBackupInput extends OffsiteCopyInput {
+  @IsUUID()
+  backupId!: string;
 }

@@ -1,6 +1,7 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, conflict } from '../../common/app-error.js';
 import { backupScheduleStream } from '../../events/backup-schedules.events.js';
+import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
@@ -10,6 +11,11 @@ import { scheduleProblem } from '../jobs/cron-schedule.js';
 import { backupScheduleDecider } from './backup-schedule.decider.js';
 import { SetBackupScheduleInput } from './backup-schedule.input.js';
 
+const SET_BACKUP_SCHEDULE = {
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
+
 export class SetBackupSchedule extends ProcedureCommand<
   SetBackupScheduleInput,
   { serviceId: string; changed: boolean }
@@ -17,17 +23,17 @@ export class SetBackupSchedule extends ProcedureCommand<
 
 @Procedure.command(SetBackupSchedule, {
   name: 'setBackupSchedule',
-  roles: DEPLOYERS,
-  scopes: ['backup:write'],
+  ...SET_BACKUP_SCHEDULE,
   input: SetBackupScheduleInput,
   description:
-    'Sets when a service’s backup command runs by itself (a cron schedule in a time zone) and how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks); older ones are deleted.',
+    'Sets when a service’s backup command runs by itself (a cron schedule in a time zone), how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted), and the server each is copied to over SFTP.',
   project: { service: 'serviceId' },
 })
 export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedule> {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly access: AccessService,
   ) {}
 
   async execute({ input, ctx }: SetBackupSchedule) {
@@ -36,6 +42,16 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
     const service = await this.lookup.service(input.serviceId);
     if (!service.backupCommand) throw conflict('The service defines no backup command');
+    if (input.offsite) {
+      const server = await this.lookup.server(input.offsite.serverId);
+      // The copies' server may be another project's: writing there is judged there too.
+      await this.access.alsoIn({ name: 'setBackupSchedule', ...SET_BACKUP_SCHEDULE }, ctx, {
+        server: server.id,
+      });
+      if (!server.hostKeyApproved) {
+        throw conflict(`Approve the host key of server ${server.name} first`);
+      }
+    }
     const retention = {
       keepLast: input.keepLast ?? 7,
       keepDaily: input.keepDaily ?? 7,
@@ -52,6 +68,9 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
           timezone,
           retention,
           enabled: input.enabled ?? true,
+          offsite: input.offsite
+            ? { serverId: input.offsite.serverId, directory: input.offsite.directory }
+            : null,
         },
       },
       ctx,

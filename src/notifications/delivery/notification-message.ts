@@ -44,6 +44,8 @@ const DATA_FIELDS = [
   'runId',
   'exitCode',
   'detail',
+  'expected',
+  'actual',
 ];
 
 /**
@@ -82,7 +84,7 @@ const TITLES: Record<string, string> = {
   'deployment.cancelled': 'Deployment cancelled',
   'approval.requested': 'Approval requested',
   'approval.decided': 'Approval decided',
-  'backup.failed': 'Backup or restore failed',
+  'backup.failed': 'Backup, its copy or restore failed',
   'audit.verification-failed': 'Audit verification failed',
   'token.expiring': 'API token expires within 7 days',
   'certificate.failed': 'Certificate could not be obtained',

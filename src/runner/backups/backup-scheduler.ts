@@ -9,11 +9,13 @@ import {
 } from '@nestjs/common';
 import type { BackupScheduleDoc } from '../../../projections/backup-schedules.projection.js';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
+import type { BackupCopyDoc } from '../../../projections/backup-copies.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
 import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toPrune } from '../../deployments/backup-schedules/retention.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import { dueTime } from '../../deployments/jobs/cron-schedule.js';
 import {
   BackupPruned,
@@ -27,6 +29,7 @@ import { systemContext, type RequestContext } from '../../kernel/request-context
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
+import { BackupCopier } from './backup-copier.js';
 import { TriggerBackup, TriggerBackupHandler } from './trigger-backup.js';
 
 const logger = new Logger('Backups');
@@ -37,8 +40,9 @@ const MAX_SCHEDULES = 1000;
  * retention. Each due time is claimed on its own stream (`backup-run-<service>@<time>`), so
  * runners in several processes take it once; a time missed while no runner ran is not made up
  * but for the latest. The backup is the service's own backup command (`triggerBackup`, as the
- * system); its failure is recorded and notified as any backup's. Retention deletes only backups
- * a schedule took, never the newest, and records each deletion before removing the file.
+ * system); its failure is recorded and notified as any backup's. A backup taken is copied to
+ * the schedule's offsite server (read back and checked). Retention deletes only backups a
+ * schedule took, never the newest: their copies first, then each backup's record and file.
  */
 @Injectable()
 export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -52,6 +56,8 @@ export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShu
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
     private readonly backups: TriggerBackupHandler,
+    private readonly copier: BackupCopier,
+    private readonly lookup: DeploymentLookup,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -124,7 +130,11 @@ export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShu
       'any',
       ctx,
     );
-    if (backupId) await this.prune(schedule, ctx);
+    if (!backupId) return;
+    if (schedule.offsite) {
+      await this.copier.copy(await this.lookup.backup(backupId), schedule.offsite, ctx);
+    }
+    await this.prune(schedule, ctx);
   }
 
   private async prune(schedule: BackupScheduleDoc, ctx: RequestContext): Promise<void> {
@@ -136,6 +146,10 @@ export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShu
     const root = resolve(this.config.dataDir, 'backups');
     for (const { id } of toPrune(items, schedule.retention, schedule.timezone)) {
       const backup = byId.get(id)!;
+      const copies = await readAll(this.reads.collection<BackupCopyDoc>('backup_copies'), {
+        backupId: id,
+      });
+      for (const copy of copies) await this.copier.remove(copy, ctx);
       await this.writer.append(
         serviceBackupsStream(schedule.id),
         [BackupPruned({ serviceId: schedule.id, backupId: id, location: backup.location })],
