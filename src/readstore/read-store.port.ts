@@ -7,6 +7,14 @@ export interface Doc {
   [field: string]: unknown;
 }
 
+/**
+ * A document type's own fields, without `Doc`'s index signature: what an answer built from a
+ * document declares (`Omit` over a type with an index signature keeps only the signature).
+ */
+export type DocFields<T extends Doc> = {
+  [K in keyof T as string extends K ? never : K]: T[K];
+};
+
 export type Scalar = string | number | boolean | null;
 
 export interface FieldOperators {

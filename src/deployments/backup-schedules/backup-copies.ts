@@ -4,11 +4,11 @@ import type { BackupCopyDoc } from '../../../projections/backup-copies.projectio
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { BackupScheduleServiceInput } from './backup-schedule.input.js';
 
-export type BackupCopyView = Omit<BackupCopyDoc, 'id'>;
+export type BackupCopyView = Omit<DocFields<BackupCopyDoc>, 'id'>;
 
 export class BackupCopies extends ProcedureQuery<
   BackupScheduleServiceInput,

@@ -5,12 +5,12 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { nextTime } from '../jobs/cron-schedule.js';
 import { BackupScheduleServiceInput } from './backup-schedule.input.js';
 
-export type BackupScheduleView = Omit<BackupScheduleDoc, 'id'> & {
+export type BackupScheduleView = Omit<DocFields<BackupScheduleDoc>, 'id'> & {
   serviceId: string;
   /** When the schedule next comes due; null while it is disabled. */
   nextRunAt: string | null;

@@ -8,11 +8,11 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLogStore, type LogPage } from '../deployment-log-store.js';
 import { JobIdInput, JobRunsInput } from './job.input.js';
 
-export type JobRunView = Omit<JobRunDoc, 'id'> & { runId: string };
+export type JobRunView = Omit<DocFields<JobRunDoc>, 'id'> & { runId: string };
 
 export class JobRuns extends ProcedureQuery<
   JobRunsInput,

@@ -5,12 +5,12 @@ import { CLOCK, type Clock } from '../../common/clock.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
-import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { nextTime } from './cron-schedule.js';
 import { ServiceJobsInput } from './job.input.js';
 
-export type ScheduledJobView = Omit<ScheduledJobDoc, 'id' | 'removedAt'> & {
+export type ScheduledJobView = Omit<DocFields<ScheduledJobDoc>, 'id' | 'removedAt'> & {
   jobId: string;
   /** When the schedule next comes due; null while the job is disabled. */
   nextRunAt: string | null;

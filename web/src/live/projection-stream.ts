@@ -17,6 +17,8 @@ const READS_OF: Record<string, ProcedureName[]> = {
   principals: ['agents', 'members'],
   security_policy: ['accountSecurityStatus'],
   audit_trail: ['auditTrail'],
+  scheduled_jobs: ['scheduledJobs', 'jobRuns'],
+  drains: ['drains'],
 };
 
 interface ProjectionPosition {

@@ -15,6 +15,7 @@ import { ServiceDomains } from './service-domains';
 import { ServicePreviews } from './service-previews';
 import { ServiceSource } from './service-source';
 import { ServiceHooks } from './service-hooks';
+import { ServiceJobs } from './service-jobs';
 import { ServiceForm } from './service-form';
 
 type Inventory = AnswerOf<'infrastructureInventory'>;
@@ -160,6 +161,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
           }}
         />
       )}
+      {can('scheduledJobs') && <ServiceJobs serviceId={service.id} />}
     </section>
   );
 }
