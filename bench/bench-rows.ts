@@ -7,6 +7,7 @@ export { GOALS } from './rows/goals.js';
 export {
   commandLanePostgresRows,
   commandLaneRows,
+  drainsRows,
   healthRows,
   readLaneRows,
 } from './rows/http-rows.js';

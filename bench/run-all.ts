@@ -4,6 +4,7 @@ import { benchAppend } from './append.bench.js';
 import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
+import { benchDrains, printDrains } from './drains.bench.js';
 import { benchDashboard } from './dashboard.bench.js';
 import { benchEdgeDeploys, printEdgeDeploys } from './edge-deploys.bench.js';
 import { benchGitPush, printGitPush } from './git-push.bench.js';
@@ -20,6 +21,7 @@ import {
   commandLanePostgresRows,
   commandLaneRows,
   composeParseRows,
+  drainsRows,
   dashboardRows,
   edgeDeploysRows,
   gitPushRows,
@@ -123,6 +125,9 @@ async function main(): Promise<void> {
       await postgres.stop();
     }
   }
+  const drains = await benchDrains(seconds, 3);
+  printDrains(drains);
+  rows.push(...drainsRows(drains));
   const runnerSteps = await benchRunnerSteps(deployments);
   printRunnerSteps(runnerSteps);
   rows.push(...runnerStepsRows(runnerSteps));

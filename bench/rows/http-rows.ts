@@ -1,3 +1,4 @@
+import type { DrainsResult } from '../drains.bench.js';
 import { f, load, met, ms, rps, x } from './row-format.js';
 import { GOALS } from './goals.js';
 import type { BenchRow } from '../bench-table.js';
@@ -130,6 +131,26 @@ export function commandLaneRows(r: CommandLaneResult): BenchRow[] {
       measurement: 'server RSS after the command-lane load',
       result: `${f(r.afterLoadRssMb, 1)} MB`,
       comparedWith: `goal < ${GOALS.loadedRssMb} MB: ${met(r.afterLoadRssMb < GOALS.loadedRssMb)}`,
+    },
+  ];
+}
+
+export function drainsRows(r: DrainsResult): BenchRow[] {
+  return [
+    {
+      measurement: `10 clients triggering deploys, a drain whose receiver answers 503 (\`bench/drains.bench.ts\`, median of ${r.rounds} interleaved rounds)`,
+      result: `${f(r.failing)} req/s`,
+      comparedWith: `no drain: ${f(r.none)} req/s (${x(r.failing, r.none)})`,
+    },
+    {
+      measurement: '10 clients triggering deploys, a drain delivering the whole history meanwhile',
+      result: `${f(r.delivering)} req/s`,
+      comparedWith: `no drain: ${f(r.none)} req/s (${x(r.delivering, r.none)})`,
+    },
+    {
+      measurement: 'a new drain catching up with the whole history (audit entries, OTLP)',
+      result: `${f(r.catchUpRecordsPerSecond)} records/s`,
+      comparedWith: `${f(r.records)} records`,
     },
   ];
 }

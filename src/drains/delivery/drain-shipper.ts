@@ -25,6 +25,11 @@ const SHIPPER_LEASE = 'drain-shipper';
 /** Batches one drain may ship in a row before the others get their turn. */
 const ROUNDS_PER_TURN = 20;
 const MAX_DRAINS = 100;
+/**
+ * A drain catching up works at most this share of the time: after each batch it rests three
+ * times as long as the batch took (at most a second), so the event loop stays free for commands.
+ */
+const REST_PER_WORK = 3;
 
 /**
  * Ships each drain's records, apart from every command: it reads the event log, the audit
@@ -80,7 +85,10 @@ export class DrainShipper implements OnApplicationBootstrap, OnApplicationShutdo
     }
   }
 
-  /** Ships one drain's batches, a few in a row while more is waiting and the receiver takes them. */
+  /**
+   * Ships one drain's batches, a few in a row while more is waiting and the receiver takes them;
+   * when more is still waiting after them, the next pass starts at once.
+   */
   private async turn(settings: DrainSettings): Promise<void> {
     const states = this.primary.collection<DrainStateDoc>(DRAIN_STATE.name);
     let state = await states.get(settings.drainId);
@@ -89,7 +97,10 @@ export class DrainShipper implements OnApplicationBootstrap, OnApplicationShutdo
     }
     const now = this.clock.now();
     if (state.nextAttemptAt && Date.parse(state.nextAttemptAt) > now.getTime()) return;
+    let worked = 0;
     for (let round = 0; round < ROUNDS_PER_TURN && !this.loop.stopped; round++) {
+      if (round > 0) await rest(worked);
+      const started = performance.now();
       const batch = await this.batches.next(settings.sources, state);
       const moved = batch.position !== state.position || !sameOpen(batch.open, state.open);
       if (batch.records.length === 0) {
@@ -97,6 +108,7 @@ export class DrainShipper implements OnApplicationBootstrap, OnApplicationShutdo
         state = { ...state, position: batch.position, open: batch.open };
         await states.put(state);
         if (!batch.more) return;
+        worked = performance.now() - started;
         continue;
       }
       try {
@@ -126,8 +138,16 @@ export class DrainShipper implements OnApplicationBootstrap, OnApplicationShutdo
       };
       await states.put(state);
       if (!batch.more) return;
+      worked = performance.now() - started;
     }
+    this.loop.wake();
   }
+}
+
+/** The pause after a batch that took `workedMs`, when more is waiting. */
+function rest(workedMs: number): Promise<void> {
+  const ms = Math.min(1000, workedMs * REST_PER_WORK);
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function sameOpen(a: DrainStateDoc['open'], b: DrainStateDoc['open']): boolean {
