@@ -1,18 +1,11 @@
 import { unlink } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { BackupScheduleDoc } from '../../../projections/backup-schedules.projection.js';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import type { BackupCopyDoc } from '../../../projections/backup-copies.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
-import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toPrune } from '../../deployments/backup-schedules/retention.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
@@ -29,6 +22,7 @@ import { systemContext, type RequestContext } from '../../kernel/request-context
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
+import { PeriodicPass } from '../periodic-pass.js';
 import { BackupCopier } from './backup-copier.js';
 import { TriggerBackup, TriggerBackupHandler } from './trigger-backup.js';
 
@@ -45,11 +39,7 @@ const MAX_SCHEDULES = 1000;
  * schedule took, never the newest: their copies first, then each backup's record and file.
  */
 @Injectable()
-export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly signal = new WakeSignal();
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-
+export class BackupScheduler extends PeriodicPass {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -58,46 +48,29 @@ export class BackupScheduler implements OnApplicationBootstrap, OnApplicationShu
     private readonly backups: TriggerBackupHandler,
     private readonly copier: BackupCopier,
     private readonly lookup: DeploymentLookup,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.runner.mode === 'embedded') this.loop = this.run();
+  ) {
+    super();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.signal.signal();
-    await this.loop;
+  protected override intervalMs(): number {
+    return this.config.runner.mode === 'embedded' ? Math.max(this.config.runner.pollMs, 250) : 0;
   }
 
   /** A pass now (tests move their clock, then call it). */
-  async pass(): Promise<void> {
+  override async pass(): Promise<void> {
     const now = this.clock.now();
     const { items } = await this.reads
       .collection<BackupScheduleDoc>('backup_schedules')
       .find({ enabled: true }, { sort: { id: 1 }, limit: MAX_SCHEDULES });
     for (const schedule of items) {
       const after = new Date(schedule.lastScheduledFor ?? schedule.setAt);
-      const due = dueTime(schedule.schedule, schedule.timezone, after, now);
+      const due = await dueTime(schedule.schedule, schedule.timezone, after, now);
       if (!due) continue;
       try {
         await this.take(schedule, due);
       } catch (error) {
         logger.warn(`A scheduled backup of ${schedule.id} failed: ${errorForLog(error)}`);
       }
-    }
-  }
-
-  private async run(): Promise<void> {
-    const interval = Math.max(this.config.runner.pollMs, 250);
-    while (!this.stopped) {
-      this.signal.reset();
-      try {
-        await this.pass();
-      } catch (error) {
-        logger.error('A backup scheduling pass failed', errorForLog(error));
-      }
-      await this.signal.wait(interval);
     }
   }
 

@@ -31,7 +31,7 @@ export class EdgeWatch extends PeriodicPass {
     super();
   }
 
-  protected intervalSeconds(): number {
+  protected override intervalSeconds(): number {
     return this.config.runner.mode === 'off' ? 0 : this.config.edge.watchSeconds;
   }
 

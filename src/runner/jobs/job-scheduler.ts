@@ -1,14 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobRunDoc, ScheduledJobDoc } from '../../../projections/scheduled-jobs.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog, logText } from '../../common/log-text.js';
-import { WakeSignal } from '../../common/wake-signal.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { dueTime } from '../../deployments/jobs/cron-schedule.js';
 import { jobRunDecider } from '../../deployments/jobs/job-run.decider.js';
@@ -16,6 +9,7 @@ import { jobRunStream } from '../../events/jobs.events.js';
 import { systemContext } from '../../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
+import { PeriodicPass } from '../periodic-pass.js';
 import { JobStarter, settingsOf } from './job-starter.js';
 
 const logger = new Logger('Jobs');
@@ -31,38 +25,30 @@ const ABANDONED_AFTER_MS = 5 * 60_000;
  * runs whose runner stopped before it finished them.
  */
 @Injectable()
-export class JobScheduler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly signal = new WakeSignal();
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-
+export class JobScheduler extends PeriodicPass {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly starter: JobStarter,
     private readonly runner: DeciderRunner,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.runner.mode === 'embedded') this.loop = this.run();
+  ) {
+    super();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.signal.signal();
-    await this.loop;
+  protected override intervalMs(): number {
+    return this.config.runner.mode === 'embedded' ? Math.max(this.config.runner.pollMs, 250) : 0;
   }
 
   /** A pass now (tests move their clock, then call it). */
-  async pass(): Promise<void> {
+  override async pass(): Promise<void> {
     const now = this.clock.now();
     const { items } = await this.reads
       .collection<ScheduledJobDoc>('scheduled_jobs')
       .find({ enabled: true, removedAt: null }, { sort: { id: 1 }, limit: MAX_JOBS });
     for (const job of items) {
       const after = new Date(job.lastScheduledFor ?? job.definedAt);
-      const due = dueTime(job.schedule, job.timezone, after, now);
+      const due = await dueTime(job.schedule, job.timezone, after, now);
       if (!due) continue;
       try {
         await this.starter.scheduled(
@@ -76,19 +62,6 @@ export class JobScheduler implements OnApplicationBootstrap, OnApplicationShutdo
       }
     }
     await this.failAbandoned(now);
-  }
-
-  private async run(): Promise<void> {
-    const interval = Math.max(this.config.runner.pollMs, 250);
-    while (!this.stopped) {
-      this.signal.reset();
-      try {
-        await this.pass();
-      } catch (error) {
-        logger.error('A scheduling pass failed', errorForLog(error));
-      }
-      await this.signal.wait(interval);
-    }
   }
 
   private async failAbandoned(now: Date): Promise<void> {

@@ -24,7 +24,7 @@ export class PreviewSweep extends PeriodicPass {
     super();
   }
 
-  protected intervalSeconds(): number {
+  protected override intervalSeconds(): number {
     return this.config.runner.mode === 'off' ? 0 : this.config.runner.previewSweepSeconds;
   }
 
