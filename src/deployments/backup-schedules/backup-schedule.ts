@@ -45,7 +45,7 @@ export class BackupScheduleHandler implements IQueryHandler<BackupSchedule> {
     if (!doc) return { schedule: null };
     const { id, ...schedule } = doc;
     const nextRunAt = schedule.enabled
-      ? nextTime(schedule.schedule, schedule.timezone, this.clock.now()).toISOString()
+      ? (await nextTime(schedule.schedule, schedule.timezone, this.clock.now())).toISOString()
       : null;
     return { schedule: { serviceId: id, ...schedule, nextRunAt } };
   }

@@ -38,7 +38,7 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
 
   async execute({ input, ctx }: SetBackupSchedule) {
     const timezone = input.timezone ?? 'UTC';
-    const problem = scheduleProblem(input.schedule, timezone);
+    const problem = await scheduleProblem(input.schedule, timezone);
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
     const service = await this.lookup.service(input.serviceId);
     if (!service.backupCommand) throw conflict('The service defines no backup command');

@@ -1,7 +1,16 @@
-import { CronExpressionParser } from 'cron-parser';
+type Parser = typeof import('cron-parser').CronExpressionParser;
+
+let parser: Promise<Parser> | null = null;
+
+/** cron-parser (and the date library under it), loaded at the first schedule: not at start. */
+function cron(): Promise<Parser> {
+  parser ??= import('cron-parser').then((m) => m.CronExpressionParser);
+  return parser;
+}
 
 /** Why `schedule` read in `timezone` is not a schedule a job may have, or null. */
-export function scheduleProblem(schedule: string, timezone: string): string | null {
+export async function scheduleProblem(schedule: string, timezone: string): Promise<string | null> {
+  const CronExpressionParser = await cron();
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
   } catch {
@@ -23,7 +32,13 @@ export function scheduleProblem(schedule: string, timezone: string): string | nu
  * The latest time the schedule came due after `after` and not later than `now`, or null. Times
  * missed while nothing ran are not made up one by one: only the latest is due.
  */
-export function dueTime(schedule: string, timezone: string, after: Date, now: Date): Date | null {
+export async function dueTime(
+  schedule: string,
+  timezone: string,
+  after: Date,
+  now: Date,
+): Promise<Date | null> {
+  const CronExpressionParser = await cron();
   const next = CronExpressionParser.parse(schedule, { tz: timezone, currentDate: after }).next();
   if (next.getTime() > now.getTime()) return null;
   const latest = CronExpressionParser.parse(schedule, { tz: timezone, currentDate: now });
@@ -36,6 +51,7 @@ export function dueTime(schedule: string, timezone: string, after: Date, now: Da
 }
 
 /** The next time the schedule comes due after `after`. */
-export function nextTime(schedule: string, timezone: string, after: Date): Date {
+export async function nextTime(schedule: string, timezone: string, after: Date): Promise<Date> {
+  const CronExpressionParser = await cron();
   return CronExpressionParser.parse(schedule, { tz: timezone, currentDate: after }).next().toDate();
 }

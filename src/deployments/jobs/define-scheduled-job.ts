@@ -40,7 +40,7 @@ export class DefineScheduledJobHandler implements ICommandHandler<DefineSchedule
 
   async execute({ input, ctx }: DefineScheduledJob) {
     const timezone = input.timezone ?? 'UTC';
-    const problem = scheduleProblem(input.schedule, timezone);
+    const problem = await scheduleProblem(input.schedule, timezone);
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
     const service = await this.lookup.service(input.serviceId);
     if (service.status !== 'active') throw conflict('The service is archived');

@@ -46,12 +46,11 @@ export class ScheduledJobsHandler implements IQueryHandler<ScheduledJobs> {
         { sort: { name: 1 }, limit: MAX_JOBS },
       );
     const now = this.clock.now();
-    return {
-      jobs: items.map(({ id, removedAt: _removed, ...job }) => ({
-        jobId: id,
-        ...job,
-        nextRunAt: job.enabled ? nextTime(job.schedule, job.timezone, now).toISOString() : null,
-      })),
-    };
+    const jobs: ScheduledJobView[] = [];
+    for (const { id, removedAt: _removed, ...job } of items) {
+      const next = job.enabled ? await nextTime(job.schedule, job.timezone, now) : null;
+      jobs.push({ jobId: id, ...job, nextRunAt: next?.toISOString() ?? null });
+    }
+    return { jobs };
   }
 }
