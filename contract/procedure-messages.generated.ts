@@ -90,6 +90,9 @@ import type { GrantProjectRole, RevokeProjectRole } from '../src/projects/projec
 import type { ProjectGrants, Projects } from '../src/projects/projects.js';
 import type { CopyBackup } from '../src/runner/backups/copy-backup.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
+import type { ConfigureS3Target } from '../src/runner/backups/s3-targets/configure-s3-target.js';
+import type { RemoveS3Target } from '../src/runner/backups/s3-targets/remove-s3-target.js';
+import type { S3Targets } from '../src/runner/backups/s3-targets/s3-targets.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { VerifyBackupCopies } from '../src/runner/backups/verify-backup-copies.js';
 import type { SyncServerEdge } from '../src/runner/edge/sync-server-edge.js';
@@ -126,6 +129,7 @@ export interface ProcedureMessages {
   configDiff: ConfigDiff;
   configureDrain: ConfigureDrain;
   configureIdentityProvider: ConfigureIdentityProvider;
+  configureS3Target: ConfigureS3Target;
   confirmMfaEnrollment: ConfirmMfaEnrollment;
   copyBackup: CopyBackup;
   createAgent: CreateAgent;
@@ -172,6 +176,7 @@ export interface ProcedureMessages {
   removeBackupSchedule: RemoveBackupSchedule;
   removeDrain: RemoveDrain;
   removeIdentityProvider: RemoveIdentityProvider;
+  removeS3Target: RemoveS3Target;
   removeScheduledJob: RemoveScheduledJob;
   removeServerImage: RemoveServerImage;
   removeServiceGitSource: RemoveServiceGitSource;
@@ -186,6 +191,7 @@ export interface ProcedureMessages {
   rotateRecoveryCodes: RotateRecoveryCodes;
   rotateToken: RotateToken;
   runScheduledJob: RunScheduledJob;
+  s3Targets: S3Targets;
   scanServerHostKey: ScanServerHostKey;
   scheduledJobs: ScheduledJobs;
   sealAuditCheckpoint: SealAuditCheckpoint;

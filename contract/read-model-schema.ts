@@ -32,6 +32,7 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   deployments: { file: 'projections/deployments.projection.ts', type: 'DeploymentDoc' },
   approvals: { file: 'projections/approvals.projection.ts', type: 'ApprovalDoc' },
   backups: { file: 'projections/backups.projection.ts', type: 'BackupDoc' },
+  s3_targets: { file: 'projections/s3-targets.projection.ts', type: 'S3TargetDoc' },
   backup_copies: { file: 'projections/backup-copies.projection.ts', type: 'BackupCopyDoc' },
   backup_schedules: {
     file: 'projections/backup-schedules.projection.ts',

@@ -128,6 +128,16 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
   });
 
   let seeded = false;
+  let s3Targets = 0;
+  const s3Target = () => ({
+    targetId: `bucket-${(s3Targets += 1)}`,
+    displayName: 'Audit bucket',
+    endpoint: 'https://s3.invalid',
+    region: 'us-east-1',
+    bucket: 'audit-backups',
+    accessKeyId: 'AUDIT',
+    secretAccessKey: 'audit-secret',
+  });
   /** A service with a backup command (its server is never reached by these calls). */
   const backedUpService = async () => {
     const { serviceId } = await service();
@@ -276,6 +286,12 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       return asOwner({ backupId, serverId, directory: `${sshd.remoteDir}/copies` });
     },
     verifyBackupCopies: async () => asOwner({ serviceId: (await service()).serviceId }),
+    configureS3Target: async () => asOwner(s3Target()),
+    removeS3Target: async () => {
+      const target = s3Target();
+      data(await call(t.url, 'POST', 'configureS3Target', ownerCookie, target));
+      return asOwner({ targetId: target.targetId });
+    },
     setBackupSchedule: async () =>
       asOwner({ serviceId: await backedUpService(), schedule: '@daily', keepLast: 3 }),
     removeBackupSchedule: async () => {

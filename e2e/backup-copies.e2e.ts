@@ -1,18 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import { BackupScheduler } from '../src/runner/backups/backup-scheduler.js';
 import { cli, cliHome } from './support/cli.js';
-import { COMPOSE, data } from './support/deployments.js';
-import { bearer, call, createToken, signUp } from './support/identity.js';
-import {
-  ALLOW_LOOPBACK,
-  registerLoopbackServer,
-  startSshd,
-  type TestSshd,
-} from './support/sshd.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { data } from './support/deployments.js';
+import { call } from './support/identity.js';
+import { registerLoopbackServer, startSshd, type TestSshd } from './support/sshd.js';
+import { startBackupTestApp, type BackupTestApp } from './support/backups.js';
+import type { TestApp } from './support/test-app.js';
 import { HOUR, TestClock } from './support/test-clock.js';
 
 interface Copy {
@@ -34,7 +29,7 @@ const sha256 = (path: string) =>
  * removes a pruned backup's copy too; a backup taken by hand is copied on request.
  */
 describe('backup copies to another server over SFTP', () => {
-  let app: TestSshd;
+  let backups: BackupTestApp;
   let vault: TestSshd;
   let t: TestApp;
   let owner: Record<string, string>;
@@ -52,29 +47,11 @@ describe('backup copies to another server over SFTP', () => {
   };
 
   beforeAll(async () => {
-    app = await startSshd();
+    backups = await startBackupTestApp(clock, { extraBytes: 100_000 });
+    ({ t, owner, serviceId, token } = backups);
     vault = await startSshd();
     directory = `${vault.remoteDir}/offsite`;
-    t = await startTestApp({
-      notes: false,
-      clock,
-      config: { serverAddressPolicy: ALLOW_LOOPBACK },
-    });
-    const { cookie } = await signUp(t.url, 'owner@example.com');
-    token = (await createToken(t.url, cookie, [...ALL_SCOPES], 30)).token;
-    owner = bearer(token);
-    const serverId = await registerLoopbackServer(t.url, owner, app);
     vaultId = await registerLoopbackServer(t.url, owner, vault, 'vault');
-    serviceId = data<{ serviceId: string }>(
-      await call(t.url, 'POST', 'registerService', owner, {
-        name: 'db',
-        environment: 'production',
-        serverId,
-        imageRepository: 'ghcr.io/acme/api',
-        compose: COMPOSE,
-        backupCommand: 'echo "dump taken at $(date +%s%N)"; head -c 100000 /dev/zero',
-      }),
-    ).serviceId;
     data(
       await call(t.url, 'POST', 'setBackupSchedule', owner, {
         serviceId,
@@ -87,8 +64,7 @@ describe('backup copies to another server over SFTP', () => {
     );
   });
   afterAll(async () => {
-    await t?.close();
-    await app?.stop();
+    await backups?.close();
     await vault?.stop();
   });
 

@@ -1,16 +1,10 @@
 import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli, cliHome } from './support/cli.js';
-import { COMPOSE, data } from './support/deployments.js';
-import { bearer, call, createToken, memberWithRole, signUp } from './support/identity.js';
-import { ALL_SCOPES } from '../src/kernel/scopes.js';
-import {
-  ALLOW_LOOPBACK,
-  registerLoopbackServer,
-  startSshd,
-  type TestSshd,
-} from './support/sshd.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { data } from './support/deployments.js';
+import { call, memberWithRole } from './support/identity.js';
+import { startBackupTestApp, type BackupTestApp } from './support/backups.js';
+import type { TestApp } from './support/test-app.js';
 import { HOUR, TestClock } from './support/test-clock.js';
 import { BackupScheduler } from '../src/runner/backups/backup-scheduler.js';
 
@@ -27,7 +21,7 @@ interface Backup {
  * backups it no longer keeps (files and records), never a backup taken by hand.
  */
 describe('scheduled backups with retention', () => {
-  let sshd: TestSshd;
+  let app: BackupTestApp;
   let t: TestApp;
   let owner: Record<string, string>;
   let ownerToken: string;
@@ -43,31 +37,11 @@ describe('scheduled backups with retention', () => {
   };
 
   beforeAll(async () => {
-    sshd = await startSshd();
-    t = await startTestApp({
-      notes: false,
-      clock,
-      config: { serverAddressPolicy: ALLOW_LOOPBACK },
-    });
-    // A token, not a session: the clock moves hours, past a session's idle limit.
-    const { cookie } = await signUp(t.url, 'owner@example.com');
-    ownerToken = (await createToken(t.url, cookie, [...ALL_SCOPES], 30)).token;
-    owner = bearer(ownerToken);
-    const serverId = await registerLoopbackServer(t.url, owner, sshd);
-    serviceId = data<{ serviceId: string }>(
-      await call(t.url, 'POST', 'registerService', owner, {
-        name: 'db',
-        environment: 'production',
-        serverId,
-        imageRepository: 'ghcr.io/acme/api',
-        compose: COMPOSE,
-        backupCommand: 'echo "dump taken at $(date +%s%N)"',
-      }),
-    ).serviceId;
+    app = await startBackupTestApp(clock);
+    ({ t, owner, serviceId, token: ownerToken } = app);
   });
   afterAll(async () => {
-    await t?.close();
-    await sshd?.stop();
+    await app?.close();
   });
 
   it('takes a backup each time the schedule comes due, once, and keeps the newest two', async () => {

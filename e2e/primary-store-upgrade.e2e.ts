@@ -32,6 +32,7 @@ const NEWER_PROJECTIONS = [
   'scheduled_jobs',
   'backup_schedules',
   'backup_copies',
+  's3_targets',
 ];
 
 describe('a data directory laid out by a release without the primary store', () => {

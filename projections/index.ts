@@ -4,6 +4,7 @@ import { auditTrailProjection } from './audit-trail.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { backupSchedulesProjection } from './backup-schedules.projection.js';
 import { backupCopiesProjection } from './backup-copies.projection.js';
+import { s3TargetsProjection } from './s3-targets.projection.js';
 import { deploymentsProjection } from './deployments.projection.js';
 import { deployHooksProjection } from './deploy-hooks.projection.js';
 import { drainsProjection } from './drains.projection.js';
@@ -45,6 +46,7 @@ export const applicationProjections: Projection[] = [
   backupsProjection,
   backupSchedulesProjection,
   backupCopiesProjection,
+  s3TargetsProjection,
   notificationChannelsProjection,
   deployHooksProjection,
   drainsProjection,

@@ -39,9 +39,11 @@ export interface GitRefRuleInput {
 /** Shared input shape `OffsiteCopyInput`. */
 export interface OffsiteCopyInput {
   /** uuid */
-  serverId: string;
+  serverId?: string;
   /** at most 200 characters; pattern `^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$` */
-  directory: string;
+  directory?: string;
+  /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+  s3TargetId?: string;
 }
 
 /** Shared input shape `PreviewSettingsInput`. */
@@ -255,19 +257,40 @@ export interface ProcedureInputs {
     trustProviderMfa?: boolean;
     enabled?: boolean;
   };
+  /** Adds or changes an S3 (or S3-compatible) bucket backups can be copied to: endpoint, region, bucket, key prefix and credentials; the secret access key is stored sealed and never returned. */
+  configureS3Target: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    targetId: string;
+    /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
+    displayName: string;
+    /** at most 2048 characters */
+    endpoint?: string;
+    /** pattern `^[a-z0-9-]{1,64}$` */
+    region: string;
+    /** pattern `^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$` */
+    bucket: string;
+    /** at most 200 characters; pattern `^([A-Za-z0-9!_.*'()-]+\/)*$` */
+    prefix?: string;
+    /** 1-128 characters; pattern `^[\x21-\x7e]+$` */
+    accessKeyId: string;
+    /** 1-256 characters */
+    secretAccessKey?: string;
+  };
   /** A code from the new secret completes enrolment; returns 10 recovery codes, shown once. */
   confirmMfaEnrollment: {
     /** pattern `^\d{6}$` */
     code: string;
   };
-  /** Copies a backup Slipway took to a directory on another registered server over SFTP, then reads it back: recorded as copied only when its SHA-256 matches the backup’s. */
+  /** Copies a backup Slipway took to a directory on another registered server over SFTP, or to an S3 target, then reads it back: recorded as copied only when its SHA-256 matches the backup’s. */
   copyBackup: {
     /** uuid */
     backupId: string;
     /** uuid */
-    serverId: string;
+    serverId?: string;
     /** at most 200 characters; pattern `^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$` */
-    directory: string;
+    directory?: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    s3TargetId?: string;
   };
   /** Creates an agent principal with a preset (default agent:read-only). */
   createAgent: {
@@ -624,6 +647,11 @@ export interface ProcedureInputs {
     /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
     providerId: string;
   };
+  /** Removes an S3 target: no copy goes there any more (the copies there stay in the bucket). */
+  removeS3Target: {
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    targetId: string;
+  };
   /** Removes a scheduled job: it runs no more; its runs stay on record. */
   removeScheduledJob: {
     /** uuid */
@@ -715,6 +743,8 @@ export interface ProcedureInputs {
     /** uuid */
     jobId: string;
   };
+  /** The S3 buckets backups can be copied to, with endpoint, region, bucket, prefix and access key id (never the secret). */
+  s3Targets: undefined;
   /** Fetches the SSH host key fingerprint {host, port?} presents (key exchange only, no login), to pin with registerServer and repeat to approveServerHostKey. */
   scanServerHostKey: {
     /** pattern `^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^(?:\d{1,3}\.){3}\d{1,3}$|^\[?[0-9a-fA-F:]{2,39}\]?$` */
@@ -970,6 +1000,7 @@ export const PROCEDURES = {
   configDiff: { method: 'GET', lane: 'planning', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:plan'], mfaExempt: false },
   configureDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:read', 'notifications:manage'], mfaExempt: false },
   configureIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
+  configureS3Target: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['backup:write'], mfaExempt: false },
   confirmMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   copyBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   createAgent: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:manage'], mfaExempt: false },
@@ -1016,6 +1047,7 @@ export const PROCEDURES = {
   removeBackupSchedule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   removeDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
+  removeS3Target: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['backup:write'], mfaExempt: false },
   removeScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   removeServerImage: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   removeServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['service:write'], mfaExempt: false },
@@ -1030,6 +1062,7 @@ export const PROCEDURES = {
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   runScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
+  s3Targets: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['service:read'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   scheduledJobs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },

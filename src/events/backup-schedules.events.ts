@@ -48,12 +48,39 @@ export const backupScheduleStream = (serviceId: string) => `backup-schedule-${se
 export const scheduledBackupStream = (serviceId: string, time: Date) =>
   `backup-run-${serviceId}@${time.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 
-/** Where a service's backups are copied: a directory on a registered server, over SFTP. */
-export type OffsiteCopy = { serverId: string; directory: string };
+/**
+ * Where a service's backups are copied: a directory on a registered server (over SFTP), or an
+ * S3 target (a bucket on S3 or S3-compatible storage, configured once with its credentials).
+ */
+export type OffsiteCopy = { serverId: string; directory: string } | { s3TargetId: string };
+
+/** The place a copy is in, as copies name it: the server's id, or `s3:<targetId>`. */
+export const copyPlace = (offsite: OffsiteCopy) =>
+  'serverId' in offsite ? offsite.serverId : `s3:${offsite.s3TargetId}`;
+
+/** An S3 bucket backups are copied to. The secret access key is sealed. */
+export type S3TargetSettings = {
+  targetId: string;
+  displayName: string;
+  /** https URL of the S3 API (plain http only on a loopback address); null: AWS for `region`. */
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  /** Put before `<serviceId>/<backupId>.bak` in each key; may be empty. */
+  prefix: string;
+  accessKeyId: string;
+  sealedSecretAccessKey: string;
+};
+
+/** Stream `s3-target-<targetId>`: the target as configured (whole, every time). */
+export const S3TargetConfigured = defineEvent<S3TargetSettings>('S3TargetConfigured', 1);
+export const S3TargetRemoved = defineEvent<{ targetId: string }>('S3TargetRemoved', 1);
+export const s3TargetStream = (targetId: string) => `s3-target-${targetId}`;
 
 /**
- * Stream `backup-copies-<backupId>`: a copy of the backup on another server, written over SFTP
- * and read back: its SHA-256 matched the backup's.
+ * Stream `backup-copies-<backupId>`: a copy of the backup on another server (over SFTP) or in an
+ * S3 bucket, read back: its SHA-256 matched the backup's. `serverId` names the place: the
+ * server's id, or `s3:<targetId>`.
  */
 export const BackupCopied = defineEvent<{
   backupId: string;

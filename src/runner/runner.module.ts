@@ -1,10 +1,15 @@
 import { AccessModule } from '../access/access.module.js';
 import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
+import { NotificationsModule } from '../notifications/notifications.module.js';
 import { RestoreBackupHandler } from './backups/restore-backup.js';
 import { BackupCopier } from './backups/backup-copier.js';
 import { BackupScheduler } from './backups/backup-scheduler.js';
 import { CopyBackupHandler } from './backups/copy-backup.js';
+import { CopyPlaces } from './backups/copy-places.js';
+import { ConfigureS3TargetHandler } from './backups/s3-targets/configure-s3-target.js';
+import { RemoveS3TargetHandler } from './backups/s3-targets/remove-s3-target.js';
+import { S3TargetsHandler } from './backups/s3-targets/s3-targets.js';
 import { VerifyBackupCopiesHandler } from './backups/verify-backup-copies.js';
 import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { JobExecutor } from './jobs/job-executor.js';
@@ -40,7 +45,7 @@ import { SyncEdgeOnRoutes } from './edge/sync-edge-on-routes.reaction.js';
 import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
 
 @Module({
-  imports: [DeploymentsModule, AccessModule],
+  imports: [DeploymentsModule, AccessModule, NotificationsModule],
   providers: [
     DeploymentExecutor,
     GitBuilds,
@@ -50,6 +55,10 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     BackupScheduler,
     BackupCopier,
     CopyBackupHandler,
+    CopyPlaces,
+    ConfigureS3TargetHandler,
+    RemoveS3TargetHandler,
+    S3TargetsHandler,
     VerifyBackupCopiesHandler,
     JobExecutor,
     JobStarter,

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { confirm } from '../confirm.js';
 import { action } from '../context.js';
+import { stdinFirstLine } from '../user-input.js';
 import { table } from '../output.js';
 import { resolveServer, resolveService } from './resolve.js';
 
@@ -12,27 +14,31 @@ interface CopyView {
   verifiedAt: string | null;
 }
 
-/** `backups copy|copies|verify-copies`: backups on another server, over SFTP. */
+/** `backups copy|copies|verify-copies`: backups on another server (SFTP) or in S3. */
 export function registerBackupCopyCommands(backups: Command): void {
   backups
     .command('copy <backupId>')
-    .description('copy a backup to a directory on another registered server (read back, checked)')
-    .requiredOption('--to <server>', 'the server (id or name)')
-    .requiredOption(
-      '--directory <path>',
-      'where on it; the copy goes to <path>/<service>/<backup>.bak',
-    )
+    .description('copy a backup to another server or an S3 target (read back, checked)')
+    .option('--to <server>', 'the server (id or name), with --directory')
+    .option('--directory <path>', 'where on it; the copy goes to <path>/<service>/<backup>.bak')
+    .option('--s3 <target>', 'or an S3 target (see `backups s3 list`)')
     .action(
-      action(async (run, backupId: string, opts: { to: string; directory: string }) => {
-        const client = run.client();
-        const serverId = await resolveServer(client, opts.to);
-        const done = await client.mutation<{ remotePath: string }>('copyBackup', {
-          backupId,
-          serverId,
-          directory: opts.directory,
-        });
-        run.out.ok(done, () => `Copied to ${opts.to}:${done.remotePath}`);
-      }),
+      action(
+        async (run, backupId: string, opts: { to?: string; directory?: string; s3?: string }) => {
+          const client = run.client();
+          const place = opts.s3
+            ? { s3TargetId: opts.s3 }
+            : {
+                ...(opts.to ? { serverId: await resolveServer(client, opts.to) } : {}),
+                ...(opts.directory ? { directory: opts.directory } : {}),
+              };
+          const done = await client.mutation<{ remotePath: string }>('copyBackup', {
+            backupId,
+            ...place,
+          });
+          run.out.ok(done, () => `Copied to ${done.remotePath}`);
+        },
+      ),
     );
   backups
     .command('copies <service>')
@@ -76,6 +82,91 @@ export function registerBackupCopyCommands(backups: Command): void {
           ].join('\n'),
         );
         if (done.corrupted.length > 0) process.exitCode = 1;
+      }),
+    );
+}
+
+interface S3TargetView {
+  targetId: string;
+  displayName: string;
+  endpoint: string | null;
+  region: string;
+  bucket: string;
+  prefix: string;
+  accessKeyId: string;
+}
+
+/** `backups s3 list|set|remove`: the S3 buckets backups may be copied to. */
+export function registerS3TargetCommands(backups: Command): void {
+  const s3 = backups.command('s3').description('S3 (or S3-compatible) buckets for backup copies');
+  s3.command('list')
+    .description('the S3 targets (never their secret)')
+    .action(
+      action(async (run) => {
+        const list = await run.client().query<{ targets: S3TargetView[] }>('s3Targets');
+        run.out.ok(list, () =>
+          table(
+            ['id', 'name', 'endpoint', 'region', 'bucket', 'prefix', 'access key id'],
+            list.targets.map((t) => [
+              t.targetId,
+              t.displayName,
+              t.endpoint ?? 'AWS',
+              t.region,
+              t.bucket,
+              t.prefix,
+              t.accessKeyId,
+            ]),
+          ),
+        );
+      }),
+    );
+  s3.command('set <targetId>')
+    .description('add or change a target (the secret access key is read from standard input)')
+    .requiredOption('--bucket <name>', 'the bucket (it must exist)')
+    .requiredOption('--region <region>', 'e.g. eu-west-1')
+    .requiredOption('--access-key-id <id>', 'the access key id')
+    .option('--endpoint <url>', 'the S3 API of S3-compatible storage (default: AWS)')
+    .option('--prefix <prefix>', 'before <service>/<backup>.bak in each key, ending in /')
+    .option('--name <name>', 'a name people read (default: the id)')
+    .option('--secret-stdin', 'read the secret access key from standard input (first line)')
+    .action(
+      action(
+        async (
+          run,
+          targetId: string,
+          opts: {
+            bucket: string;
+            region: string;
+            accessKeyId: string;
+            endpoint?: string;
+            prefix?: string;
+            name?: string;
+            secretStdin?: boolean;
+          },
+        ) => {
+          const secretAccessKey = opts.secretStdin ? await stdinFirstLine() : undefined;
+          const done = await run.client().mutation<{ changed: boolean }>('configureS3Target', {
+            targetId,
+            displayName: opts.name ?? targetId,
+            region: opts.region,
+            bucket: opts.bucket,
+            accessKeyId: opts.accessKeyId,
+            ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+            ...(opts.prefix ? { prefix: opts.prefix } : {}),
+            ...(secretAccessKey ? { secretAccessKey } : {}),
+          });
+          run.out.ok(done, () => `S3 target ${targetId} ${done.changed ? 'saved' : 'unchanged'}`);
+        },
+      ),
+    );
+  s3.command('remove <targetId>')
+    .description('no copy goes there any more (the copies stay in the bucket)')
+    .option('--yes', 'do not ask for confirmation')
+    .action(
+      action(async (run, targetId: string, opts: { yes?: boolean }) => {
+        await confirm(opts.yes, `Remove S3 target ${targetId}`);
+        const done = await run.client().mutation('removeS3Target', { targetId });
+        run.out.ok(done, () => `S3 target ${targetId} removed`);
       }),
     );
 }

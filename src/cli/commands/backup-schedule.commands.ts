@@ -10,7 +10,7 @@ interface ScheduleView {
   timezone: string;
   retention: { keepLast: number; keepDaily: number; keepWeekly: number };
   enabled: boolean;
-  offsite: { serverId: string; directory: string } | null;
+  offsite: { serverId: string; directory: string } | { s3TargetId: string } | null;
   nextRunAt: string | null;
   lastRun: { scheduledFor: string; backupId: string | null; at: string } | null;
 }
@@ -23,6 +23,7 @@ interface ScheduleOptions {
   keepWeekly?: string;
   copyTo?: string;
   copyDirectory?: string;
+  copyToS3?: string;
   disabled?: boolean;
 }
 
@@ -45,6 +46,7 @@ export function registerBackupScheduleCommands(backups: Command): void {
     .option('--keep-weekly <n>', 'keep the newest backup of each of the last n weeks (4)')
     .option('--copy-to <server>', 'copy each backup to this server over SFTP')
     .option('--copy-directory <path>', 'where on it (with --copy-to)')
+    .option('--copy-to-s3 <target>', 'or copy each backup to this S3 target')
     .option('--disabled', 'set it without taking backups yet')
     .action(
       action(async (run, ref: string, opts: ScheduleOptions) => {
@@ -57,9 +59,14 @@ export function registerBackupScheduleCommands(backups: Command): void {
           if (!opts.copyTo !== !opts.copyDirectory) {
             throw new CliError('BAD_USAGE', 'Give --copy-to and --copy-directory together');
           }
-          const offsite = opts.copyTo
-            ? { serverId: await resolveServer(client, opts.copyTo), directory: opts.copyDirectory }
-            : undefined;
+          const offsite = opts.copyToS3
+            ? { s3TargetId: opts.copyToS3 }
+            : opts.copyTo
+              ? {
+                  serverId: await resolveServer(client, opts.copyTo),
+                  directory: opts.copyDirectory,
+                }
+              : undefined;
           const done = await client.mutation<{ changed: boolean }>('setBackupSchedule', {
             serviceId,
             schedule: opts.cron,
@@ -91,9 +98,11 @@ export function registerBackupScheduleCommands(backups: Command): void {
                 ['enabled', schedule.enabled],
                 [
                   'copies to',
-                  schedule.offsite
-                    ? `${schedule.offsite.serverId}:${schedule.offsite.directory}`
-                    : '-',
+                  !schedule.offsite
+                    ? '-'
+                    : 's3TargetId' in schedule.offsite
+                      ? `S3 target ${schedule.offsite.s3TargetId}`
+                      : `${schedule.offsite.serverId}:${schedule.offsite.directory}`,
                 ],
                 ['next', schedule.nextRunAt ?? '-'],
                 [

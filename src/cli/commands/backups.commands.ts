@@ -3,7 +3,7 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues, table } from '../output.js';
 import { showPlan, type Plan } from './plan.commands.js';
-import { registerBackupCopyCommands } from './backup-copies.commands.js';
+import { registerBackupCopyCommands, registerS3TargetCommands } from './backup-copies.commands.js';
 import { registerBackupScheduleCommands } from './backup-schedule.commands.js';
 import { resolveService } from './resolve.js';
 
@@ -82,4 +82,5 @@ export function registerBackupCommands(program: Command): void {
     );
   registerBackupScheduleCommands(backups);
   registerBackupCopyCommands(backups);
+  registerS3TargetCommands(backups);
 }

@@ -11,21 +11,52 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { badRequest } from '../../common/app-error.js';
 import { Omittable } from '../../common/omittable.js';
+import type { OffsiteCopy } from '../../events/backup-schedules.events.js';
 
 /** A directory path on a server: letters, digits, `._-` between slashes, no `..`. */
 const DIRECTORY = /^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
 
+/** Where copies go: `serverId` and `directory` (SFTP), or `s3TargetId` (an S3 bucket). */
 export class OffsiteCopyInput {
   /** A registered server (its host key approved) the copies are written to over SFTP. */
+  @Omittable()
   @IsUUID()
-  serverId!: string;
+  serverId?: string;
 
   /** Where on it: copies go to `<directory>/<serviceId>/<backupId>.bak`. */
+  @Omittable()
   @IsString()
   @MaxLength(200)
   @Matches(DIRECTORY, { message: 'directory is a path of letters, digits and ._- without ..' })
-  directory!: string;
+  directory?: string;
+
+  /** Or an S3 target (see configureS3Target): copies go to `<prefix><serviceId>/<backupId>.bak`. */
+  @Omittable()
+  @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 's3TargetId is an S3 target id' })
+  s3TargetId?: string;
+}
+
+/** The place an input names: a server and its directory, or an S3 target; never both. */
+export function offsiteOf(input: OffsiteCopyInput, path: string): OffsiteCopy {
+  if (
+    input.s3TargetId !== undefined &&
+    input.serverId === undefined &&
+    input.directory === undefined
+  ) {
+    return { s3TargetId: input.s3TargetId };
+  }
+  if (
+    input.s3TargetId === undefined &&
+    input.serverId !== undefined &&
+    input.directory !== undefined
+  ) {
+    return { serverId: input.serverId, directory: input.directory };
+  }
+  throw badRequest('name a server and its directory, or an S3 target', [
+    { path, message: 'serverId with directory, or s3TargetId alone' },
+  ]);
 }
 
 export class SetBackupScheduleInput {

@@ -1,5 +1,7 @@
+import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { badRequest, conflict } from '../../common/app-error.js';
+import { badRequest, conflict, notFound } from '../../common/app-error.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { backupScheduleStream } from '../../events/backup-schedules.events.js';
 import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { Procedure } from '../../kernel/procedure.js';
@@ -9,7 +11,7 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { scheduleProblem } from '../jobs/cron-schedule.js';
 import { backupScheduleDecider } from './backup-schedule.decider.js';
-import { SetBackupScheduleInput } from './backup-schedule.input.js';
+import { offsiteOf, SetBackupScheduleInput } from './backup-schedule.input.js';
 
 const SET_BACKUP_SCHEDULE = {
   roles: DEPLOYERS,
@@ -34,6 +36,7 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
     private readonly access: AccessService,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
   async execute({ input, ctx }: SetBackupSchedule) {
@@ -42,8 +45,9 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
     const service = await this.lookup.service(input.serviceId);
     if (!service.backupCommand) throw conflict('The service defines no backup command');
-    if (input.offsite) {
-      const server = await this.lookup.server(input.offsite.serverId);
+    const offsite = input.offsite ? offsiteOf(input.offsite, 'offsite') : null;
+    if (offsite && 'serverId' in offsite) {
+      const server = await this.lookup.server(offsite.serverId);
       // The copies' server may be another project's: writing there is judged there too.
       await this.access.alsoIn({ name: 'setBackupSchedule', ...SET_BACKUP_SCHEDULE }, ctx, {
         server: server.id,
@@ -51,6 +55,10 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
       if (!server.hostKeyApproved) {
         throw conflict(`Approve the host key of server ${server.name} first`);
       }
+    }
+    if (offsite && 's3TargetId' in offsite) {
+      const target = await this.reads.collection('s3_targets').get(offsite.s3TargetId);
+      if (!target) throw notFound('No such S3 target');
     }
     const retention = {
       keepLast: input.keepLast ?? 7,
@@ -68,9 +76,7 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
           timezone,
           retention,
           enabled: input.enabled ?? true,
-          offsite: input.offsite
-            ? { serverId: input.offsite.serverId, directory: input.offsite.directory }
-            : null,
+          offsite,
         },
       },
       ctx,

@@ -5,7 +5,6 @@ import type { BackupCopyDoc } from '../../../projections/backup-copies.projectio
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import { conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import {
   BackupCopied,
   BackupCopyCorrupted,
@@ -13,13 +12,13 @@ import {
   BackupCopyRemoved,
   BackupCopyVerified,
   backupCopiesStream,
+  copyPlace,
   type CopyFailure,
   type OffsiteCopy,
 } from '../../events/backup-schedules.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { ServerSessions } from '../server-sessions.js';
-import type { SshSession } from '../ssh-session.js';
+import { CopyPlaces, type CopyPlace } from './copy-places.js';
 
 export type CopyOutcome =
   | { status: 'copied'; remotePath: string }
@@ -35,38 +34,36 @@ class CopyError extends Error {
 }
 
 /**
- * Copies backups to another registered server over SFTP (its pinned host key, the address
- * policy), then reads the copy back and compares its SHA-256 with the backup's: a copy is
- * recorded as made only when the bytes there are the bytes taken. A copy that differs is
- * removed and recorded as failed. Later, `verify` reads a copy again to find one that changed.
+ * Copies backups to another registered server over SFTP or to an S3 bucket, then reads the copy
+ * back and compares its SHA-256 with the backup's: a copy is recorded as made only when the bytes
+ * there are the bytes taken. A copy that differs is removed and recorded as failed. Later,
+ * `verify` reads a copy again to find one that changed.
  */
 @Injectable()
 export class BackupCopier {
   constructor(
-    private readonly lookup: DeploymentLookup,
-    private readonly sessions: ServerSessions,
+    private readonly places: CopyPlaces,
     private readonly writer: EventWriter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async copy(backup: BackupDoc, target: OffsiteCopy, ctx: RequestContext): Promise<CopyOutcome> {
     const local = this.localFile(backup);
-    const remotePath = `${target.directory.replace(/\/+$/, '')}/${backup.serviceId}/${backup.id}.bak`;
-    const ids = { backupId: backup.id, serviceId: backup.serviceId, serverId: target.serverId };
-    let session: SshSession | null = null;
+    const ids = { backupId: backup.id, serviceId: backup.serviceId, serverId: copyPlace(target) };
+    let place: CopyPlace | null = null;
     try {
-      session = await this.open(target.serverId);
-      await session
-        .makeDirectories(remotePath.slice(0, remotePath.lastIndexOf('/')))
-        .then(() => session!.upload(local, remotePath))
+      place = await this.places.forOffsite(target).catch((error: unknown) => {
+        throw new CopyError('connect-failed', describe(error));
+      });
+      const remotePath = place.pathOf(backup.serviceId, backup.id);
+      const actual = await place
+        .put(local, backup.sizeBytes, remotePath)
+        .then(() => digest(place!, remotePath))
         .catch((error: unknown) => {
           throw new CopyError('transfer-failed', describe(error));
         });
-      const actual = await this.digest(session, remotePath).catch((error: unknown) => {
-        throw new CopyError('transfer-failed', describe(error));
-      });
       if (actual !== backup.checksum) {
-        await session.remove(remotePath);
+        await place.remove(remotePath).catch(() => undefined);
         throw new CopyError(
           'checksum-mismatch',
           `read back ${actual}, expected ${backup.checksum}`,
@@ -88,7 +85,7 @@ export class BackupCopier {
       );
       return { status: 'failed', reason: failure.reason, detail: failure.message };
     } finally {
-      session?.close();
+      place?.close();
     }
   }
 
@@ -97,9 +94,10 @@ export class BackupCopier {
     if (!copy.remotePath || !copy.checksum) return false;
     const ids = { backupId: copy.backupId, serviceId: copy.serviceId, serverId: copy.serverId };
     const remotePath = copy.remotePath;
-    // A copy that cannot be read (gone, its server unreachable) is not a copy to count on.
-    const actual = await this.open(copy.serverId)
-      .then((session) => this.digest(session, remotePath).finally(() => session.close()))
+    // A copy that cannot be read (gone, its place unreachable) is not a copy to count on.
+    const actual = await this.places
+      .of(copy.serverId)
+      .then((place) => digest(place, remotePath).finally(() => place.close()))
       .catch(() => null);
     const intact = actual === copy.checksum;
     await this.record(
@@ -115,9 +113,9 @@ export class BackupCopier {
   /** Deletes the copy (retention removed its backup); recorded even when the file was gone. */
   async remove(copy: BackupCopyDoc, ctx: RequestContext): Promise<void> {
     if (copy.remotePath) {
-      const session = await this.open(copy.serverId).catch(() => null);
-      await session?.remove(copy.remotePath).catch(() => undefined);
-      session?.close();
+      const place = await this.places.of(copy.serverId).catch(() => null);
+      await place?.remove(copy.remotePath).catch(() => undefined);
+      place?.close();
     }
     await this.record(
       copy.backupId,
@@ -140,18 +138,6 @@ export class BackupCopier {
     return file;
   }
 
-  private async open(serverId: string): Promise<SshSession> {
-    const server = await this.lookup.server(serverId);
-    if (!server.hostKeyApproved) throw new Error(`the host key of ${server.name} is not approved`);
-    return this.sessions.open(server);
-  }
-
-  private async digest(session: SshSession, remotePath: string): Promise<string> {
-    const hash = createHash('sha256');
-    await session.download(remotePath, (chunk) => hash.update(chunk));
-    return `sha256:${hash.digest('hex')}`;
-  }
-
   private async record(
     backupId: string,
     event: Parameters<EventWriter['append']>[1][number],
@@ -159,6 +145,12 @@ export class BackupCopier {
   ): Promise<void> {
     await this.writer.append(backupCopiesStream(backupId), [event], 'any', ctx);
   }
+}
+
+async function digest(place: CopyPlace, remotePath: string): Promise<string> {
+  const hash = createHash('sha256');
+  await place.read(remotePath, (chunk) => hash.update(chunk));
+  return `sha256:${hash.digest('hex')}`;
 }
 
 function describe(error: unknown): string {

@@ -1,7 +1,11 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { conflict } from '../../common/app-error.js';
-import { CopyBackupInput } from '../../deployments/backup-schedules/backup-schedule.input.js';
+import {
+  CopyBackupInput,
+  offsiteOf,
+} from '../../deployments/backup-schedules/backup-schedule.input.js';
+import { copyPlace } from '../../events/backup-schedules.events.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -15,7 +19,7 @@ const COPY_BACKUP = {
 
 export class CopyBackup extends ProcedureCommand<
   CopyBackupInput,
-  { backupId: string; serverId: string; remotePath: string }
+  { backupId: string; place: string; remotePath: string }
 > {}
 
 @Procedure.command(CopyBackup, {
@@ -23,7 +27,7 @@ export class CopyBackup extends ProcedureCommand<
   ...COPY_BACKUP,
   input: CopyBackupInput,
   description:
-    'Copies a backup Slipway took to a directory on another registered server over SFTP, then reads it back: recorded as copied only when its SHA-256 matches the backup’s.',
+    'Copies a backup Slipway took to a directory on another registered server over SFTP, or to an S3 target, then reads it back: recorded as copied only when its SHA-256 matches the backup’s.',
   project: { backup: 'backupId' },
 })
 export class CopyBackupHandler implements ICommandHandler<CopyBackup> {
@@ -35,19 +39,18 @@ export class CopyBackupHandler implements ICommandHandler<CopyBackup> {
 
   async execute({ input, ctx }: CopyBackup) {
     const backup = await this.lookup.backup(input.backupId);
-    const server = await this.lookup.server(input.serverId);
-    // The copies' server may be another project's: writing there is judged there too.
-    await this.access.alsoIn({ name: 'copyBackup', ...COPY_BACKUP }, ctx, { server: server.id });
-    const outcome = await this.copier.copy(
-      backup,
-      { serverId: server.id, directory: input.directory },
-      ctx,
-    );
+    const offsite = offsiteOf(input, 'serverId');
+    if ('serverId' in offsite) {
+      const server = await this.lookup.server(offsite.serverId);
+      // The copies' server may be another project's: writing there is judged there too.
+      await this.access.alsoIn({ name: 'copyBackup', ...COPY_BACKUP }, ctx, { server: server.id });
+    }
+    const outcome = await this.copier.copy(backup, offsite, ctx);
     if (outcome.status === 'failed') {
       throw conflict(`The copy failed (${outcome.reason}): ${outcome.detail}`, {
         reason: outcome.reason,
       });
     }
-    return { backupId: backup.id, serverId: server.id, remotePath: outcome.remotePath };
+    return { backupId: backup.id, place: copyPlace(offsite), remotePath: outcome.remotePath };
   }
 }
