@@ -2,7 +2,6 @@ import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nes
 import type { Request } from 'express';
 import { EMPTY, type Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
-import { badRequest } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
@@ -15,7 +14,7 @@ import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
 import {
   answeredEnded,
   LAST_EVENT_ID,
-  lastEventId,
+  resumeAfter,
   MAX_PENDING_EVENT_CHARS,
   untilCredentialEnds,
   withHeartbeat,
@@ -62,13 +61,7 @@ export class DeploymentLogsController {
       req,
       [inputPart(IdParams, () => req.params), inputPart(DeploymentLogStreamQuery, () => req.query)],
       ([{ id }, { after }], ctx) => {
-        const resume = lastEventId(req.headers['last-event-id']);
-        if (Number.isNaN(resume)) {
-          throw badRequest('Last-Event-ID must be a line number', [
-            { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
-          ]);
-        }
-        return this.follow(id, resume ?? after ?? 0, ctx, lifetime);
+        return this.follow(id, resumeAfter(req, after), ctx, lifetime);
       },
     );
   }

@@ -4,7 +4,7 @@ import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { EMPTY, type Observable } from 'rxjs';
 import type { JobRunDoc } from '../../projections/scheduled-jobs.projection.js';
 import { CredentialWatch } from '../access/credential-watch.js';
-import { badRequest, notFound } from '../common/app-error.js';
+import { notFound } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
 import type { RequestContext } from '../kernel/request-context.js';
@@ -17,7 +17,7 @@ import { DeploymentLogStreamQuery } from './route-inputs.dto.js';
 import {
   answeredEnded,
   LAST_EVENT_ID,
-  lastEventId,
+  resumeAfter,
   MAX_PENDING_EVENT_CHARS,
   untilCredentialEnds,
   withHeartbeat,
@@ -73,13 +73,7 @@ export class JobRunLogsController {
         inputPart(DeploymentLogStreamQuery, () => req.query),
       ],
       ([{ jobId, runId }, { after }], ctx) => {
-        const resume = lastEventId(req.headers['last-event-id']);
-        if (Number.isNaN(resume)) {
-          throw badRequest('Last-Event-ID must be a line number', [
-            { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
-          ]);
-        }
-        return this.follow(jobId, runId, resume ?? after ?? 0, ctx, lifetime);
+        return this.follow(jobId, runId, resumeAfter(req, after), ctx, lifetime);
       },
     );
   }

@@ -2,6 +2,7 @@ import type { MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
 import { Observable } from 'rxjs';
 import type { CredentialLease } from '../access/credential-watch.js';
+import { badRequest } from '../common/app-error.js';
 
 /** Characters of events that may wait for a client that does not read before it is dropped. */
 export const MAX_PENDING_EVENT_CHARS = 1024 * 1024;
@@ -43,6 +44,20 @@ export function lastEventId(header: string | string[] | undefined): number | und
     return Number.NaN;
   }
   return Number(header);
+}
+
+/**
+ * The line a log stream resumes after: its `Last-Event-ID` (what an `EventSource` sends on
+ * reconnecting) over `?after=`, else 0; a Last-Event-ID that is not a line number is a 400.
+ */
+export function resumeAfter(req: Request, after: number | undefined): number {
+  const resume = lastEventId(req.headers['last-event-id']);
+  if (Number.isNaN(resume)) {
+    throw badRequest('Last-Event-ID must be a line number', [
+      { path: 'Last-Event-ID', message: 'must be an integer from 0 to 1000000000' },
+    ]);
+  }
+  return resume ?? after ?? 0;
 }
 
 /** Adds a `: ping` comment every `heartbeatMs` to a stream of events. */
