@@ -102,6 +102,10 @@ import type { RemoveServerImage } from '../src/runner/images/remove-server-image
 import type { ServerImages } from '../src/runner/images/server-images.js';
 import type { RunScheduledJob } from '../src/runner/jobs/run-scheduled-job.js';
 import type { ArchiveService } from '../src/runner/lifecycle/archive-service.js';
+import type { AlertRules, Alerts } from '../src/runner/metrics/alert-queries.js';
+import type { ServerMetrics, ServiceMetrics } from '../src/runner/metrics/metrics-queries.js';
+import type { RemoveAlertRule } from '../src/runner/metrics/remove-alert-rule.js';
+import type { SetAlertRule } from '../src/runner/metrics/set-alert-rule.js';
 import type { ServiceStats, ServiceStatus } from '../src/runner/observe/service-observation.js';
 import type { AccountSecurityStatus } from '../src/security/account-security-status.js';
 import type { UpdateAccountSecurityPolicy } from '../src/security/update-account-security-policy.js';
@@ -111,6 +115,8 @@ import type { UpdateSsoPolicy } from '../src/security/update-sso-policy.js';
 export interface ProcedureMessages {
   accountSecurityStatus: AccountSecurityStatus;
   agents: Agents;
+  alertRules: AlertRules;
+  alerts: Alerts;
   approvalQueue: ApprovalQueue;
   approveRequest: ApproveRequest;
   approveServerHostKey: ApproveServerHostKey;
@@ -173,6 +179,7 @@ export interface ProcedureMessages {
   registerServer: RegisterServer;
   registerService: RegisterService;
   rejectRequest: RejectRequest;
+  removeAlertRule: RemoveAlertRule;
   removeBackupSchedule: RemoveBackupSchedule;
   removeDrain: RemoveDrain;
   removeIdentityProvider: RemoveIdentityProvider;
@@ -197,12 +204,15 @@ export interface ProcedureMessages {
   sealAuditCheckpoint: SealAuditCheckpoint;
   serverDetails: ServerDetails;
   serverImages: ServerImages;
+  serverMetrics: ServerMetrics;
   servers: Servers;
   serviceDetails: ServiceDetails;
+  serviceMetrics: ServiceMetrics;
   servicePreviews: ServicePreviews;
   services: Services;
   serviceStats: ServiceStats;
   serviceStatus: ServiceStatus;
+  setAlertRule: SetAlertRule;
   setBackupSchedule: SetBackupSchedule;
   setServerComposePolicy: SetServerComposePolicy;
   setServiceGitSource: SetServiceGitSource;

@@ -48,6 +48,8 @@ export const READ_MODEL_TYPES: Record<string, { file: string; type: string }> = 
   drains: { file: 'projections/drains.projection.ts', type: 'DrainDoc' },
   scheduled_jobs: { file: 'projections/scheduled-jobs.projection.ts', type: 'ScheduledJobDoc' },
   job_runs: { file: 'projections/scheduled-jobs.projection.ts', type: 'JobRunDoc' },
+  alert_rules: { file: 'projections/alerts.projection.ts', type: 'AlertRuleDoc' },
+  alerts: { file: 'projections/alerts.projection.ts', type: 'AlertDoc' },
 };
 
 /** Every file a document type is read from (the generator's program). */

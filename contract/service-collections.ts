@@ -4,6 +4,7 @@ import { SESSION_ACTIVITY, TOKEN_USAGE } from '../src/access/usage-tracker.js';
 import { AUDIT_CHAIN } from '../src/audit/audit-sealer.js';
 import { DEPLOYMENT_LOGS } from '../src/deployments/deployment-log-store.js';
 import { DRAIN_STATE } from '../src/drains/delivery/drain-state.js';
+import { METRIC_SAMPLES } from '../src/runner/metrics/metric-samples.js';
 import { RUNNER_HEARTBEATS_COLLECTION } from '../src/runner/runner-liveness.js';
 import {
   DELIVERIES_COLLECTION,
@@ -114,6 +115,16 @@ export const SERVICE_COLLECTIONS: ServiceCollection[] = [
       'What each drain (id: its drain id) has delivered: its position in the event log, the ' +
       'deployments whose output it follows, counts, the last error and its back-off. Not a ' +
       'projection: rebuilding the read models must not ship everything again.',
+  },
+  {
+    spec: METRIC_SAMPLES,
+    file: 'src/runner/metrics/metric-samples.ts',
+    type: 'MetricSampleDoc',
+    writtenBy: ['src/runner/metrics/metric-samples.ts'],
+    description:
+      "Metrics history: each server's and each service container's readings (CPU, memory, " +
+      'disk, Docker disk, restarts, health) as read (`raw`), and hourly means and maxima ' +
+      '(`hour`), each pruned by age. Not derived from events.',
   },
   {
     spec: STORE_MOVES,

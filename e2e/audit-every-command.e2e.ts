@@ -128,6 +128,12 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
   });
 
   let seeded = false;
+  const alertRule = async () => ({
+    serviceId: (await service()).serviceId,
+    name: unique('rule'),
+    metric: 'memoryPercent',
+    warning: 90,
+  });
   let s3Targets = 0;
   const s3Target = () => ({
     targetId: `bucket-${(s3Targets += 1)}`,
@@ -286,6 +292,13 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       return asOwner({ backupId, serverId, directory: `${sshd.remoteDir}/copies` });
     },
     verifyBackupCopies: async () => asOwner({ serviceId: (await service()).serviceId }),
+    setAlertRule: async () => asOwner(await alertRule()),
+    removeAlertRule: async () => {
+      const { ruleId } = data<{ ruleId: string }>(
+        await call(t.url, 'POST', 'setAlertRule', ownerCookie, await alertRule()),
+      );
+      return asOwner({ ruleId });
+    },
     configureS3Target: async () => asOwner(s3Target()),
     removeS3Target: async () => {
       const target = s3Target();

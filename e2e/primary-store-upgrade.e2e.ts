@@ -33,6 +33,7 @@ const NEWER_PROJECTIONS = [
   'backup_schedules',
   'backup_copies',
   's3_targets',
+  'alerts',
 ];
 
 describe('a data directory laid out by a release without the primary store', () => {

@@ -85,6 +85,13 @@ describe('projects: roles per project, tokens limited to projects', () => {
       }),
     );
     ids.payJob = job.jobId;
+    const rule = data<{ ruleId: string }>(
+      await call(t.url, 'POST', 'setAlertRule', owner, {
+        ...(MATRIX_INPUTS.setAlertRule as object),
+        serviceId: pay.serviceId,
+      }),
+    );
+    ids.payAlertRule = rule.ruleId;
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -238,10 +245,12 @@ describe('projects: roles per project, tokens limited to projects', () => {
         backup: ids.payBackup,
         approval: ids.payApproval,
         job: ids.payJob,
+        alert: ids.payAlertRule,
         project: 'payments',
       };
       const [[kind, field]] = Object.entries(p.project!);
-      base[field!] = byKind[kind!];
+      // A call on alerts names the server or service watched (judged by it), or the rule.
+      if (kind !== 'alert' || field! in base) base[field!] = byKind[kind!];
       if (p.name === 'registerService' || p.name === 'registerServer') {
         base.name = `matrix-${p.name.toLowerCase()}`;
       }

@@ -1,3 +1,4 @@
+import { alertsProjection } from './alerts.projection.js';
 import { apiTokensProjection } from './api-tokens.projection.js';
 import { approvalsProjection } from './approvals.projection.js';
 import { auditTrailProjection } from './audit-trail.projection.js';
@@ -51,5 +52,6 @@ export const applicationProjections: Projection[] = [
   deployHooksProjection,
   drainsProjection,
   scheduledJobsProjection,
+  alertsProjection,
   auditTrailProjection,
 ];

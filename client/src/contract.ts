@@ -99,6 +99,25 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
+  /** A server's or a service's threshold alert rules. */
+  alertRules: {
+    /** uuid */
+    serverId?: string;
+    /** uuid */
+    serviceId?: string;
+  };
+  /** A server's or a service's alerts, newest first: open ones (default) or all, with severity, the value that raised them, and when they were raised and resolved. For a server: its own, not its services' containers'. */
+  alerts: {
+    status?: 'open' | 'all';
+    /** integer; 1-100 */
+    limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
+    /** uuid */
+    serverId?: string;
+    /** uuid */
+    serviceId?: string;
+  };
   /** Approval requests by status (pending, approved, rejected, expired), oldest first. */
   approvalQueue: {
     status?: 'pending' | 'approved' | 'rejected' | 'expired';
@@ -315,8 +334,8 @@ export interface ProcedureInputs {
     kind: 'webhook' | 'email' | 'slack';
     /** 3-2048 characters */
     target: string;
-    /** at most 12 items */
-    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed'>;
+    /** at most 14 items */
+    subscriptions: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed' | 'alert.raised' | 'alert.resolved'>;
   };
   /** Creates a project: services and servers placed in it are reached by the people and agents granted a role in it (and by owners and admins). */
   createProject: {
@@ -632,6 +651,11 @@ export interface ProcedureInputs {
     /** at most 280 characters */
     note?: string;
   };
+  /** Removes an alert rule: it is checked no more, and an alert it holds open is resolved at the next check. */
+  removeAlertRule: {
+    /** uuid */
+    ruleId: string;
+  };
   /** Stops a service’s scheduled backups; the backups taken stay, and retention deletes nothing more. */
   removeBackupSchedule: {
     /** uuid */
@@ -769,6 +793,13 @@ export interface ProcedureInputs {
     /** uuid */
     serverId: string;
   };
+  /** A server's metrics history, oldest first: CPU, memory and disk use (percent), memory and disk used and Docker's disk use (bytes); as read for recent windows, hourly means and maxima for longer ones. */
+  serverMetrics: {
+    /** uuid */
+    serverId: string;
+    /** integer; 1-720 */
+    hours?: number;
+  };
   /** Servers oldest first (limit 1-100, default 20, cursor; status pending-host-key|ready|decommissioned); never a key. */
   servers: {
     /** integer; 1-100 */
@@ -781,6 +812,13 @@ export interface ProcedureInputs {
   serviceDetails: {
     /** uuid */
     serviceId: string;
+  };
+  /** A service's containers' metrics history, oldest first: CPU and memory use, restarts, and each container's last state and health; as read for recent windows, hourly means and maxima for longer ones. */
+  serviceMetrics: {
+    /** uuid */
+    serviceId: string;
+    /** integer; 1-720 */
+    hours?: number;
   };
   /** A service’s pull-request previews: number, state (waiting for approval, live, closing), domain and URL, head commit, author, title, expiry, the preview’s service and its latest deployment. */
   servicePreviews: {
@@ -806,6 +844,25 @@ export interface ProcedureInputs {
   serviceStatus: {
     /** uuid */
     serviceId: string;
+  };
+  /** Adds or changes a threshold alert rule on a server (CPU, memory, disk, Docker disk) or on each container of a service (CPU, memory): warning and critical levels held for a duration raise an alert, notified once per incident, and its recovery. */
+  setAlertRule: {
+    /** uuid */
+    ruleId?: string;
+    /** uuid */
+    serverId?: string;
+    /** uuid */
+    serviceId?: string;
+    /** pattern `^[a-z0-9][a-z0-9-]{0,39}$` */
+    name: string;
+    metric: 'cpuPercent' | 'memoryPercent' | 'memoryBytes' | 'diskPercent' | 'dockerDiskBytes';
+    /** 0-1000000000000000 */
+    warning?: number;
+    /** 0-1000000000000000 */
+    critical?: number;
+    /** integer; 0-3600 */
+    forSeconds?: number;
+    enabled?: boolean;
   };
   /** Sets when a service’s backup command runs by itself (a cron schedule in a time zone), how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted), and the server each is copied to over SFTP. */
   setBackupSchedule: {
@@ -913,8 +970,8 @@ export interface ProcedureInputs {
     name?: string;
     /** 3-2048 characters */
     target?: string;
-    /** at most 12 items */
-    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed'>;
+    /** at most 14 items */
+    subscriptions?: Array<'deployment.succeeded' | 'deployment.failed' | 'deployment.cancelled' | 'approval.requested' | 'approval.decided' | 'backup.failed' | 'audit.verification-failed' | 'token.expiring' | 'certificate.failed' | 'certificate.expiring' | 'security.break-glass' | 'job.failed' | 'alert.raised' | 'alert.resolved'>;
     enabled?: boolean;
   };
   /** Changes a server’s labels, SSH user, port or private key (sealed, never returned); a new hostKeyFingerprint is pinned and the server is pending-host-key until approveServerHostKey repeats it. */
@@ -982,6 +1039,8 @@ export interface ProcedureInputs {
 export const PROCEDURES = {
   accountSecurityStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: [], mfaExempt: true },
   agents: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['members:read'], mfaExempt: false },
+  alertRules: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
+  alerts: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   approvalQueue: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['approval:read'], mfaExempt: false },
   approveRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
   approveServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
@@ -1044,6 +1103,7 @@ export const PROCEDURES = {
   registerServer: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   registerService: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['service:write'], mfaExempt: false },
   rejectRequest: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['approvals:decide'], mfaExempt: false },
+  removeAlertRule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['notifications:manage'], mfaExempt: false },
   removeBackupSchedule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   removeDrain: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   removeIdentityProvider: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner'], scopes: ['security:manage'], mfaExempt: false },
@@ -1068,12 +1128,15 @@ export const PROCEDURES = {
   sealAuditCheckpoint: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['audit:seal'], mfaExempt: false },
   serverDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   serverImages: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
+  serverMetrics: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   servers: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['server:read'], mfaExempt: false },
   serviceDetails: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
+  serviceMetrics: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   servicePreviews: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   services: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },
   serviceStats: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
   serviceStatus: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['diagnostics:read'], mfaExempt: false },
+  setAlertRule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['notifications:manage'], mfaExempt: false },
   setBackupSchedule: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   setServerComposePolicy: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['server:write'], mfaExempt: false },
   setServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },

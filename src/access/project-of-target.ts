@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { AlertRuleDoc } from '../../projections/alerts.projection.js';
 import type { ApprovalDoc } from '../../projections/approvals.projection.js';
 import type { BackupDoc } from '../../projections/backups.projection.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
@@ -34,6 +35,7 @@ export class ProjectOfTarget {
     if ('job' in target) {
       return this.viaService<ScheduledJobDoc>('scheduled_jobs', idIn(input, target.job));
     }
+    if ('alert' in target) return this.alert(input, idIn(input, target.alert));
     if ('backup' in target)
       return this.viaService<BackupDoc>('backups', idIn(input, target.backup));
     return this.viaService<ApprovalDoc>('approvals', idIn(input, target.approval));
@@ -42,6 +44,18 @@ export class ProjectOfTarget {
   async service(id: string | null): Promise<string | null> {
     if (!id) return null;
     return (await this.reads.collection<ServiceDoc>('services').get(id))?.projectId ?? null;
+  }
+
+  /** The watched service's or server's project, named in the call or by the rule. */
+  private async alert(input: Input, ruleId: string | null): Promise<string | null> {
+    const serviceId = idIn(input, 'serviceId');
+    if (serviceId) return this.service(serviceId);
+    const serverId = idIn(input, 'serverId');
+    if (serverId) return this.server(serverId);
+    if (!ruleId) return null;
+    const rule = await this.reads.collection<AlertRuleDoc>('alert_rules').get(ruleId);
+    if (!rule) return null;
+    return rule.serviceId ? this.service(rule.serviceId) : this.server(rule.serverId);
   }
 
   private async server(id: string | null): Promise<string | null> {

@@ -10,6 +10,7 @@ import {
 import type { CollectionSpec } from '../readstore/read-store.port.js';
 import { STORE_MOVES } from '../readstore/move-collections.js';
 import { SUBJECT_KEY_ERASURES, SUBJECT_KEYS } from '../privacy/subject-key-vault.js';
+import { METRIC_SAMPLES } from '../runner/metrics/metric-samples.js';
 import { RUNNER_HEARTBEATS_COLLECTION } from '../runner/runner-liveness.js';
 import { REACTION_CHECKPOINTS_COLLECTION } from '../storage/reactions/reaction-checkpoints.js';
 
@@ -32,7 +33,7 @@ export const PRIMARY_COLLECTIONS: CollectionSpec[] = [
  * Everything the primary store holds: the moved collections, the reaction feeds' positions
  * (new with the primary store, so never moved), the subject keys (taken over from
  * `subject-keys.db`, see legacy-subject-keys.ts), the notification sender's lease (several
- * replicas only), what each drain has delivered, and its own bookkeeping of moves.
+ * replicas only), what each drain has delivered, the metrics history, and its own bookkeeping of moves.
  */
 export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   ...PRIMARY_COLLECTIONS,
@@ -41,5 +42,6 @@ export const PRIMARY_STORE_COLLECTIONS: CollectionSpec[] = [
   SUBJECT_KEY_ERASURES,
   SENDER_LEASES,
   DRAIN_STATE,
+  METRIC_SAMPLES,
   STORE_MOVES,
 ];

@@ -67,6 +67,7 @@ describe('loadConfig', () => {
         containerLogsPerServer: 16,
       },
       drains: { intervalMs: 1000, timeoutMs: 10000, retryBaseMs: 1000 },
+      metrics: { intervalSeconds: 60, rawHours: 48, hourlyDays: 90 },
       notifications: {
         addressPolicy: '',
         sending: true,
@@ -292,5 +293,12 @@ describe('loadConfig', () => {
       );
       expect(() => loadConfig({ SLIPWAY_ACME_EMAIL: 'ops' })).toThrow(/SLIPWAY_ACME_EMAIL/);
     });
+  });
+  it('reads the metrics settings, refusing an interval under 5 seconds but for 0 (off)', () => {
+    expect(loadConfig({ SLIPWAY_METRICS_INTERVAL_SECONDS: '0' }).metrics.intervalSeconds).toBe(0);
+    expect(loadConfig({ SLIPWAY_METRICS_INTERVAL_SECONDS: '15' }).metrics.intervalSeconds).toBe(15);
+    expect(() => loadConfig({ SLIPWAY_METRICS_INTERVAL_SECONDS: '2' })).toThrow(
+      /SLIPWAY_METRICS_INTERVAL_SECONDS/,
+    );
   });
 });

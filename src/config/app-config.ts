@@ -67,6 +67,14 @@ export interface AppConfig {
     timeoutMs: number;
     retryBaseMs: number;
   };
+  metrics: {
+    /** SLIPWAY_METRICS_INTERVAL_SECONDS; 0: no metrics, no alerts. */
+    intervalSeconds: number;
+    /** SLIPWAY_METRICS_RAW_HOURS: how long samples are kept as read. */
+    rawHours: number;
+    /** SLIPWAY_METRICS_HOURLY_DAYS: how long hourly means are kept. */
+    hourlyDays: number;
+  };
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -200,6 +208,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       intervalMs: vars.SLIPWAY_DRAIN_INTERVAL_MS,
       timeoutMs: vars.SLIPWAY_DRAIN_TIMEOUT_MS,
       retryBaseMs: vars.SLIPWAY_DRAIN_RETRY_BASE_MS,
+    },
+    metrics: {
+      intervalSeconds: vars.SLIPWAY_METRICS_INTERVAL_SECONDS,
+      rawHours: vars.SLIPWAY_METRICS_RAW_HOURS,
+      hourlyDays: vars.SLIPWAY_METRICS_HOURLY_DAYS,
     },
     runner: {
       mode: vars.SLIPWAY_RUNNER,

@@ -1,13 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { EdgeVariables } from './edge-variables.js';
+import { MetricsVariables } from './metrics-variables.js';
 import { toInt } from './variable-transforms.js';
 
 /**
  * The settings of long-lived responses (server-sent event streams, followed logs); property
  * names are the variable names. EnvironmentVariables extends this class.
  */
-export class StreamVariables extends EdgeVariables {
+export class StreamVariables extends MetricsVariables {
   /** Heartbeat comment on server-sent event streams (`: ping`), in milliseconds. */
   @Transform(toInt)
   @IsInt()

@@ -18,7 +18,9 @@ export type NotificationSubject =
   | 'certificate.failed'
   | 'certificate.expiring'
   | 'security.break-glass'
-  | 'job.failed';
+  | 'job.failed'
+  | 'alert.raised'
+  | 'alert.resolved';
 
 // Stream `notification-channel-<channelId>`.
 /**

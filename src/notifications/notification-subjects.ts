@@ -5,7 +5,7 @@ import type { NotificationSubject } from '../events/notifications.events.js';
  * event. `BackupFailed` (triggerBackup), `RestoreFailed` (restoreBackup) and
  * `AuditVerificationFailed` (the periodic audit verification) are emitted by their contexts;
  * the certificate events by the edge watch, which reads them back from each server's proxy;
- * `JobRunFailed` by the runner of scheduled jobs.
+ * `JobRunFailed` by the runner of scheduled jobs; the alert events by the metrics collector.
  */
 export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'deployment.succeeded': ['DeploymentSucceeded'],
@@ -20,6 +20,8 @@ export const SUBJECT_EVENTS: Record<NotificationSubject, readonly string[]> = {
   'certificate.expiring': ['EdgeCertificateExpiring'],
   'security.break-glass': ['BreakGlassSignIn'],
   'job.failed': ['JobRunFailed'],
+  'alert.raised': ['AlertRaised', 'AlertEscalated'],
+  'alert.resolved': ['AlertResolved'],
 };
 
 export const NOTIFICATION_SUBJECTS = Object.keys(SUBJECT_EVENTS) as NotificationSubject[];

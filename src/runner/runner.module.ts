@@ -17,6 +17,14 @@ import { JobScheduler } from './jobs/job-scheduler.js';
 import { JobStarter } from './jobs/job-starter.js';
 import { RunScheduledJobHandler } from './jobs/run-scheduled-job.js';
 import { ServerSessions } from './server-sessions.js';
+import { AlertEvaluator } from './metrics/alert-evaluator.js';
+import { AlertRulesHandler, AlertsHandler } from './metrics/alert-queries.js';
+import { MetricSamples } from './metrics/metric-samples.js';
+import { MetricsCollector } from './metrics/metrics-collector.js';
+import { ServerMetricsHandler, ServiceMetricsHandler } from './metrics/metrics-queries.js';
+import { RemoveAlertRuleHandler } from './metrics/remove-alert-rule.js';
+import { ServerMetricsReader } from './metrics/server-metrics-reader.js';
+import { SetAlertRuleHandler } from './metrics/set-alert-rule.js';
 import { ImageOperations } from './images/image-operations.js';
 import { PruneServerImagesHandler } from './images/prune-server-images.js';
 import { PullServerImageHandler } from './images/pull-server-image.js';
@@ -64,6 +72,16 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     JobStarter,
     JobScheduler,
     RunScheduledJobHandler,
+    MetricSamples,
+    ServerMetricsReader,
+    AlertEvaluator,
+    MetricsCollector,
+    ServerMetricsHandler,
+    ServiceMetricsHandler,
+    SetAlertRuleHandler,
+    RemoveAlertRuleHandler,
+    AlertRulesHandler,
+    AlertsHandler,
     RestoreBackupHandler,
     ImageOperations,
     ServerImagesHandler,

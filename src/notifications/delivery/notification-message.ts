@@ -46,6 +46,13 @@ const DATA_FIELDS = [
   'detail',
   'expected',
   'actual',
+  'alertId',
+  'kind',
+  'severity',
+  'container',
+  'metric',
+  'value',
+  'threshold',
 ];
 
 /**
@@ -91,6 +98,8 @@ const TITLES: Record<string, string> = {
   'certificate.expiring': 'Certificate expires soon',
   'security.break-glass': 'An owner signed in with password while single sign-on is required',
   'job.failed': 'A scheduled job run failed',
+  'alert.raised': 'Alert',
+  'alert.resolved': 'Alert resolved',
   test: 'Test notification',
 };
 
@@ -100,6 +109,10 @@ export function summaryLine(payload: Record<string, unknown>): string {
   const title = TITLES[subject] ?? subject;
   const d = (payload.deployment ?? {}) as Record<string, unknown>;
   const data = (payload.data ?? {}) as Record<string, unknown>;
+  if (subject.startsWith('alert.')) {
+    const severity = typeof data.severity === 'string' ? ` (${data.severity})` : '';
+    return `[Slipway] ${title}${severity}: ${String(data.detail)}`;
+  }
   const what = d.serviceName
     ? `${String(d.serviceName)} (${String(d.environment)}) ${String(d.imageRef)}`
     : [data.action, data.imageRef, data.tokenName, data.approvalId, data.problem, data.domain]

@@ -23,6 +23,8 @@ export const SUBJECTS: Subject[] = [
   'certificate.expiring',
   'security.break-glass',
   'job.failed',
+  'alert.raised',
+  'alert.resolved',
 ];
 
 const TARGET_HINT: Record<Kind, string> = {
