@@ -18,7 +18,7 @@ export interface ContractProcedure {
   mfaExempt: boolean;
   sessionOnly: boolean;
   /**
-   * What the call acts on, for access per project: `{service|server|deployment|backup|approval|job:
+   * What the call acts on, for access per project: `{service|server|deployment|backup|approval|job|alert:
    * <input field with its id>}` or `{project: <input field naming the project>}`; null: judged
    * by the team role alone.
    */

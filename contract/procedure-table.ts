@@ -19,9 +19,11 @@ function inputOf(p: ContractProcedure): string {
 function projectOf(p: ContractProcedure): string {
   const [[kind, field]] = Object.entries(p.project ?? { '': '' });
   if (!kind) return '';
-  return kind === 'project'
-    ? `in project \`${field}\``
-    : `in the project of the ${kind} \`${field}\``;
+  if (kind === 'project') return `in project \`${field}\``;
+  if (kind === 'alert') {
+    return `in the project of the server \`serverId\` or service \`serviceId\` watched (or of the rule \`${field}\`)`;
+  }
+  return `in the project of the ${kind} \`${field}\``;
 }
 
 function whoOf(p: ContractProcedure): string {

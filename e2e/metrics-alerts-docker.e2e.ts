@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
-import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
+import { cli, cliHome } from './support/cli.js';
+import { call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
@@ -402,5 +404,41 @@ describe('metrics and alerts from a real Docker engine', () => {
     expect(
       (await call(t.url, 'GET', 'serverMetrics', viewer, { serverId, hours: 721 })).status,
     ).toBe(400);
+  });
+  it('is read and set with the CLI', async () => {
+    const home = cliHome();
+    try {
+      const login = ['login', '--url', t.url, '--email', 'owner@example.com', '--password-stdin'];
+      expect((await cli(home, login, {}, `${PASSWORD}\n`)).code).toBe(0);
+      const server = await cli(home, ['usage', 'server', serverId, '--hours', '1']);
+      expect(server.code).toBe(0);
+      expect(server.stdout).toMatch(/cpuPercent\s+│ [\d.]+%\s+│ [\d.]+%\s+│ [\d.]+%/);
+      expect(server.stdout).toMatch(/dockerDiskBytes │ [\d.]+ [KMG]iB/);
+      const service = await cli(home, ['usage', 'service', 'loop@production']);
+      expect(service.stdout).toMatch(/loop-production-web-1\s+│ running healthy\s+│ restarts/);
+      const set = await cli(home, [
+        'alerts',
+        'set',
+        'busy',
+        '--service',
+        'loop@production',
+        '--metric',
+        'cpuPercent',
+        '--warning',
+        '80',
+        '--for',
+        '120',
+      ]);
+      expect(set.code).toBe(0);
+      const ruleId = /: ([0-9a-f-]{36})$/.exec(set.stdout.trim())![1]!;
+      const rules = await cli(home, ['alerts', 'rules', '--service', 'loop@production']);
+      expect(rules.stdout).toMatch(new RegExp(`${ruleId}\\s+│ busy\\s+│ cpuPercent\\s+│ 80\\s+│\\s+│ 120s`));
+      const listed = await cli(home, ['alerts', 'list', '--service', 'loop@production', '--all']);
+      expect(listed.stdout).toMatch(/resolved\s+│ critical\s+│ container loop-production-web-1/);
+      expect((await cli(home, ['alerts', 'list'])).code).not.toBe(0);
+      expect((await cli(home, ['alerts', 'remove', ruleId, '--yes'])).code).toBe(0);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

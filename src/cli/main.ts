@@ -25,6 +25,8 @@ import { registerServiceCommands } from './commands/services.commands.js';
 import { registerSsoCommands } from './commands/sso.commands.js';
 import { registerDrainCommands } from './commands/drains.commands.js';
 import { registerJobCommands } from './commands/jobs.commands.js';
+import { registerAlertCommands } from './commands/alerts.commands.js';
+import { registerUsageCommands } from './commands/usage.commands.js';
 import { registerProjectCommands } from './commands/projects.commands.js';
 import { Output } from './output.js';
 
@@ -46,6 +48,8 @@ export function buildProgram(): Command {
   registerServiceCommands(program);
   registerBackupCommands(program);
   registerJobCommands(program);
+  registerAlertCommands(program);
+  registerUsageCommands(program);
   registerImageCommands(program);
   registerLifecycleCommands(program);
   registerMemberCommands(program);

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  MAX_FIND_LIMIT,
   PRIMARY_STORE,
   type CollectionSpec,
   type Doc,
@@ -116,11 +117,20 @@ export class MetricSamples {
     limit = 1000,
   ): Promise<MetricSampleDoc[]> {
     const collection = await this.samples();
-    const page = await collection.find(
-      { series, resolution, at: { $gte: since.toISOString() } },
-      { sort: { at: -1 }, limit },
-    );
-    return page.items.reverse();
+    const filter = { series, resolution, at: { $gte: since.toISOString() } };
+    // The newest `limit`, read a page at a time (a store answers at most 1,000 at once).
+    const out: MetricSampleDoc[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await collection.find(filter, {
+        sort: { at: -1 },
+        limit: Math.min(limit - out.length, MAX_FIND_LIMIT),
+        cursor,
+      });
+      out.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor && out.length < limit);
+    return out.reverse();
   }
 
   /** The series that have samples of `resolution` from `since` on whose `field` is `value`. */

@@ -27,8 +27,8 @@ interface Window {
   from: string;
 }
 
-/** At most this many points per series in an answer. */
-const MAX_POINTS = 1000;
+/** At most this many points per series in an answer (a day of minutes). */
+const MAX_POINTS = 1440;
 
 const point = (s: MetricSampleDoc): MetricPoint => ({ at: s.at, values: s.values, max: s.max });
 

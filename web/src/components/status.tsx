@@ -28,6 +28,17 @@ const LABELS: Record<string, string> = {
   enabled: 'Enabled',
   delivered: 'Delivered',
   skipped: 'Skipped',
+  warning: 'Warning',
+  critical: 'Critical',
+  resolved: 'Resolved',
+  unhealthy: 'Unhealthy',
+  starting: 'Starting',
+  exited: 'Exited',
+  restarting: 'Restarting',
+  paused: 'Paused',
+  dead: 'Dead',
+  created: 'Created',
+  unknown: 'Unknown',
 };
 
 /** A status in words with its colour; the word carries the meaning, the colour only helps. */

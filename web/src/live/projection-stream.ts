@@ -19,6 +19,7 @@ const READS_OF: Record<string, ProcedureName[]> = {
   audit_trail: ['auditTrail'],
   scheduled_jobs: ['scheduledJobs', 'jobRuns'],
   drains: ['drains'],
+  alerts: ['alerts', 'alertRules'],
 };
 
 interface ProjectionPosition {

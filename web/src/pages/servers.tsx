@@ -9,6 +9,7 @@ import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
 import { ServerEdge } from './server-edge';
+import { ServerMetrics } from './server-metrics';
 
 type Server = AnswerOf<'infrastructureInventory'>['servers'][number];
 type Check = AnswerOf<'checkServer'>;
@@ -299,6 +300,7 @@ function ServerCard({ server }: { server: Server }) {
       )}
       <FormError error={check.error} />
       {check.data && <CheckReport check={check.data} />}
+      {server.hostKeyApproved && can('serverMetrics') && <ServerMetrics serverId={server.id} />}
     </section>
   );
 }

@@ -16,6 +16,7 @@ import { ServicePreviews } from './service-previews';
 import { ServiceSource } from './service-source';
 import { ServiceHooks } from './service-hooks';
 import { ServiceJobs } from './service-jobs';
+import { ServiceMetrics } from './service-metrics';
 import { ServiceForm } from './service-form';
 
 type Inventory = AnswerOf<'infrastructureInventory'>;
@@ -162,6 +163,7 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
         />
       )}
       {can('scheduledJobs') && <ServiceJobs serviceId={service.id} />}
+      {can('serviceMetrics') && <ServiceMetrics serviceId={service.id} />}
     </section>
   );
 }
