@@ -432,7 +432,9 @@ describe('metrics and alerts from a real Docker engine', () => {
       expect(set.code).toBe(0);
       const ruleId = /: ([0-9a-f-]{36})$/.exec(set.stdout.trim())![1]!;
       const rules = await cli(home, ['alerts', 'rules', '--service', 'loop@production']);
-      expect(rules.stdout).toMatch(new RegExp(`${ruleId}\\s+│ busy\\s+│ cpuPercent\\s+│ 80\\s+│\\s+│ 120s`));
+      expect(rules.stdout).toMatch(
+        new RegExp(`${ruleId}\\s+│ busy\\s+│ cpuPercent\\s+│ 80\\s+│\\s+│ 120s`),
+      );
       const listed = await cli(home, ['alerts', 'list', '--service', 'loop@production', '--all']);
       expect(listed.stdout).toMatch(/resolved\s+│ critical\s+│ container loop-production-web-1/);
       expect((await cli(home, ['alerts', 'list'])).code).not.toBe(0);
