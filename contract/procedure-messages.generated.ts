@@ -93,6 +93,7 @@ import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { ConfigureS3Target } from '../src/runner/backups/s3-targets/configure-s3-target.js';
 import type { RemoveS3Target } from '../src/runner/backups/s3-targets/remove-s3-target.js';
 import type { S3Targets } from '../src/runner/backups/s3-targets/s3-targets.js';
+import type { TestBackupRestore } from '../src/runner/backups/test-backup-restore.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { VerifyBackupCopies } from '../src/runner/backups/verify-backup-copies.js';
 import type { SyncServerEdge } from '../src/runner/edge/sync-server-edge.js';
@@ -218,6 +219,7 @@ export interface ProcedureMessages {
   setServiceGitSource: SetServiceGitSource;
   startMfaEnrollment: StartMfaEnrollment;
   syncServerEdge: SyncServerEdge;
+  testBackupRestore: TestBackupRestore;
   testNotificationChannel: TestNotificationChannel;
   tokens: Tokens;
   triggerBackup: TriggerBackup;

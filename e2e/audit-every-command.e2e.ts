@@ -458,6 +458,18 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
         checksum: `sha256:${'a'.repeat(64)}`,
         sizeBytes: 42,
       }),
+    // A backup Slipway does not hold: the test is recorded as failed (artifact-unavailable).
+    testBackupRestore: async () => {
+      const { backupId } = data<{ backupId: string }>(
+        await call(t.url, 'POST', 'recordBackup', ownerCookie, {
+          serviceId: (await service()).serviceId,
+          location: 's3://backups/app.dump',
+          checksum: `sha256:${'a'.repeat(64)}`,
+          sizeBytes: 42,
+        }),
+      );
+      return asOwner({ backupId, image: 'busybox:1.37', command: ['true'] });
+    },
     triggerBackup: async () => {
       const serverId = await registerLoopbackServer(t.url, ownerCookie, sshd, unique('loopback'));
       const registered = data<{ serviceId: string }>(

@@ -25,6 +25,7 @@ const NESTED: Record<string, Record<string, unknown>> = {
   RoleRuleInput: { value: 'devs', role: 'operator' },
   DrainHeaderInput: { name: 'x-api-key', value: 'k' },
   OffsiteCopyInput: { serverId: '00000000-0000-4000-8000-000000000000', directory: '/srv' },
+  RestoreTestInput: { image: 'busybox:1.37', command: ['true'], timeLimitSeconds: 60 },
 };
 
 /** One probe per field: the procedure's valid matrix input with that field (or an element's) null. */

@@ -6,6 +6,7 @@ import {
   ScheduledBackupFinished,
 } from '../src/events/backup-schedules.events.js';
 import { BackupRecorded } from '../src/events/deployments.events.js';
+import { BackupRestoreTestFailed, BackupRestoreTestPassed } from '../src/events/restore.events.js';
 import { backupSchedulesProjection } from './backup-schedules.projection.js';
 import { backupsProjection } from './backups.projection.js';
 import { at } from './testing/given-events.js';
@@ -48,6 +49,9 @@ describe('backup schedules projection', () => {
             retention: { keepLast: 2, keepDaily: 7, keepWeekly: 4 },
             enabled: true,
             offsite: null,
+            command: true,
+            volumes: [],
+            restoreTest: null,
             setAt: at(0),
             setBy: null,
             lastScheduledFor: '2026-11-29T03:00:00.000Z',
@@ -69,6 +73,8 @@ describe('backups projection', () => {
       takenAt: '2026-11-29T03:00:01.000Z',
       recordedAt: at(position),
       scheduled,
+      volume: null,
+      lastRestoreTest: null,
     });
     givenProjection(backupsProjection)
       .given(recorded('b-1'), finished('b-1'), recorded('b-2'))
@@ -81,5 +87,51 @@ describe('backups projection', () => {
         finished(null),
       )
       .then({ backups: {} });
+  });
+  it('Given a volume backup tested twice, Then it keeps its volume and the latest test', () => {
+    const volumeBackup = BackupRecorded({
+      backupId: 'b-9',
+      serviceId: 's-1',
+      location: '/data/backups/s-1/b-9.bak',
+      checksum: 'sha256:00',
+      sizeBytes: 1,
+      takenAt: '2026-11-29T03:00:01.000Z',
+      volume: 'data',
+    });
+    const about = { backupId: 'b-9', serviceId: 's-1', image: 'busybox:1.37' };
+    givenProjection(backupsProjection)
+      .given(
+        volumeBackup,
+        BackupRestoreTestPassed({ ...about, testId: 't-1', sizeBytes: 1 }),
+        BackupRestoreTestFailed({
+          ...about,
+          testId: 't-2',
+          reason: 'command-failed',
+          detail: 'exit 4',
+          exitCode: 4,
+        }),
+      )
+      .then({
+        backups: {
+          'b-9': {
+            id: 'b-9',
+            serviceId: 's-1',
+            location: '/data/backups/s-1/b-9.bak',
+            checksum: 'sha256:00',
+            sizeBytes: 1,
+            takenAt: '2026-11-29T03:00:01.000Z',
+            recordedAt: at(0),
+            scheduled: false,
+            volume: 'data',
+            lastRestoreTest: {
+              testId: 't-2',
+              passed: false,
+              at: at(2),
+              exitCode: 4,
+              detail: 'command-failed: exit 4',
+            },
+          },
+        },
+      });
   });
 });

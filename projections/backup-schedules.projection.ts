@@ -4,6 +4,8 @@ import {
   ScheduledBackupClaimed,
   ScheduledBackupFinished,
   type BackupScheduleSettings,
+  type OffsiteCopy,
+  type RestoreTestSettings,
 } from '../src/events/backup-schedules.events.js';
 import type { EventDataOf } from '../src/eventstore/define-event.js';
 import type { Doc } from '../src/readstore/read-store.port.js';
@@ -18,10 +20,19 @@ export interface LastScheduledBackup {
 
 /**
  * `backup_schedules`: `{id (the service id), schedule, timezone, retention {keepLast, keepDaily,
- * keepWeekly}, enabled, offsite {serverId, directory} | null, setAt, setBy, lastScheduledFor,
- * lastRun}`. A removed schedule has no document.
+ * keepWeekly}, enabled, offsite {serverId, directory} | {s3TargetId} | null, command (the backup
+ * command is run), volumes (named volumes tarred), restoreTest {image, command,
+ * timeLimitSeconds} | null, setAt, setBy, lastScheduledFor, lastRun}`. A removed schedule has no
+ * document.
  */
-export interface BackupScheduleDoc extends Omit<BackupScheduleSettings, 'serviceId'>, Doc {
+export interface BackupScheduleDoc
+  extends
+    Omit<BackupScheduleSettings, 'serviceId' | 'offsite' | 'command' | 'volumes' | 'restoreTest'>,
+    Doc {
+  offsite: OffsiteCopy | null;
+  command: boolean;
+  volumes: string[];
+  restoreTest: RestoreTestSettings | null;
   setAt: string;
   setBy: string | null;
   lastScheduledFor: string | null;
@@ -32,7 +43,7 @@ const byService = (e: { data: { serviceId: string } }) => e.data.serviceId;
 
 export const backupSchedulesProjection: Projection = {
   name: 'backup_schedules',
-  version: 1,
+  version: 2,
   collections: [{ name: 'backup_schedules' }],
   handlers: handlersOf(
     on<EventDataOf<typeof BackupScheduleSet>, BackupScheduleDoc>(BackupScheduleSet, {
@@ -45,6 +56,9 @@ export const backupSchedulesProjection: Projection = {
         retention: data.retention,
         enabled: data.enabled,
         offsite: data.offsite ?? null,
+        command: data.command ?? true,
+        volumes: data.volumes ?? [],
+        restoreTest: data.restoreTest ?? null,
         setAt: recordedAt,
         setBy: metadata.actor.principalId,
         lastScheduledFor: current?.lastScheduledFor ?? null,

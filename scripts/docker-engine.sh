@@ -229,7 +229,7 @@ build_images() {
   mkdir -p "$ctx/bin" "$ctx/www"
   cp /bin/busybox "$ctx/bin/busybox"
   # The applets the images and the tests use (a backup runs tar in the container).
-  for applet in sh httpd wget sleep tar cat echo false true kill ls; do
+  for applet in sh httpd wget sleep tar cat echo false true kill ls rm; do
     ln -s busybox "$ctx/bin/$applet"
   done
   echo ok >"$ctx/www/health"

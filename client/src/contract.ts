@@ -67,6 +67,16 @@ export interface PreviewSettingsInput {
   cpus?: number;
 }
 
+/** Shared input shape `RestoreTestInput`. */
+export interface RestoreTestInput {
+  /** pattern `^[a-z0-9][a-z0-9._\-/:@]{0,254}$` */
+  image?: string;
+  /** 1-64 items */
+  command?: string[];
+  /** integer; 10-3600 */
+  timeLimitSeconds?: number;
+}
+
 /** Shared input shape `RoleRuleInput`. */
 export interface RoleRuleInput {
   /** 1-256 characters */
@@ -183,7 +193,7 @@ export interface ProcedureInputs {
     /** uuid */
     backupId: string;
   };
-  /** Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them). */
+  /** Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them), `volume` the named volume a backup is a tar of, `lastRestoreTest` how its latest test restore went. */
   backups: {
     /** uuid */
     serviceId?: string;
@@ -714,7 +724,7 @@ export interface ProcedureInputs {
     /** 12-280 characters */
     reason: string;
   };
-  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded. */
+  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded. */
   restoreBackup: {
     /** uuid */
     backupId: string;
@@ -864,7 +874,7 @@ export interface ProcedureInputs {
     forSeconds?: number;
     enabled?: boolean;
   };
-  /** Sets when a service’s backup command runs by itself (a cron schedule in a time zone), how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted), and the server each is copied to over SFTP. */
+  /** Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container. */
   setBackupSchedule: {
     /** uuid */
     serviceId: string;
@@ -878,6 +888,10 @@ export interface ProcedureInputs {
     keepDaily?: number;
     /** integer; 0-520 */
     keepWeekly?: number;
+    command?: boolean;
+    /** at most 10 items */
+    volumes?: string[];
+    restoreTest?: RestoreTestInput;
     offsite?: OffsiteCopyInput;
     enabled?: boolean;
   };
@@ -930,6 +944,17 @@ export interface ProcedureInputs {
     /** uuid */
     serverId: string;
   };
+  /** Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified. */
+  testBackupRestore: {
+    /** uuid */
+    backupId: string;
+    /** pattern `^[a-z0-9][a-z0-9._\-/:@]{0,254}$` */
+    image?: string;
+    /** 1-64 items */
+    command?: string[];
+    /** integer; 10-3600 */
+    timeLimitSeconds?: number;
+  };
   /** Queues a test message on a channel: `{channelId}` → `{testId}`; its delivery shows in `notificationDeliveries`. */
   testNotificationChannel: {
     /** uuid */
@@ -944,10 +969,12 @@ export interface ProcedureInputs {
     /** at most 1024 characters */
     cursor?: string;
   };
-  /** Runs the service's backup command over SSH; records location, SHA-256 and size. */
+  /** Runs the service's backup command over SSH, or tars one of its compose file's named volumes (`volume`); records location, SHA-256 and size. */
   triggerBackup: {
     /** uuid */
     serviceId: string;
+    /** pattern `^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$` */
+    volume?: string;
   };
   /** Queues a deployment (FIFO per service), or opens an approval when the service rule requires one. Honours Idempotency-Key. */
   triggerDeploy: {
@@ -1142,6 +1169,7 @@ export const PROCEDURES = {
   setServiceGitSource: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator'], scopes: ['deploy:start', 'service:write'], mfaExempt: false },
   startMfaEnrollment: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: true },
   syncServerEdge: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
+  testBackupRestore: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   testNotificationChannel: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['notifications:manage'], mfaExempt: false },
   tokens: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:read'], mfaExempt: false },
   triggerBackup: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },

@@ -140,6 +140,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   },
   approveRequest: { approvalId: NOBODY },
   rejectRequest: { approvalId: NOBODY },
+  testBackupRestore: { backupId: NOBODY, image: 'busybox:1.37', command: ['true'] },
   recordBackup: {
     serviceId: NOBODY,
     location: 's3://backups/x.dump',

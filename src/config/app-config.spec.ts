@@ -68,6 +68,7 @@ describe('loadConfig', () => {
       },
       drains: { intervalMs: 1000, timeoutMs: 10000, retryBaseMs: 1000 },
       metrics: { intervalSeconds: 60, rawHours: 48, hourlyDays: 90 },
+      volumeHelperImage: 'busybox:1.37',
       notifications: {
         addressPolicy: '',
         sending: true,

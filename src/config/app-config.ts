@@ -75,6 +75,8 @@ export interface AppConfig {
     /** SLIPWAY_METRICS_HOURLY_DAYS: how long hourly means are kept. */
     hourlyDays: number;
   };
+  /** SLIPWAY_VOLUME_HELPER_IMAGE: the image that backs up, restores and test-restores volumes. */
+  volumeHelperImage: string;
   runner: {
     mode: 'embedded' | 'off';
     maxPerServer: number;
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       rawHours: vars.SLIPWAY_METRICS_RAW_HOURS,
       hourlyDays: vars.SLIPWAY_METRICS_HOURLY_DAYS,
     },
+    volumeHelperImage: vars.SLIPWAY_VOLUME_HELPER_IMAGE,
     runner: {
       mode: vars.SLIPWAY_RUNNER,
       maxPerServer: vars.SLIPWAY_RUNNER_MAX_PER_SERVER,

@@ -9,7 +9,7 @@ const PUBLISH = /^(?:(?:\d{1,3}\.){3}\d{1,3}:)?\d{1,5}:(?:80|443)$/;
 
 /**
  * The settings of the edge proxy Slipway runs on each server that has routes; property names are
- * the variable names. MetricsVariables extends this class.
+ * the variable names. OperationsVariables extends this class.
  */
 export class EdgeVariables extends StorageVariables {
   /** The Caddy 2 image the edge proxy runs (pulled by the server's Docker engine). */

@@ -1,13 +1,13 @@
 import { Transform } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
-import { MetricsVariables } from './metrics-variables.js';
+import { OperationsVariables } from './operations-variables.js';
 import { toInt } from './variable-transforms.js';
 
 /**
  * The settings of long-lived responses (server-sent event streams, followed logs); property
  * names are the variable names. EnvironmentVariables extends this class.
  */
-export class StreamVariables extends MetricsVariables {
+export class StreamVariables extends OperationsVariables {
   /** Heartbeat comment on server-sent event streams (`: ping`), in milliseconds. */
   @Transform(toInt)
   @IsInt()

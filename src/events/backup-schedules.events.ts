@@ -15,6 +15,25 @@ export type BackupScheduleSettings = {
   enabled: boolean;
   /** Where each scheduled backup is copied; absent (schedules set before copies): nowhere. */
   offsite?: OffsiteCopy | null;
+  /**
+   * Whether the service's backup command is run; absent (schedules set before volumes): yes.
+   */
+  command?: boolean;
+  /** Named volumes of the compose file each tarred too; absent: none. */
+  volumes?: string[];
+  /** A test restore after each scheduled backup; absent or null: none. */
+  restoreTest?: RestoreTestSettings | null;
+};
+
+/**
+ * How a backup is test-restored: its artifact on the standard input of `command` in a one-shot
+ * container of `image`, without a network, with a scratch /restore; exit code 0 passes. Null
+ * image and command: a volume's tar is unpacked into /restore by the volume helper image.
+ */
+export type RestoreTestSettings = {
+  image: string | null;
+  command: string[] | null;
+  timeLimitSeconds: number;
 };
 
 /** Stream `backup-schedule-<serviceId>`: the service's backup schedule, whole each time. */

@@ -305,6 +305,11 @@ export const BackupRecorded = defineEvent<{
   checksum: string;
   sizeBytes: number;
   takenAt: string;
+  /**
+   * The named volume of the service's compose file this is a tar of; null or absent: the
+   * output of the service's backup command.
+   */
+  volume?: string | null;
 }>('BackupRecorded', 1);
 
 /** Legacy: every server registered before servers had their own streams. */

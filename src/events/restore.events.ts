@@ -42,4 +42,32 @@ export const BackupFailed = defineEvent<{
   exitCode: number | null;
 }>('BackupFailed', 1);
 
+/**
+ * Stream `service-backups-<serviceId>`: a backup restored into a scratch container (never the
+ * service), its artifact verified first, and how that went: the test command's exit code 0
+ * passes. A failed test is notified under `backup.failed`.
+ */
+export const BackupRestoreTestPassed = defineEvent<{
+  testId: string;
+  backupId: string;
+  serviceId: string;
+  image: string;
+  sizeBytes: number;
+}>('BackupRestoreTestPassed', 1);
+
+export const BackupRestoreTestFailed = defineEvent<{
+  testId: string;
+  backupId: string;
+  serviceId: string;
+  image: string;
+  reason:
+    | 'checksum-mismatch'
+    | 'artifact-unavailable'
+    | 'connect-failed'
+    | 'command-failed'
+    | 'timed-out';
+  detail: string;
+  exitCode: number | null;
+}>('BackupRestoreTestFailed', 1);
+
 export const restoreStream = (approvalId: string) => `restore-${approvalId}`;

@@ -3,6 +3,8 @@ import { Module } from '@nestjs/common';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { RestoreBackupHandler } from './backups/restore-backup.js';
+import { RestoreTester } from './backups/restore-tester.js';
+import { TestBackupRestoreHandler } from './backups/test-backup-restore.js';
 import { BackupCopier } from './backups/backup-copier.js';
 import { BackupScheduler } from './backups/backup-scheduler.js';
 import { CopyBackupHandler } from './backups/copy-backup.js';
@@ -83,6 +85,8 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     AlertRulesHandler,
     AlertsHandler,
     RestoreBackupHandler,
+    RestoreTester,
+    TestBackupRestoreHandler,
     ImageOperations,
     ServerImagesHandler,
     PullServerImageHandler,

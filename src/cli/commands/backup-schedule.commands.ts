@@ -24,7 +24,21 @@ interface ScheduleOptions {
   copyTo?: string;
   copyDirectory?: string;
   copyToS3?: string;
+  volume?: string[];
+  noCommand?: boolean;
+  command?: boolean;
+  restoreTest?: boolean;
+  testImage?: string;
   disabled?: boolean;
+}
+
+/** The schedule's test restore: `--restore-test`, with `--test-image` and a command after `--`. */
+function restoreTestOf(opts: ScheduleOptions, command: string[]) {
+  if (!opts.restoreTest) return undefined;
+  if (!opts.testImage !== (command.length === 0)) {
+    throw new CliError('BAD_USAGE', 'Give --test-image with a test command after --, or neither');
+  }
+  return opts.testImage ? { image: opts.testImage, command } : {};
 }
 
 const count = (flag: string, value: string | undefined) => {
@@ -37,7 +51,7 @@ const count = (flag: string, value: string | undefined) => {
 /** `backups schedule` (show or set) and `backups unschedule`, under `slipway backups`. */
 export function registerBackupScheduleCommands(backups: Command): void {
   backups
-    .command('schedule <service>')
+    .command('schedule <service> [testCommand...]')
     .description("show a service's backup schedule, or set it with --cron (and its retention)")
     .option('--cron <schedule>', 'e.g. "0 3 * * *" or @daily')
     .option('--timezone <zone>', 'IANA time zone of the schedule and of retention days (UTC)')
@@ -47,9 +61,13 @@ export function registerBackupScheduleCommands(backups: Command): void {
     .option('--copy-to <server>', 'copy each backup to this server over SFTP')
     .option('--copy-directory <path>', 'where on it (with --copy-to)')
     .option('--copy-to-s3 <target>', 'or copy each backup to this S3 target')
+    .option('--volume <name...>', 'also tar these named volumes of the compose file')
+    .option('--no-command', "do not run the service's backup command (volumes only)")
+    .option('--restore-test', 'test-restore each backup into a scratch container')
+    .option('--test-image <image>', 'the image of the test (its command follows --)')
     .option('--disabled', 'set it without taking backups yet')
     .action(
-      action(async (run, ref: string, opts: ScheduleOptions) => {
+      action(async (run, ref: string, testCommand: string[], opts: ScheduleOptions) => {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
         if (opts.cron) {
@@ -75,6 +93,9 @@ export function registerBackupScheduleCommands(backups: Command): void {
             ...(keepDaily !== undefined ? { keepDaily } : {}),
             ...(keepWeekly !== undefined ? { keepWeekly } : {}),
             ...(offsite ? { offsite } : {}),
+            ...(opts.volume ? { volumes: opts.volume } : {}),
+            ...(opts.command === false ? { command: false } : {}),
+            ...(opts.restoreTest ? { restoreTest: restoreTestOf(opts, testCommand) } : {}),
             enabled: opts.disabled !== true,
           });
           run.out.ok(

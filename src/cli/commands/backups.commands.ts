@@ -50,16 +50,18 @@ export function registerBackupCommands(program: Command): void {
     );
   backups
     .command('trigger <service>')
-    .description("run the service's backup command on its server now")
+    .description("run the service's backup command on its server now (or tar a volume)")
+    .option('--volume <name>', 'a named volume of its compose file instead')
     .option('--yes', 'do not ask for confirmation')
     .action(
-      action(async (run, ref: string, opts: { yes?: boolean }) => {
+      action(async (run, ref: string, opts: { yes?: boolean; volume?: string }) => {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
         await confirm(opts.yes, `Take a backup of ${ref}`);
         run.out.progress(`Backing up ${ref}…`);
         const taken = await client.mutation<Backup & { backupId: string }>('triggerBackup', {
           serviceId,
+          ...(opts.volume ? { volume: opts.volume } : {}),
         });
         run.out.ok(taken, () =>
           keyValues([
@@ -70,6 +72,31 @@ export function registerBackupCommands(program: Command): void {
             ['taken at', taken.takenAt],
           ]),
         );
+      }),
+    );
+  backups
+    .command('test-restore <backupId> [command...]')
+    .description(
+      'restore a backup into a scratch container and record how it went (a volume: unpacked; else --image and a command after --)',
+    )
+    .option('--image <image>', 'the image the test command runs in')
+    .action(
+      action(async (run, backupId: string, command: string[], opts: { image?: string }) => {
+        const outcome = await run.client().mutation<{
+          testId: string;
+          passed: boolean;
+          reason: string | null;
+          detail: string | null;
+        }>('testBackupRestore', {
+          backupId,
+          ...(opts.image ? { image: opts.image, command } : {}),
+        });
+        run.out.ok(outcome, () =>
+          outcome.passed
+            ? `Restore test ${outcome.testId} passed`
+            : `Restore test ${outcome.testId} failed: ${outcome.reason} ${outcome.detail ?? ''}`,
+        );
+        if (!outcome.passed) process.exitCode = 1;
       }),
     );
   backups

@@ -1,5 +1,9 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  ArrayUnique,
+  IsArray,
   IsBoolean,
   IsInt,
   IsString,
@@ -59,6 +63,33 @@ export function offsiteOf(input: OffsiteCopyInput, path: string): OffsiteCopy {
   ]);
 }
 
+/** A test restore after each scheduled backup (see testBackupRestore). */
+export class RestoreTestInput {
+  /** The image the test runs in; with `command`, or neither (a volume's tar is unpacked). */
+  @Omittable()
+  @IsString()
+  @Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, { message: 'image is an image reference' })
+  image?: string;
+
+  /** The test command, the backup on its standard input; exit 0 passes. */
+  @Omittable()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(64)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(4096, { each: true })
+  @Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' })
+  command?: string[];
+
+  /** Seconds before a test is stopped and fails; default 1800. */
+  @Omittable()
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  timeLimitSeconds?: number;
+}
+
 export class SetBackupScheduleInput {
   @IsUUID()
   serviceId!: string;
@@ -95,6 +126,25 @@ export class SetBackupScheduleInput {
   @Min(0)
   @Max(520)
   keepWeekly?: number;
+
+  /** Run the service's backup command; default: when it defines one. */
+  @Omittable()
+  @IsBoolean()
+  command?: boolean;
+
+  /** Named volumes of the compose file to tar too, each its own backup. */
+  @Omittable()
+  @IsArray()
+  @ArrayMaxSize(10)
+  @ArrayUnique()
+  @Matches(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/, { each: true, message: 'volumes are volume names' })
+  volumes?: string[];
+
+  /** Restore each scheduled backup into a scratch container and record how it went. */
+  @Omittable()
+  @ValidateNested()
+  @Type(() => RestoreTestInput)
+  restoreTest?: RestoreTestInput;
 
   /** Copy each scheduled backup to another server (and delete the copy with the backup). */
   @Omittable()

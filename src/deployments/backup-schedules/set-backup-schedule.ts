@@ -2,7 +2,10 @@ import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { badRequest, conflict, notFound } from '../../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { backupScheduleStream } from '../../events/backup-schedules.events.js';
+import {
+  backupScheduleStream,
+  type RestoreTestSettings,
+} from '../../events/backup-schedules.events.js';
 import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -11,7 +14,31 @@ import { DeciderRunner } from '../../storage/decider-runner.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { scheduleProblem } from '../jobs/cron-schedule.js';
 import { backupScheduleDecider } from './backup-schedule.decider.js';
-import { offsiteOf, SetBackupScheduleInput } from './backup-schedule.input.js';
+import {
+  offsiteOf,
+  SetBackupScheduleInput,
+  type RestoreTestInput,
+} from './backup-schedule.input.js';
+import { assertNamedVolume } from '../compose-volumes.js';
+
+/** A schedule's restore test: image and command both or neither (only for volumes alone). */
+function restoreTestOf(input: RestoreTestInput, command: boolean): RestoreTestSettings {
+  if ((input.image === undefined) !== (input.command === undefined)) {
+    throw badRequest('give the restore test an image and a command, or neither', [
+      { path: input.image ? 'restoreTest.command' : 'restoreTest.image', message: 'required' },
+    ]);
+  }
+  if (!input.image && command) {
+    throw badRequest("the backup command's output is tested by an image and a command", [
+      { path: 'restoreTest.image', message: 'required when the backup command runs' },
+    ]);
+  }
+  return {
+    image: input.image ?? null,
+    command: input.command ?? null,
+    timeLimitSeconds: input.timeLimitSeconds ?? 1800,
+  };
+}
 
 const SET_BACKUP_SCHEDULE = {
   roles: DEPLOYERS,
@@ -28,7 +55,7 @@ export class SetBackupSchedule extends ProcedureCommand<
   ...SET_BACKUP_SCHEDULE,
   input: SetBackupScheduleInput,
   description:
-    'Sets when a service’s backup command runs by itself (a cron schedule in a time zone), how many scheduled backups are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted), and the server each is copied to over SFTP.',
+    'Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container.',
   project: { service: 'serviceId' },
 })
 export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedule> {
@@ -44,7 +71,18 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
     const problem = await scheduleProblem(input.schedule, timezone);
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
     const service = await this.lookup.service(input.serviceId);
-    if (!service.backupCommand) throw conflict('The service defines no backup command');
+    const command = input.command ?? Boolean(service.backupCommand);
+    if (command && !service.backupCommand) {
+      throw conflict('The service defines no backup command');
+    }
+    const volumes = input.volumes ?? [];
+    volumes.forEach((v, i) => assertNamedVolume(service.compose, v, `volumes.${i}`));
+    if (!command && volumes.length === 0) {
+      throw badRequest('nothing to back up: the backup command or a volume', [
+        { path: 'volumes', message: 'name a volume, or run the backup command' },
+      ]);
+    }
+    const restoreTest = input.restoreTest ? restoreTestOf(input.restoreTest, command) : null;
     const offsite = input.offsite ? offsiteOf(input.offsite, 'offsite') : null;
     if (offsite && 'serverId' in offsite) {
       const server = await this.lookup.server(offsite.serverId);
@@ -77,6 +115,9 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
           retention,
           enabled: input.enabled ?? true,
           offsite,
+          command,
+          volumes,
+          restoreTest,
         },
       },
       ctx,

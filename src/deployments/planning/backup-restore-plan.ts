@@ -40,9 +40,11 @@ export class BackupRestorePlanHandler implements IQueryHandler<BackupRestorePlan
         'backup-exists',
         `${backup.location} (${backup.sizeBytes} bytes, taken ${backup.takenAt})`,
       ),
-      service.restoreCommand
-        ? ok('restore-command', service.restoreCommand)
-        : warn('restore-command', 'the service defines no restore command yet (updateService)'),
+      backup.volume
+        ? ok('restore-command', `volume ${backup.volume}: replaced by the backup's tar`)
+        : service.restoreCommand
+          ? ok('restore-command', service.restoreCommand)
+          : warn('restore-command', 'the service defines no restore command yet (updateService)'),
       /^sha256:[a-f0-9]{64}$/.test(backup.checksum)
         ? ok('checksum-present', backup.checksum)
         : fail('checksum-present', 'the backup has no usable checksum'),
@@ -57,7 +59,9 @@ export class BackupRestorePlanHandler implements IQueryHandler<BackupRestorePlan
       'read the artifact Slipway holds',
       'verify its SHA-256 against the recorded checksum (a mismatch refuses the restore)',
       'connect to the server with its pinned host key',
-      "run the service's restore command with the artifact on its standard input",
+      backup.volume
+        ? `stop the containers that use volume ${backup.volume}, replace its content with the artifact's, start them again`
+        : "run the service's restore command with the artifact on its standard input",
     ];
     const reason = shellArg(`Restore ${service.name} from backup ${backup.id}`);
     return plan(

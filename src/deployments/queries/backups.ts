@@ -13,7 +13,15 @@ import { ServicePageInput } from '../service-page.input.js';
 /** A recorded backup as it is read: where it is, its checksum and size, when it was taken. */
 export type BackupView = Pick<
   BackupDoc,
-  'id' | 'serviceId' | 'location' | 'checksum' | 'sizeBytes' | 'takenAt' | 'scheduled'
+  | 'id'
+  | 'serviceId'
+  | 'location'
+  | 'checksum'
+  | 'sizeBytes'
+  | 'takenAt'
+  | 'scheduled'
+  | 'volume'
+  | 'lastRestoreTest'
 >;
 
 export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> {}
@@ -26,7 +34,7 @@ export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> 
   projectList: true,
   input: ServicePageInput,
   description:
-    'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them).',
+    'Recorded backups, newest first: {serviceId?, limit 1-100 (20), cursor?}; `scheduled` marks those a backup schedule took (its retention may delete them), `volume` the named volume a backup is a tar of, `lastRestoreTest` how its latest test restore went.',
 })
 export class BackupsHandler implements IQueryHandler<Backups> {
   constructor(
@@ -45,7 +53,17 @@ export class BackupsHandler implements IQueryHandler<Backups> {
       this.reads.collection<BackupDoc>('backups'),
       { filter, sort: { takenAt: -1 }, defaultLimit: 20 },
       input,
-      ({ id, serviceId, location, checksum, sizeBytes, takenAt, scheduled }) => ({
+      ({
+        id,
+        serviceId,
+        location,
+        checksum,
+        sizeBytes,
+        takenAt,
+        scheduled,
+        volume,
+        lastRestoreTest,
+      }) => ({
         id,
         serviceId,
         location,
@@ -54,6 +72,8 @@ export class BackupsHandler implements IQueryHandler<Backups> {
         takenAt,
         // Absent from documents folded before schedules existed: taken by hand.
         scheduled: scheduled ?? false,
+        volume: volume ?? null,
+        lastRestoreTest: lastRestoreTest ?? null,
       }),
     );
   }

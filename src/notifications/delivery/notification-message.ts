@@ -53,6 +53,7 @@ const DATA_FIELDS = [
   'metric',
   'value',
   'threshold',
+  'volume',
 ];
 
 /**

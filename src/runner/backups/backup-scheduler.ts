@@ -24,6 +24,7 @@ import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { PeriodicPass } from '../periodic-pass.js';
 import { BackupCopier } from './backup-copier.js';
+import { RestoreTester, testToRun } from './restore-tester.js';
 import { TriggerBackup, TriggerBackupHandler } from './trigger-backup.js';
 
 const logger = new Logger('Backups');
@@ -34,9 +35,11 @@ const MAX_SCHEDULES = 1000;
  * retention. Each due time is claimed on its own stream (`backup-run-<service>@<time>`), so
  * runners in several processes take it once; a time missed while no runner ran is not made up
  * but for the latest. The backup is the service's own backup command (`triggerBackup`, as the
- * system); its failure is recorded and notified as any backup's. A backup taken is copied to
- * the schedule's offsite server (read back and checked). Retention deletes only backups a
- * schedule took, never the newest: their copies first, then each backup's record and file.
+ * system), then each named volume the schedule names (a tar of it, each its own backup); a
+ * failure is recorded and notified as any backup's. A backup taken is copied to the schedule's
+ * offsite place (read back and checked) and, if the schedule says so, test-restored into a
+ * scratch container. Retention, per source, deletes only backups a schedule took, never the
+ * newest: their copies first, then each backup's record and file.
  */
 @Injectable()
 export class BackupScheduler extends PeriodicPass {
@@ -48,6 +51,7 @@ export class BackupScheduler extends PeriodicPass {
     private readonly backups: TriggerBackupHandler,
     private readonly copier: BackupCopier,
     private readonly lookup: DeploymentLookup,
+    private readonly tester: RestoreTester,
   ) {
     super();
   }
@@ -90,24 +94,47 @@ export class BackupScheduler extends PeriodicPass {
       if (error instanceof WrongExpectedRevisionError) return; // another runner took it
       throw error;
     }
-    let backupId: string | null = null;
-    try {
-      backupId = (await this.backups.execute(new TriggerBackup({ serviceId }, ctx))).backupId;
-    } catch (error) {
-      // Recorded (BackupFailed) and notified by the backup itself.
-      logger.warn(`Scheduled backup of ${serviceId} failed: ${errorForLog(error)}`);
+    // The backup command's output (null), then each named volume: each its own backup.
+    const sources = [...(schedule.command ? [null] : []), ...schedule.volumes];
+    let taken = 0;
+    for (const volume of sources) {
+      let backupId: string | null = null;
+      try {
+        const input = volume ? { serviceId, volume } : { serviceId };
+        backupId = (await this.backups.execute(new TriggerBackup(input, ctx))).backupId;
+      } catch (error) {
+        // Recorded (BackupFailed) and notified by the backup itself.
+        logger.warn(`Scheduled backup of ${serviceId} failed: ${errorForLog(error)}`);
+      }
+      await this.writer.append(
+        stream,
+        [ScheduledBackupFinished({ serviceId, scheduledFor, backupId })],
+        'any',
+        ctx,
+      );
+      if (!backupId) continue;
+      taken++;
+      const backup = await this.lookup.backup(backupId);
+      if (schedule.offsite) await this.copier.copy(backup, schedule.offsite, ctx);
+      await this.testRestore(schedule, backup, ctx);
     }
-    await this.writer.append(
-      stream,
-      [ScheduledBackupFinished({ serviceId, scheduledFor, backupId })],
-      'any',
+    if (taken > 0) await this.prune(schedule, ctx);
+  }
+
+  /** The schedule's restore test of a backup it took, recorded (and notified if it fails). */
+  private async testRestore(
+    schedule: BackupScheduleDoc,
+    backup: BackupDoc,
+    ctx: RequestContext,
+  ): Promise<void> {
+    if (!schedule.restoreTest) return;
+    const run = testToRun(backup, schedule.restoreTest, this.config.volumeHelperImage);
+    if (!run) return;
+    await this.tester.test(
+      backup,
+      { ...run, timeLimitSeconds: schedule.restoreTest.timeLimitSeconds },
       ctx,
     );
-    if (!backupId) return;
-    if (schedule.offsite) {
-      await this.copier.copy(await this.lookup.backup(backupId), schedule.offsite, ctx);
-    }
-    await this.prune(schedule, ctx);
   }
 
   private async prune(schedule: BackupScheduleDoc, ctx: RequestContext): Promise<void> {
@@ -117,7 +144,16 @@ export class BackupScheduler extends PeriodicPass {
     });
     const byId = new Map(items.map((b) => [b.id, b]));
     const root = resolve(this.config.dataDir, 'backups');
-    for (const { id } of toPrune(items, schedule.retention, schedule.timezone)) {
+    // Retention keeps each source's own: the command's output, and each volume's tars.
+    const sources = new Map<string, BackupDoc[]>();
+    for (const b of items) {
+      const key = b.volume ?? '';
+      sources.set(key, [...(sources.get(key) ?? []), b]);
+    }
+    const pruned = [...sources.values()].flatMap((group) =>
+      toPrune(group, schedule.retention, schedule.timezone),
+    );
+    for (const { id } of pruned) {
       const backup = byId.get(id)!;
       const copies = await readAll(this.reads.collection<BackupCopyDoc>('backup_copies'), {
         backupId: id,

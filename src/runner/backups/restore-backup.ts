@@ -1,11 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
-import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
@@ -21,7 +18,10 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { composeProject } from '../compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
+import { verifiedArtifact } from './backup-artifact.js';
+import { VOLUME_RESTORE } from './volume-scripts.js';
 
 export class RestoreBackupInput {
   @IsUUID()
@@ -45,9 +45,6 @@ export interface RestoreOutcome {
 
 export class RestoreBackup extends ProcedureCommand<RestoreBackupInput, RestoreOutcome> {}
 
-/** At most this many bytes are sent (the artifact is read into memory to be verified and sent). */
-export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
-
 /**
  * Runs an approved restore: the artifact Slipway holds is read and its SHA-256 compared with the
  * recorded checksum before anything reaches the server (a mismatch is refused, `409`, and
@@ -61,7 +58,7 @@ export const RESTORE_MAX_BYTES = 512 * 1024 * 1024;
   scopes: ['backup:write'],
   input: RestoreBackupInput,
   description:
-    "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin; the outcome is recorded.",
+    "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded.",
   project: { backup: 'backupId' },
 })
 export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
@@ -76,7 +73,9 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
     const backup = await this.lookup.backup(input.backupId);
     const service = await this.lookup.service(backup.serviceId);
     assertServiceActive(service);
-    if (!service.restoreCommand) throw conflict('The service defines no restore command');
+    if (!backup.volume && !service.restoreCommand) {
+      throw conflict('The service defines no restore command');
+    }
     await this.assertApproved(input, backup);
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
@@ -117,20 +116,19 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
       return { ...about, status: 'failed' as const, reason, exitCode };
     };
 
-    const artifact = await this.readArtifact(backup, service);
-    if (!artifact) {
-      await fail('artifact-unavailable', 'Slipway does not hold this backup’s artifact');
-      throw conflict('Slipway does not hold this backup’s artifact', { restoreId });
-    }
-    const actual = `sha256:${createHash('sha256').update(artifact).digest('hex')}`;
-    if (actual !== backup.checksum) {
-      await fail('checksum-mismatch', `expected ${backup.checksum}, found ${actual}`);
+    const checked = await verifiedArtifact(backup, this.config.dataDir);
+    if (!checked.ok) {
+      await fail(checked.reason, checked.detail);
+      if (checked.reason === 'artifact-unavailable') {
+        throw conflict('Slipway does not hold this backup’s artifact', { restoreId });
+      }
       throw conflict('The artifact does not match its recorded checksum: nothing was restored', {
         restoreId,
-        expected: backup.checksum,
-        actual,
+        expected: checked.expected,
+        actual: checked.actual,
       });
     }
+    const { artifact } = checked;
     let session;
     try {
       session = await this.sessions.open(server);
@@ -138,7 +136,18 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
       return fail('connect-failed', 'could not connect to the server');
     }
     try {
-      const result = await session.exec(['sh', '-c', service.restoreCommand], {
+      const command = backup.volume
+        ? [
+            'sh',
+            '-c',
+            VOLUME_RESTORE,
+            'slipway',
+            composeProject(service.name, service.environment),
+            backup.volume,
+            this.config.volumeHelperImage,
+          ]
+        : ['sh', '-c', service.restoreCommand!];
+      const result = await session.exec(command, {
         stdin: artifact,
         onLine: () => undefined,
       });
@@ -177,19 +186,6 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
       throw conflict(`The restore request is ${approval.status}, not approved`, {
         approvalId: approval.id,
       });
-    }
-  }
-
-  /** Only artifacts under `<data dir>/backups/<service>/` (what triggerBackup wrote). */
-  private async readArtifact(backup: BackupDoc, service: ServiceDoc): Promise<Buffer | null> {
-    const dir = resolve(join(this.config.dataDir, 'backups', service.id));
-    const location = resolve(backup.location);
-    if (!location.startsWith(dir + sep)) return null;
-    try {
-      if ((await stat(location)).size > RESTORE_MAX_BYTES) return null;
-      return await readFile(location);
-    } catch {
-      return null;
     }
   }
 }

@@ -3,7 +3,11 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { IsUUID } from 'class-validator';
+import { IsUUID, Matches } from 'class-validator';
+import { Omittable } from '../../common/omittable.js';
+import { assertNamedVolume } from '../../deployments/compose-volumes.js';
+import { composeProject } from '../compose-project.js';
+import { VOLUME_BACKUP } from './volume-scripts.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { conflict } from '../../common/app-error.js';
@@ -26,6 +30,11 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 export class TriggerBackupInput {
   @IsUUID()
   serviceId!: string;
+
+  /** A named volume of the service's compose file: a tar of it instead of the backup command. */
+  @Omittable()
+  @Matches(/^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,62}$/, { message: 'volume is a volume name' })
+  volume?: string;
 }
 
 export interface TakenBackup {
@@ -34,6 +43,7 @@ export interface TakenBackup {
   checksum: string;
   sizeBytes: number;
   takenAt: string;
+  volume: string | null;
 }
 
 export class TriggerBackup extends ProcedureCommand<TriggerBackupInput, TakenBackup> {}
@@ -48,7 +58,8 @@ export class TriggerBackup extends ProcedureCommand<TriggerBackupInput, TakenBac
   roles: DEPLOYERS,
   scopes: ['backup:write'],
   input: TriggerBackupInput,
-  description: "Runs the service's backup command over SSH; records location, SHA-256 and size.",
+  description:
+    "Runs the service's backup command over SSH, or tars one of its compose file's named volumes (`volume`); records location, SHA-256 and size.",
   project: { service: 'serviceId' },
 })
 export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
@@ -62,7 +73,20 @@ export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
 
   async execute({ input, ctx }: TriggerBackup): Promise<TakenBackup> {
     const service = await this.lookup.service(input.serviceId);
-    if (!service.backupCommand) throw conflict('The service defines no backup command');
+    const volume = input.volume ?? null;
+    if (volume) assertNamedVolume(service.compose, volume, 'volume');
+    else if (!service.backupCommand) throw conflict('The service defines no backup command');
+    const command = volume
+      ? [
+          'sh',
+          '-c',
+          VOLUME_BACKUP,
+          'slipway',
+          composeProject(service.name, service.environment),
+          volume,
+          this.config.volumeHelperImage,
+        ]
+      : ['sh', '-c', service.backupCommand!];
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
@@ -76,7 +100,7 @@ export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const file = createWriteStream(location, { mode: 0o600 });
-      const result = await session.exec(['sh', '-c', service.backupCommand], {
+      const result = await session.exec(command, {
         onStdoutData: (chunk) => {
           hash.update(chunk);
           sizeBytes += chunk.length;
@@ -108,6 +132,7 @@ export class TriggerBackupHandler implements ICommandHandler<TriggerBackup> {
       checksum: `sha256:${hash.digest('hex')}`,
       sizeBytes,
       takenAt: this.clock.now().toISOString(),
+      volume,
     };
     await this.writer.append(
       serviceBackupsStream(service.id),

@@ -1,13 +1,13 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min, ValidateIf } from 'class-validator';
+import { IsInt, Matches, Max, Min, ValidateIf } from 'class-validator';
 import { EdgeVariables } from './edge-variables.js';
 import { toInt } from './variable-transforms.js';
 
 /**
- * The settings of metrics collection and alerting; property names are the variable names.
- * StreamVariables extends this class.
+ * The settings of day-to-day operations (metrics and alerts, volume backups); property names are
+ * the variable names. StreamVariables extends this class.
  */
-export class MetricsVariables extends EdgeVariables {
+export class OperationsVariables extends EdgeVariables {
   /**
    * How often the runner reads each ready server's and its services' containers' metrics over
    * SSH, in seconds (at least 5); 0: none are collected (and no alert is evaluated).
@@ -33,4 +33,11 @@ export class MetricsVariables extends EdgeVariables {
   @Min(1)
   @Max(3660)
   SLIPWAY_METRICS_HOURLY_DAYS = 90;
+
+  /**
+   * The image whose `tar` backs up and restores named volumes, and in which volume backups are
+   * test-restored (pulled by the server's engine).
+   */
+  @Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/)
+  SLIPWAY_VOLUME_HELPER_IMAGE = 'busybox:1.37';
 }

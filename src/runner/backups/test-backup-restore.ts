@@ -1,0 +1,62 @@
+import { Inject } from '@nestjs/common';
+import type { ICommandHandler } from '@nestjs/cqrs';
+import type { BackupScheduleDoc } from '../../../projections/backup-schedules.projection.js';
+import { badRequest } from '../../common/app-error.js';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { Procedure } from '../../kernel/procedure.js';
+import { ProcedureCommand } from '../../kernel/procedure-message.js';
+import { DEPLOYERS } from '../../kernel/roles.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { TestBackupRestoreInput } from './restore-test.input.js';
+import { RestoreTester, testToRun, type RestoreTestOutcome } from './restore-tester.js';
+
+export class TestBackupRestore extends ProcedureCommand<
+  TestBackupRestoreInput,
+  RestoreTestOutcome
+> {}
+
+@Procedure.command(TestBackupRestore, {
+  name: 'testBackupRestore',
+  roles: DEPLOYERS,
+  scopes: ['backup:write'],
+  input: TestBackupRestoreInput,
+  description:
+    "Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified.",
+  project: { backup: 'backupId' },
+})
+export class TestBackupRestoreHandler implements ICommandHandler<TestBackupRestore> {
+  constructor(
+    private readonly lookup: DeploymentLookup,
+    private readonly tester: RestoreTester,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async execute({ input, ctx }: TestBackupRestore): Promise<RestoreTestOutcome> {
+    const backup = await this.lookup.backup(input.backupId);
+    if ((input.image === undefined) !== (input.command === undefined)) {
+      throw badRequest('give an image and a command, or neither', [
+        { path: input.image ? 'command' : 'image', message: 'required with the other' },
+      ]);
+    }
+    const schedule = await this.reads
+      .collection<BackupScheduleDoc>('backup_schedules')
+      .get(backup.serviceId);
+    const settings = input.image
+      ? { image: input.image, command: input.command! }
+      : {
+          image: schedule?.restoreTest?.image ?? null,
+          command: schedule?.restoreTest?.command ?? null,
+        };
+    const run = testToRun(backup, settings, this.config.volumeHelperImage);
+    if (!run) {
+      throw badRequest('name the image and command that test this backup', [
+        { path: 'image', message: "required: the backup is a backup command's output" },
+      ]);
+    }
+    const timeLimitSeconds =
+      input.timeLimitSeconds ?? schedule?.restoreTest?.timeLimitSeconds ?? 1800;
+    return this.tester.test(backup, { ...run, timeLimitSeconds }, ctx);
+  }
+}
