@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
+import { field } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { OffsiteCopy } from '../../events/backup-schedules.events.js';
 
@@ -63,30 +64,43 @@ export function offsiteOf(input: OffsiteCopyInput, path: string): OffsiteCopy {
   ]);
 }
 
+/** An image reference as `docker run` takes it. */
+export const TestImage = () =>
+  field(
+    IsString(),
+    Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, { message: 'image is an image reference' }),
+  );
+
+/** The arguments of a restore test's command (the container's command, the backup on stdin). */
+export const TestCommand = () =>
+  field(
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(64),
+    IsString({ each: true }),
+    MinLength(1, { each: true }),
+    MaxLength(4096, { each: true }),
+    Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' }),
+  );
+
+/** Seconds before a restore test is stopped and fails. */
+export const TestTimeLimit = () => field(IsInt(), Min(10), Max(3600));
+
 /** A test restore after each scheduled backup (see testBackupRestore). */
 export class RestoreTestInput {
   /** The image the test runs in; with `command`, or neither (a volume's tar is unpacked). */
   @Omittable()
-  @IsString()
-  @Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, { message: 'image is an image reference' })
+  @TestImage()
   image?: string;
 
   /** The test command, the backup on its standard input; exit 0 passes. */
   @Omittable()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(64)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(4096, { each: true })
-  @Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' })
+  @TestCommand()
   command?: string[];
 
   /** Seconds before a test is stopped and fails; default 1800. */
   @Omittable()
-  @IsInt()
-  @Min(10)
-  @Max(3600)
+  @TestTimeLimit()
   timeLimitSeconds?: number;
 }
 

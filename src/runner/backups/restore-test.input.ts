@@ -1,39 +1,10 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsInt,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
-import { field } from '../../common/field-rules.js';
+import { IsUUID } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
-
-/** An image reference as `docker run` takes it. */
-export const TestImage = () =>
-  field(
-    IsString(),
-    Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, { message: 'image is an image reference' }),
-  );
-
-/** The arguments of a test command (run as the container's command, the artifact on stdin). */
-export const TestCommand = () =>
-  field(
-    IsArray(),
-    ArrayMinSize(1),
-    ArrayMaxSize(64),
-    IsString({ each: true }),
-    MinLength(1, { each: true }),
-    MaxLength(4096, { each: true }),
-    Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' }),
-  );
-
-export const TestTimeLimit = () => field(IsInt(), Min(10), Max(3600));
+import {
+  TestCommand,
+  TestImage,
+  TestTimeLimit,
+} from '../../deployments/backup-schedules/backup-schedule.input.js';
 
 export class TestBackupRestoreInput {
   @IsUUID()
