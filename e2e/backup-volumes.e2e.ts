@@ -16,11 +16,11 @@ import { cli, cliHome } from './support/cli.js';
 import { ALL_SCOPES } from '../src/kernel/scopes.js';
 import {
   ALLOW_LOOPBACK,
+  deployAndWait,
   registerLoopbackServer,
   startRunnerFor,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { HOUR, TestClock } from './support/test-clock.js';
@@ -91,17 +91,7 @@ describe('named-volume backups, restores and restore tests on a real Docker engi
         ].join('\n'),
       }),
     ).serviceId;
-    const { deploymentId } = data<{ deploymentId: string }>(
-      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image }),
-    );
-    const done = await waitForDeployment<{ status: string }>(
-      t,
-      owner,
-      deploymentId,
-      ['succeeded', 'failed'],
-      60_000,
-      50,
-    );
+    const done = await deployAndWait<{ status: string }>(t, owner, serviceId, image);
     expect(done.status).toBe('succeeded');
     write('hello');
   }, 5 * 60_000);

@@ -8,11 +8,11 @@ import { cli, cliHome } from './support/cli.js';
 import { call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
+  deployAndWait,
   registerLoopbackServer,
   startRunnerFor,
   startSshd,
   type TestSshd,
-  waitForDeployment,
 } from './support/sshd.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { MINUTE, TestClock } from './support/test-clock.js';
@@ -154,17 +154,7 @@ describe('metrics and alerts from a real Docker engine', () => {
         ].join('\n'),
       }),
     ).serviceId;
-    const { deploymentId } = data<{ deploymentId: string }>(
-      await call(t.url, 'POST', 'triggerDeploy', owner, { serviceId, imageTag: image }),
-    );
-    const done = await waitForDeployment<{ status: string }>(
-      t,
-      owner,
-      deploymentId,
-      ['succeeded', 'failed'],
-      60_000,
-      50,
-    );
+    const done = await deployAndWait<{ status: string }>(t, owner, serviceId, image);
     expect(done.status).toBe('succeeded');
     const { port } = hook.address() as AddressInfo;
     data(
