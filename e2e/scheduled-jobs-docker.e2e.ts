@@ -247,6 +247,49 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
     expect(await finished(jobId, first.runId)).toMatchObject({ status: 'succeeded' });
   });
 
+  it('stops the running run for a newer one (overlap: replace)', async () => {
+    const jobId = await define({
+      name: 'replaced',
+      schedule: '@yearly',
+      command: ['sh', '-c', 'echo started; sleep 60'],
+      overlap: 'replace',
+    });
+    const first = data<{ runId: string }>(
+      await call(t.url, 'POST', 'runScheduledJob', owner, { jobId }),
+    ).runId;
+    // The read model counts it running before the next one is asked for.
+    for (let i = 0; i < 100; i++) {
+      const jobs = data<{ jobs: { jobId: string; running: number }[] }>(
+        await call(t.url, 'GET', 'scheduledJobs', owner, { serviceId }),
+      ).jobs;
+      if (jobs.find((j) => j.jobId === jobId)!.running === 1) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const second = data<{ runId: string }>(
+      await call(t.url, 'POST', 'runScheduledJob', owner, { jobId }),
+    ).runId;
+    expect(await finished(jobId, first)).toMatchObject({ status: 'failed', reason: 'replaced' });
+    const running = (await runs(jobId)).find((r) => r.runId === second)!;
+    expect(running.status).toBe('running');
+    const names = jobContainers().split('\n');
+    expect(names).toEqual([running.containerName]);
+    // The replaced run's end is recorded once: its executor records nothing over it.
+    const trail = data<{ entries: { action: string }[] }>(
+      await call(t.url, 'GET', 'auditTrail', owner, { stream: `job-run-${first}` }),
+    ).entries;
+    expect(trail.map((e) => e.action).sort()).toEqual(['JobRunFailed', 'JobRunStarted']);
+    await call(t.url, 'POST', 'defineScheduledJob', owner, {
+      jobId,
+      serviceId,
+      name: 'replaced',
+      schedule: '@yearly',
+      command: ['true'],
+      overlap: 'replace',
+    });
+    engine.docker(['rm', '-f', running.containerName!]);
+    await finished(jobId, second);
+  });
+
   it('refuses what a job may not be, and who may not define one', async () => {
     const refused = async (input: Record<string, unknown>, auth = owner) =>
       (

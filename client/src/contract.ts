@@ -393,7 +393,7 @@ export interface ProcedureInputs {
     command: string[];
     /** integer; 1-86400 */
     timeLimitSeconds?: number;
-    overlap?: 'forbid' | 'allow';
+    overlap?: 'forbid' | 'allow' | 'replace';
     enabled?: boolean;
   };
   /** Deployment frequency, lead time (request to success), change failure rate and time to restore, per service and environment and overall, over whole UTC days (windowDays 1-90, default 30), with daily counts. */

@@ -2,9 +2,10 @@ import { defineEvent } from '../eventstore/define-event.js';
 
 /**
  * What happens when a run comes due while the job's last run still runs: `forbid` skips the new
- * one (recorded), `allow` starts it beside the other.
+ * one (recorded), `allow` starts it beside the other, `replace` stops the running one (failed,
+ * `replaced`) and starts the new one.
  */
-export type JobOverlap = 'forbid' | 'allow';
+export type JobOverlap = 'forbid' | 'allow' | 'replace';
 
 /** A service's scheduled job, as defined (whole, every time). */
 export type ScheduledJobSettings = {
@@ -60,7 +61,8 @@ export const JobRunSucceeded = defineEvent<{ runId: string; jobId: string; servi
  * Why a run failed: its exit code, its time limit, it could not start, or nothing finished it
  * (its runner stopped) well after its time limit.
  */
-export type JobRunFailure = 'exit-code' | 'timed-out' | 'could-not-start' | 'abandoned';
+export type JobRunFailure =
+  'exit-code' | 'timed-out' | 'could-not-start' | 'abandoned' | 'replaced';
 
 export const JobRunFailed = defineEvent<{
   runId: string;

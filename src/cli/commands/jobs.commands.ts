@@ -77,7 +77,10 @@ export function registerJobCommands(program: Command): void {
     .option('--timezone <zone>', 'IANA time zone the schedule is read in (default UTC)')
     .option('--compose-service <name>', 'the compose service to run in (default: the first)')
     .option('--time-limit <seconds>', 'stop and fail a run after this long (default 3600)')
-    .option('--overlap <policy>', 'forbid (default: skip a run due while one runs) or allow')
+    .option(
+      '--overlap <policy>',
+      'forbid (default: skip a run due while one runs), allow, or replace (stop it)',
+    )
     .option('--disabled', 'define it without running it on schedule yet')
     .option('--job <jobId>', 'the job to change')
     .action(

@@ -17,7 +17,7 @@ import { PageCursor, PageLimit } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { JobOverlap } from '../../events/jobs.events.js';
 
-export const JOB_OVERLAPS = ['forbid', 'allow'] as const satisfies readonly JobOverlap[];
+export const JOB_OVERLAPS = ['forbid', 'allow', 'replace'] as const satisfies readonly JobOverlap[];
 
 export class DefineScheduledJobInput {
   /** The job to change; left out, a new job is made and its id answered. */
@@ -68,7 +68,10 @@ export class DefineScheduledJobInput {
   @Max(86_400)
   timeLimitSeconds?: number;
 
-  /** A run due while the last still runs: `forbid` (default) skips it, `allow` starts it. */
+  /**
+   * A run due while the last still runs: `forbid` (default) skips it, `allow` starts it beside,
+   * `replace` stops the running one and starts it.
+   */
   @Omittable()
   @IsIn(JOB_OVERLAPS)
   overlap?: JobOverlap;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DeploymentDoc } from '../../../projections/deployments.projection.js';
+import { AppError } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -174,6 +175,8 @@ export class JobExecutor {
         ctx,
       );
     } catch (error) {
+      // Ended already: a newer run replaced it (overlap: replace), which recorded why.
+      if (error instanceof AppError && error.code === 'CONFLICT') return;
       logger.error(`Could not record the end of job run ${runId}`, errorForLog(error));
     }
   }

@@ -1,5 +1,5 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ScheduledJobDoc } from '../../../projections/scheduled-jobs.projection.js';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { JobRunDoc, ScheduledJobDoc } from '../../../projections/scheduled-jobs.projection.js';
 import { AppError, conflict } from '../../common/app-error.js';
 import { errorForLog } from '../../common/log-text.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
@@ -10,7 +10,10 @@ import {
   type ScheduledJobSettings,
 } from '../../events/jobs.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
+import { readAll } from '../../readstore/read-page.js';
+import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
+import { ServerSessions } from '../server-sessions.js';
 import { JobExecutor, jobContainerName } from './job-executor.js';
 
 const logger = new Logger('Jobs');
@@ -44,6 +47,8 @@ export class JobStarter implements OnApplicationShutdown {
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
     private readonly executor: JobExecutor,
+    private readonly sessions: ServerSessions,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -77,6 +82,7 @@ export class JobStarter implements OnApplicationShutdown {
     if (job.overlap === 'forbid' && stillRunning > 0) return skip('overlap');
     const deployment = await this.currentDeployment(job.serviceId);
     if (!deployment) return skip('no-deployment');
+    if (job.overlap === 'replace' && stillRunning > 0) await this.replaceRunning(job, ctx);
     return this.start(runId, job, deployment, at.toISOString(), ctx);
   }
 
@@ -92,9 +98,43 @@ export class JobStarter implements OnApplicationShutdown {
     }
     const deployment = await this.currentDeployment(job.serviceId);
     if (!deployment) throw conflict('The service has no deployment to run the job from');
+    if (job.overlap === 'replace' && stillRunning > 0) await this.replaceRunning(job, ctx);
     const started = await this.start(runId, job, deployment, null, ctx);
     if (!started) throw conflict('This run is already claimed');
     return started;
+  }
+
+  /**
+   * overlap `replace`: each run of the job still running is failed (`replaced`) first, so the
+   * runner executing it (in this process or another) records nothing more, then its container
+   * is removed from the server, which ends it.
+   */
+  private async replaceRunning(job: ScheduledJobSettings, ctx: RequestContext): Promise<void> {
+    const running = await readAll(this.reads.collection<JobRunDoc>('job_runs'), {
+      jobId: job.jobId,
+      status: 'running',
+    });
+    for (const run of running) {
+      const replaced = await this.claim(
+        run.id,
+        {
+          kind: 'fail',
+          runId: run.id,
+          reason: 'replaced',
+          exitCode: null,
+          detail: 'stopped: a newer run replaced it (overlap: replace)',
+        },
+        ctx,
+      );
+      if (!replaced || !run.containerName || !run.deploymentId) continue;
+      const deployment = await this.lookup.deployment(run.deploymentId);
+      const session = await this.sessions.open(await this.lookup.server(deployment.serverId));
+      try {
+        await session.exec(['docker', 'rm', '-f', run.containerName], { onLine: () => undefined });
+      } finally {
+        session.close();
+      }
+    }
   }
 
   private async currentDeployment(serviceId: string) {

@@ -127,10 +127,11 @@ export function ServiceJobForm({ serviceId }: { serviceId: string }) {
             name="overlap"
             label="When a run comes due while the last one still runs"
             value={overlap}
-            onChange={(e) => setOverlap(e.target.value === 'allow' ? 'allow' : 'forbid')}
+            onChange={(e) => setOverlap(e.target.value as Overlap)}
             options={[
               { value: 'forbid', label: 'skip it (forbid overlap)' },
               { value: 'allow', label: 'start it beside the other (allow overlap)' },
+              { value: 'replace', label: 'stop the running one and start it (replace)' },
             ]}
             error={define.error}
           />

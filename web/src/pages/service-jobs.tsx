@@ -30,6 +30,7 @@ const REASONS: Record<NonNullable<Run['reason']>, string> = {
   'timed-out': 'stopped at its time limit',
   'could-not-start': 'could not start',
   abandoned: 'abandoned: its runner stopped',
+  replaced: 'stopped: a newer run replaced it',
   overlap: 'skipped: the last run still ran',
   'no-deployment': 'skipped: no succeeded deployment to run from',
 };
@@ -44,6 +45,7 @@ function why(run: Run): string {
 const OVERLAP: Record<Job['overlap'], string> = {
   forbid: 'skip a run due while the last one runs',
   allow: 'start it beside the running one',
+  replace: 'stop the running one and start the new one',
 };
 
 function seconds(total: number): string {
