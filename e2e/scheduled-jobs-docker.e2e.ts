@@ -16,6 +16,7 @@ import {
 } from './support/sshd.js';
 import { freePort } from './support/ports.js';
 import { openSse } from './support/sse.js';
+import { startOtlpReceiver } from './support/otlp-receiver.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 import { MINUTE, TestClock } from './support/test-clock.js';
 import { JobScheduler } from '../src/runner/jobs/job-scheduler.js';
@@ -288,6 +289,42 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
     });
     engine.docker(['rm', '-f', running.containerName!]);
     await finished(jobId, second);
+  });
+
+  it("ships a run's output to a drain, named by its job and run", async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      data(
+        await call(t.url, 'POST', 'configureDrain', owner, {
+          drainId: 'jobs',
+          displayName: 'Jobs',
+          kind: 'otlp',
+          endpoint: receiver.url,
+          sources: ['deployment-logs'],
+        }),
+      );
+      const jobId = await define({
+        name: 'drained',
+        schedule: '@yearly',
+        command: ['sh', '-c', 'echo to the drain'],
+      });
+      const runId = data<{ runId: string }>(
+        await call(t.url, 'POST', 'runScheduledJob', owner, { jobId }),
+      ).runId;
+      expect(await finished(jobId, runId)).toMatchObject({ status: 'succeeded' });
+      const records = await receiver.waitFor(
+        (r) => r.some((x) => x.attributes['slipway.job.run.id'] === runId),
+        "the run's output",
+      );
+      const line = records.find((x) => x.attributes['slipway.job.run.id'] === runId)!;
+      expect(line).toMatchObject({
+        body: 'to the drain',
+        attributes: { 'slipway.job.id': jobId, 'slipway.service.id': serviceId },
+      });
+      data(await call(t.url, 'POST', 'removeDrain', owner, { drainId: 'jobs' }));
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('refuses what a job may not be, and who may not define one', async () => {

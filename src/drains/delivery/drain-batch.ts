@@ -16,6 +16,7 @@ import {
   DeploymentSucceeded,
 } from '../../events/deployments.events.js';
 import type { DrainSource } from '../../events/drains.events.js';
+import { JobRunFailed, JobRunStarted, JobRunSucceeded } from '../../events/jobs.events.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { READ_MODELS, type ReadModels } from '../../storage/read-models.js';
 import type { DrainRecord } from './drain-record.js';
@@ -30,6 +31,7 @@ const LATE_LINES_MS = 60_000;
 /** Deployments followed at once per drain; the oldest ended ones give way first. */
 const MAX_OPEN = 200;
 const ENDED = new Set([DeploymentSucceeded.type, DeploymentFailed.type, DeploymentCancelled.type]);
+const RUN_ENDED = new Set([JobRunSucceeded.type, JobRunFailed.type]);
 
 export interface Batch {
   records: DrainRecord[];
@@ -43,7 +45,8 @@ export interface Batch {
 /**
  * Gathers what a drain ships next, from where it stands: the audit entries of the next events
  * (once the audit trail has them), and the new output of the deployments it follows, which
- * it starts following at `DeploymentStarted` and stops a minute after their end. Reads only:
+ * it starts following at `DeploymentStarted` and stops a minute after their end, and likewise
+ * of scheduled job runs (`JobRunStarted` to a minute after their end). Reads only:
  * nothing is marked shipped until the records are delivered.
  */
 @Injectable()
@@ -95,10 +98,30 @@ export class DrainBatches {
     return views.map((entry) => ({ source: 'audit', time: entry.time, entry }));
   }
 
-  /** The deployments followed after these events: started ones added, ended ones marked. */
+  /**
+   * The deployments and job runs followed after these events: started ones added, ended ones
+   * marked.
+   */
   private async follow(open: OpenDeployment[], events: RecordedEvent[]): Promise<OpenDeployment[]> {
     const next = open.map((o) => ({ ...o }));
     for (const event of events) {
+      if (event.type === JobRunStarted.type) {
+        const { runId, jobId, serviceId, deploymentId } = JobRunStarted.dataOf(event);
+        if (next.some((o) => o.jobRun?.runId === runId)) continue;
+        next.push({
+          deploymentId,
+          serviceId,
+          jobRun: { runId, jobId },
+          afterLine: 0,
+          endedAt: null,
+        });
+        continue;
+      }
+      if (RUN_ENDED.has(event.type)) {
+        const followed = next.find((o) => o.jobRun?.runId === event.data.runId);
+        if (followed) followed.endedAt = event.recordedAt;
+        continue;
+      }
       const deploymentId = event.data.deploymentId;
       if (typeof deploymentId !== 'string') continue;
       if (event.type === DeploymentStarted.type) {
@@ -106,7 +129,7 @@ export class DrainBatches {
         const doc = await this.reads.collection<DeploymentDoc>('deployments').get(deploymentId);
         next.push({ deploymentId, serviceId: doc?.serviceId ?? null, afterLine: 0, endedAt: null });
       } else if (ENDED.has(event.type)) {
-        const followed = next.find((o) => o.deploymentId === deploymentId);
+        const followed = next.find((o) => o.deploymentId === deploymentId && !o.jobRun);
         if (followed) followed.endedAt = event.recordedAt;
       }
     }
@@ -119,7 +142,8 @@ export class DrainBatches {
     for (const followed of open) {
       const room = LINES_PER_BATCH - lines.length;
       if (room <= 0) return { lines, full: true };
-      const page = await this.logs.read(followed.deploymentId, followed.afterLine, room);
+      const key = followed.jobRun?.runId ?? followed.deploymentId;
+      const page = await this.logs.read(key, followed.afterLine, room);
       for (const l of page.lines) {
         lines.push({
           source: 'deployment-logs',
@@ -127,6 +151,8 @@ export class DrainBatches {
           output: {
             deploymentId: followed.deploymentId,
             serviceId: followed.serviceId,
+            jobId: followed.jobRun?.jobId ?? null,
+            runId: followed.jobRun?.runId ?? null,
             line: l.line,
             step: l.step,
             stream: l.stream,

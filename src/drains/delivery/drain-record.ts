@@ -1,10 +1,13 @@
 import { controlCharacters } from '../../common/control-characters.js';
 import type { AuditEntryView } from '../../audit/trail/audit-entry-view.js';
 
-/** One line of deployment output as a drain ships it. */
+/** One line of deployment output (or of a job run's, from that deployment) as a drain ships it. */
 export interface OutputLine {
   deploymentId: string;
   serviceId: string | null;
+  /** A scheduled job's run: its job and run ids; null: the deployment's own output. */
+  jobId: string | null;
+  runId: string | null;
   line: number;
   step: string;
   stream: 'stdout' | 'stderr';

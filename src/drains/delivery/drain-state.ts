@@ -4,6 +4,11 @@ import type { CollectionSpec, Doc } from '../../readstore/read-store.port.js';
 export interface OpenDeployment {
   deploymentId: string;
   serviceId: string | null;
+  /**
+   * A scheduled job's run from that deployment, whose output is kept under its run id; absent:
+   * the deployment's own output.
+   */
+  jobRun?: { runId: string; jobId: string };
   /** The last output line shipped. */
   afterLine: number;
   /** When the deployment ended (its output is followed a little longer), or null. */

@@ -127,6 +127,8 @@ export function logRecordOf(
     attributes: attributes({
       'slipway.deployment.id': output.deploymentId,
       'slipway.service.id': output.serviceId,
+      'slipway.job.id': output.jobId,
+      'slipway.job.run.id': output.runId,
       'slipway.deployment.step': output.step,
       'slipway.deployment.line': output.line,
       'log.iostream': output.stream,

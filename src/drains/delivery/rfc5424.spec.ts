@@ -42,6 +42,8 @@ describe('RFC 5424 messages', () => {
         output: {
           deploymentId: 'd-1',
           serviceId: null,
+          jobId: null,
+          runId: null,
           line: 3,
           step: 'pull',
           stream: 'stderr',
@@ -52,6 +54,29 @@ describe('RFC 5424 messages', () => {
     );
     expect(message).toBe(
       '<14>1 2026-11-29T10:00:00.000Z hostwithspaces slipway - deployment-output [slipway@32473 deploymentId="d-1" line="3" step="pull" stream="stderr"] \uFEFFone\\u000atwo\\u001b[2J',
+    );
+  });
+
+  it("Given a job run's output, Then it names the job and the run", () => {
+    const message = syslogMessage(
+      {
+        source: 'deployment-logs',
+        time: entry.time,
+        output: {
+          deploymentId: 'd-1',
+          serviceId: 's-1',
+          jobId: 'j-1',
+          runId: 'j-1@20261129T030000Z',
+          line: 1,
+          step: 'job',
+          stream: 'stdout',
+          text: 'report done',
+        },
+      },
+      'host',
+    );
+    expect(message).toBe(
+      '<14>1 2026-11-29T10:00:00.000Z host slipway - job-output [slipway@32473 deploymentId="d-1" serviceId="s-1" jobId="j-1" runId="j-1@20261129T030000Z" line="1" step="job" stream="stdout"] \uFEFFreport done',
     );
   });
 

@@ -56,11 +56,14 @@ export function syslogMessage(record: DrainRecord, hostname: string): string {
   const sd = structuredData({
     deploymentId: output.deploymentId,
     serviceId: output.serviceId,
+    jobId: output.jobId,
+    runId: output.runId,
     line: output.line,
     step: output.step,
     stream: output.stream,
   });
-  return `${head(FACILITY['deployment-logs'], SEVERITY.info, 'deployment-output')} ${sd} \uFEFF${escapedText(output.text)}`;
+  const msgId = output.runId ? 'job-output' : 'deployment-output';
+  return `${head(FACILITY['deployment-logs'], SEVERITY.info, msgId)} ${sd} \uFEFF${escapedText(output.text)}`;
 }
 
 /** RFC 5425 / 6587 octet counting: the message's length in bytes, a space, the message. */
