@@ -202,6 +202,24 @@ describe('metrics and alerts from a real Docker engine', () => {
     expect(first!.values.memoryBytes).toBeGreaterThan(0);
     expect(first!.values.restarts).toBe(0);
 
+    // The same through /api/v1.
+    const rest = await fetch(`${t.url}/api/v1/servers/${serverId}/metrics?hours=1`, {
+      headers: owner,
+    });
+    expect(rest.status).toBe(200);
+    expect(((await rest.json()) as { points: unknown[] }).points).toHaveLength(2);
+    const containers = await fetch(`${t.url}/api/v1/services/${serviceId}/metrics`, {
+      headers: owner,
+    });
+    expect(((await containers.json()) as { containers: unknown[] }).containers).toHaveLength(1);
+    for (const bad of ['hours=0', 'hours=721', 'hours=six']) {
+      const refused = await fetch(`${t.url}/api/v1/servers/${serverId}/metrics?${bad}`, {
+        headers: owner,
+      });
+      expect(refused.status).toBe(400);
+    }
+    expect((await fetch(`${t.url}/api/v1/servers/${serverId}/metrics`)).status).toBe(401);
+
     // Longer windows are read as hourly means.
     const week = data<{ resolution: string; points: { values: Record<string, number> }[] }>(
       await call(t.url, 'GET', 'serverMetrics', owner, { serverId, hours: 168 }),
@@ -247,6 +265,12 @@ describe('metrics and alerts from a real Docker engine', () => {
       'the recovery',
       () => alerts({ serviceId }),
       (list) => list.some((a) => a.kind === 'restart-loop' && a.status === 'resolved'),
+    );
+    const rest = await fetch(`${t.url}/api/v1/services/${serviceId}/alerts?status=all`, {
+      headers: owner,
+    });
+    expect(((await rest.json()) as { alerts: Alert[] }).alerts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: 'restart-loop' })]),
     );
     await collect();
     await until(

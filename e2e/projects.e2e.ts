@@ -439,6 +439,10 @@ describe('projects: roles per project, tokens limited to projects', () => {
         body: {},
       },
       'GET /api/v1/servers/:id/images': { method: 'get', path: `${server}/images` },
+      'GET /api/v1/servers/:id/metrics': { method: 'get', path: `${server}/metrics?hours=1` },
+      'GET /api/v1/services/:id/metrics': { method: 'get', path: `${service}/metrics` },
+      'GET /api/v1/servers/:id/alerts': { method: 'get', path: `${server}/alerts?status=all` },
+      'GET /api/v1/services/:id/alerts': { method: 'get', path: `${service}/alerts` },
       'POST /api/v1/servers/:id/images/pull': {
         method: 'post',
         path: `${server}/images/pull`,

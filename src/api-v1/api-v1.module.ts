@@ -1,3 +1,4 @@
+import { MetricsController } from './metrics.controller.js';
 import { AccessModule } from '../access/access.module.js';
 import { DeploymentsModule } from '../deployments/deployments.module.js';
 import { RunnerModule } from '../runner/runner.module.js';
@@ -48,6 +49,7 @@ import { RpcModule } from '../rpc/rpc.module.js';
     GitPushController,
     DeployController,
     ServerImagesController,
+    MetricsController,
   ],
 })
 export class ApiV1Module {}
