@@ -15,6 +15,7 @@ export {
   appendRows,
   auditRows,
   composeParseRows,
+  metricsRows,
   projectionRebuildRows,
   runnerStepsRows,
 } from './rows/store-rows.js';

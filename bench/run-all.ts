@@ -5,6 +5,7 @@ import { benchAuditVerify } from './audit-verify.bench.js';
 import { benchCommandLane, printCommandLane } from './command-lane.bench.js';
 import { benchComposeParse } from './compose-parse.bench.js';
 import { benchDrains, printDrains } from './drains.bench.js';
+import { benchMetrics, printMetrics } from './metrics.bench.js';
 import { benchDashboard } from './dashboard.bench.js';
 import { benchEdgeDeploys, printEdgeDeploys } from './edge-deploys.bench.js';
 import { benchGitPush, printGitPush } from './git-push.bench.js';
@@ -22,6 +23,7 @@ import {
   commandLaneRows,
   composeParseRows,
   drainsRows,
+  metricsRows,
   dashboardRows,
   edgeDeploysRows,
   gitPushRows,
@@ -128,6 +130,9 @@ async function main(): Promise<void> {
   const drains = await benchDrains(seconds, 3);
   printDrains(drains);
   rows.push(...drainsRows(drains));
+  const metrics = await benchMetrics();
+  printMetrics(metrics);
+  rows.push(...metricsRows(metrics));
   const runnerSteps = await benchRunnerSteps(deployments);
   printRunnerSteps(runnerSteps);
   rows.push(...runnerStepsRows(runnerSteps));

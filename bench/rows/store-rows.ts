@@ -4,6 +4,7 @@ import type { BenchRow } from '../bench-table.js';
 import type { AppendBenchResult } from '../append.bench.js';
 import type { AuditBenchResult } from '../audit-verify.bench.js';
 import type { ComposeParseRow } from '../compose-parse.bench.js';
+import type { MetricsBenchResult } from '../metrics.bench.js';
 import type { ProjectionRebuildResult, RebuildRun } from '../projection-rebuild.bench.js';
 import type { RunnerStepsResult } from '../runner-steps.bench.js';
 
@@ -131,6 +132,23 @@ export function auditRows(a: AuditBenchResult): BenchRow[] {
       measurement: 'offline verification of that file (CLI code, constant memory)',
       result: `${s(a.offlineSeconds)} = ${perSecond(a.offlineSeconds)}, ${clean(a.offlineOk)}`,
       comparedWith: `verifying in the server (above): ${x(a.offlineSeconds, a.verifySeconds)} as long`,
+    },
+  ];
+}
+
+export function metricsRows(m: MetricsBenchResult): BenchRow[] {
+  const [first, last] = [m.runs[0]!, m.runs[m.runs.length - 1]!];
+  const at = (r: (typeof m.runs)[number]) => `${f(r.days)} days (${f(r.documents)} documents)`;
+  return [
+    {
+      measurement: `metrics: record one collection pass, a server and ${f(m.containers)} containers (\`bench/metrics.bench.ts\`)`,
+      result: `${ms(last.recordMs)} with ${at(last)} of history`,
+      comparedWith: `${at(first)}: ${ms(first.recordMs)} (${x(last.recordMs, first.recordMs)})`,
+    },
+    {
+      measurement: "metrics: read a server's chart, 6 hours as read / 7 days of hourly means",
+      result: `${ms(last.read6hMs)} / ${ms(last.read7dMs)} with ${at(last)}`,
+      comparedWith: `${at(first)}: ${ms(first.read6hMs)} / ${ms(first.read7dMs)} (${x(last.read6hMs, first.read6hMs)} / ${x(last.read7dMs, first.read7dMs)})`,
     },
   ];
 }
