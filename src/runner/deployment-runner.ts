@@ -166,11 +166,19 @@ export class DeploymentRunner implements OnApplicationBootstrap, OnApplicationSh
       }
       perServer.set(d.serverId, (perServer.get(d.serverId) ?? 0) + 1);
       const control = new RunControl();
-      const done = this.executor.run(d, control).finally(async () => {
-        this.active.delete(d.id);
-        await this.liveness.released(d.id).catch(() => undefined);
-        this.wake.signal();
-      });
+      const done = this.executor
+        .run(d, control)
+        // The executor records every outcome itself; what still escapes it (its store gone,
+        // the deployment ended by another runner meanwhile) is logged, never left to end the
+        // process with an unhandled rejection.
+        .catch((error: unknown) =>
+          logger.error(`Deployment ${d.id} ended in error`, errorForLog(error)),
+        )
+        .finally(async () => {
+          this.active.delete(d.id);
+          await this.liveness.released(d.id).catch(() => undefined);
+          this.wake.signal();
+        });
       this.active.set(d.id, { deployment: d, control, done });
     }
   }
