@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import {
   MAX_FIND_LIMIT,
   PRIMARY_STORE,
@@ -76,15 +76,16 @@ export const containerSeries = (serviceId: string, name: string) =>
  * age. Apart from the event log and the read models.
  */
 @Injectable()
-export class MetricSamples {
-  private ready: Promise<void> | null = null;
-
+export class MetricSamples implements OnModuleInit {
   constructor(@Inject(PRIMARY_STORE) private readonly primary: ReadStore) {}
 
-  private async samples() {
-    this.ready ??= this.primary.ensureCollection(METRIC_SAMPLES);
-    await this.ready;
-    return this.primary.collection<MetricSampleDoc>(METRIC_SAMPLES.name);
+  /** Declared at start, as every collection of the primary store is. */
+  async onModuleInit(): Promise<void> {
+    await this.primary.ensureCollection(METRIC_SAMPLES);
+  }
+
+  private samples() {
+    return Promise.resolve(this.primary.collection<MetricSampleDoc>(METRIC_SAMPLES.name));
   }
 
   /** Records one reading of each series, taken at `at`, in the interval slot `slot`. */
