@@ -15,10 +15,13 @@ export function Dialog({
   title,
   onClose,
   children,
+  wide = false,
 }: {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** Wider than a form's width, for a dialog of lists and forms side by side. */
+  wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -45,7 +48,7 @@ export function Dialog({
     };
   }, []);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId}>
+    <dialog ref={ref} className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId}>
       <div className="dialog-head">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="button" onClick={() => close.current()}>

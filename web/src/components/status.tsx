@@ -39,6 +39,9 @@ const LABELS: Record<string, string> = {
   dead: 'Dead',
   created: 'Created',
   unknown: 'Unknown',
+  passed: 'Passed',
+  copied: 'Copied',
+  corrupted: 'Corrupted',
 };
 
 /** A status in words with its colour; the word carries the meaning, the colour only helps. */

@@ -10,6 +10,7 @@ import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
 import { ServerEdge } from './server-edge';
 import { ServerMetrics } from './server-metrics';
+import { S3Targets } from './s3-targets';
 
 type Server = AnswerOf<'infrastructureInventory'>['servers'][number];
 type Check = AnswerOf<'checkServer'>;
@@ -351,6 +352,7 @@ export function ServersPage() {
       ) : (
         inventory.data.servers.map((s) => <ServerCard key={s.id} server={s} />)
       )}
+      <S3Targets />
     </Page>
   );
 }

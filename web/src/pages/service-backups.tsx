@@ -1,153 +1,108 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import type { AnswerOf } from '../api/answers';
+import { useQuery } from '@tanstack/react-query';
 import { useCan } from '../api/access';
-import { mutate, query } from '../api/client';
-import { Done } from '../components/fields';
-import { Field, FormError } from '../components/form';
+import { query } from '../api/client';
+import { FormError } from '../components/form';
 import { Loading } from '../components/page';
-import { PlanView } from '../components/plan';
-import { When } from '../components/time';
+import { BackupActions } from './backup-actions';
+import { BackupItem } from './backup-item';
+import { BackupScheduleSection } from './backup-schedule';
+import type { BackupService, Copy, Server } from './backup-types';
 
-type Backup = AnswerOf<'backups'>['items'][number];
-
-const size = (bytes: number) =>
-  bytes < 1024
-    ? `${bytes} B`
-    : bytes < 1048576
-      ? `${(bytes / 1024).toFixed(1)} KB`
-      : `${(bytes / 1048576).toFixed(1)} MB`;
+/** While the dialog is open, the lists are read again this often (a scheduled backup may land). */
+const POLL_MS = 30_000;
 
 /**
- * Restoring a backup: its plan first; then an approval by another person (`requestApproval`,
- * action `restore`); once approved, `restoreBackup` with that approval.
+ * A service's backups, in its dialog: the schedule that takes them (set, changed, removed), then
+ * the recorded backups newest first, each with what it is of, its latest restore test and its
+ * copies; backups taken now, copies read back, a backup test-restored or restored through its
+ * plan and an approval. Controls the viewer may not use are not shown.
  */
-function Restore({ backup, serviceId }: { backup: Backup; serviceId: string }) {
+export function ServiceBackups({
+  service,
+  servers,
+}: {
+  service: BackupService;
+  servers: Server[];
+}) {
   const can = useCan();
-  const queryClient = useQueryClient();
-  const [reason, setReason] = useState('');
-  const plan = useQuery({
-    queryKey: ['backupRestorePlan', backup.id],
-    queryFn: () => query('backupRestorePlan', { backupId: backup.id }),
-    staleTime: 0,
+  const serviceId = service.id;
+  const schedule = useQuery({
+    queryKey: ['backupSchedule', serviceId],
+    queryFn: () => query('backupSchedule', { serviceId }),
+    refetchInterval: POLL_MS,
   });
-  const approvals = useQuery({
-    queryKey: ['approvalQueue', 'approved'],
-    queryFn: () => query('approvalQueue', { status: 'approved', limit: 100 }),
-    enabled: can('approvalQueue'),
+  const readsTargets = can('s3Targets');
+  const targets = useQuery({
+    queryKey: ['s3Targets'],
+    queryFn: () => query('s3Targets'),
+    enabled: readsTargets,
   });
-  const approved = approvals.data?.items.find(
-    (a) => a.action === 'restore' && a.payload.backupId === backup.id,
-  );
-  const ask = useMutation({
-    mutationFn: () =>
-      mutate('requestApproval', { action: 'restore', serviceId, backupId: backup.id, reason }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['approvalQueue'] }),
-  });
-  const restore = useMutation({
-    mutationFn: (approvalId: string) =>
-      mutate('restoreBackup', { backupId: backup.id, approvalId }),
-  });
-  return (
-    <div className="actions">
-      {plan.isPending ? (
-        <Loading what="the restore plan" />
-      ) : plan.isError ? (
-        <FormError error={plan.error} />
-      ) : (
-        <PlanView plan={plan.data} title={`Restore plan: backup of ${backup.takenAt}`} />
-      )}
-      {approved && can('restoreBackup') ? (
-        <button
-          type="button"
-          className="button danger"
-          disabled={restore.isPending || restore.isSuccess}
-          onClick={() => restore.mutate(approved.id)}
-        >
-          Restore now: approved by another person
-        </button>
-      ) : (
-        can('requestApproval') &&
-        !ask.data && (
-          <form
-            aria-label="Ask for approval to restore"
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              ask.mutate();
-            }}
-          >
-            <Field
-              name="reason"
-              label="Why restore (12-280 characters)"
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              error={ask.error}
-              required
-            />
-            <button type="submit" className="button primary" disabled={ask.isPending}>
-              Ask for approval to restore
-            </button>
-          </form>
-        )
-      )}
-      <FormError error={ask.error ?? restore.error} fields={['reason']} />
-      {ask.data && (
-        <Done>
-          <p>
-            Waiting for approval by another person (request {ask.data.approvalId.slice(0, 8)}); once
-            approved, the restore can run from here.
-          </p>
-        </Done>
-      )}
-      {restore.data && (
-        <Done>
-          <p>
-            Restore {restore.data.status}
-            {restore.data.exitCode !== null && ` (exit code ${restore.data.exitCode})`}.
-          </p>
-        </Done>
-      )}
-    </div>
-  );
-}
-
-/** A service's recorded backups, newest first, each restorable through its plan and an approval. */
-export function ServiceBackups({ serviceId }: { serviceId: string }) {
-  const can = useCan();
-  const [open, setOpen] = useState<string | null>(null);
   const backups = useQuery({
     queryKey: ['backups', serviceId],
     queryFn: () => query('backups', { serviceId, limit: 20 }),
+    refetchInterval: POLL_MS,
   });
-  if (backups.isPending) return <Loading what="backups" />;
-  if (backups.isError) return <FormError error={backups.error} />;
-  if (backups.data.items.length === 0) {
-    return (
-      <p className="muted">
-        No backup recorded yet: <code>slipway backups trigger</code> takes one when the service has
-        a backup command.
-      </p>
-    );
-  }
+  const copies = useQuery({
+    queryKey: ['backupCopies', serviceId],
+    queryFn: () => query('backupCopies', { serviceId }),
+    refetchInterval: POLL_MS,
+  });
+  const current = schedule.data?.schedule ?? null;
+  const targetList = targets.data?.targets ?? [];
+  const copyList = copies.data?.copies ?? [];
+  const copiesOf = (backupId: string): Copy[] => copyList.filter((c) => c.backupId === backupId);
+  // The compose file's volumes are not in the inventory: those the schedule or a backup names.
+  const volumes = [
+    ...new Set([
+      ...(current?.volumes ?? []),
+      ...(backups.data?.items.flatMap((b) => (b.volume ? [b.volume] : [])) ?? []),
+    ]),
+  ].sort();
   return (
-    <ul className="plain-list">
-      {backups.data.items.map((b) => (
-        <li key={b.id}>
-          <p>
-            <When at={b.takenAt} /> · {size(b.sizeBytes)} ·{' '}
-            <code className="small">sha256 {b.checksum.slice(0, 16)}…</code>
+    <div className="service-backups">
+      {schedule.isPending || (readsTargets && targets.isPending) ? (
+        <Loading what="the backup schedule" />
+      ) : schedule.isError ? (
+        <FormError error={schedule.error} />
+      ) : (
+        <BackupScheduleSection
+          service={service}
+          schedule={current}
+          servers={servers}
+          targets={readsTargets ? targetList : null}
+        />
+      )}
+      <section className="backup-list" aria-labelledby={`backups-${serviceId}`}>
+        <div className="section-header">
+          <h3 id={`backups-${serviceId}`}>Backups</h3>
+        </div>
+        <BackupActions service={service} volumes={volumes} hasCopies={copyList.length > 0} />
+        <FormError error={copies.error} />
+        {backups.isPending ? (
+          <Loading what="backups" />
+        ) : backups.isError ? (
+          <FormError error={backups.error} />
+        ) : backups.data.items.length === 0 ? (
+          <p className="muted">
+            No backup recorded yet: <code>slipway backups trigger</code> takes one when the service
+            has a backup command, and a schedule takes them by itself.
           </p>
-          {can('backupRestorePlan') &&
-            (open === b.id ? (
-              <Restore backup={b} serviceId={serviceId} />
-            ) : (
-              <button type="button" className="button" onClick={() => setOpen(b.id)}>
-                Restore this backup…
-              </button>
+        ) : (
+          <ul className="plain-list" aria-label={`Backups of ${service.name}`}>
+            {backups.data.items.map((b) => (
+              <BackupItem
+                key={b.id}
+                backup={b}
+                serviceId={serviceId}
+                schedule={current}
+                copies={copiesOf(b.id)}
+                servers={servers}
+                targets={targetList}
+              />
             ))}
-        </li>
-      ))}
-    </ul>
+          </ul>
+        )}
+      </section>
+    </div>
   );
 }

@@ -147,8 +147,8 @@ function ServiceCard({ service, inventory }: { service: Service; inventory: Inve
         </Dialog>
       )}
       {mode === 'backups' && (
-        <Dialog title={`Backups of ${service.name}`} onClose={() => setMode('view')}>
-          <ServiceBackups serviceId={service.id} />
+        <Dialog title={`Backups of ${service.name}`} onClose={() => setMode('view')} wide>
+          <ServiceBackups service={service} servers={inventory.servers} />
         </Dialog>
       )}
       {mode === 'edit' && (
