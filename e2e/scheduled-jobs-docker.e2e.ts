@@ -272,8 +272,11 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
     expect(await finished(jobId, first)).toMatchObject({ status: 'failed', reason: 'replaced' });
     const running = (await runs(jobId)).find((r) => r.runId === second)!;
     expect(running.status).toBe('running');
-    const names = jobContainers().split('\n');
-    expect(names).toEqual([running.containerName]);
+    // The new run's container, alone (it starts a moment after the run is answered).
+    for (let i = 0; i < 200 && jobContainers() !== running.containerName; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(jobContainers()).toBe(running.containerName);
     // The replaced run's end is recorded once: its executor records nothing over it.
     const trail = data<{ entries: { action: string }[] }>(
       await call(t.url, 'GET', 'auditTrail', owner, { stream: `job-run-${first}` }),
