@@ -105,10 +105,11 @@ describe('the dashboard: backup schedules in a real browser', () => {
     await form.getByLabel('Access key id').fill(s3.accessKeyId);
     await form.getByLabel('Secret access key').fill(SECRET);
     await form.getByRole('button', { name: 'Add the S3 target' }).click();
+    // The server's answer first, then the field it marks.
+    await form.getByText('Please correct the fields marked below.').waitFor();
     await expect(form.getByLabel('Endpoint (optional)').getAttribute('aria-invalid')).resolves.toBe(
       'true',
     );
-    await form.getByText('Please correct the fields marked below.').waitFor();
 
     await form.getByLabel('Endpoint (optional)').fill(s3.endpoint);
     await form.getByRole('button', { name: 'Add the S3 target' }).click();
@@ -236,6 +237,7 @@ describe('the dashboard: backup schedules in a real browser', () => {
     const dialog = await backupsDialog(page);
     await dialog.getByRole('region', { name: 'Schedule' }).getByText('Succeeded').waitFor();
     const list = items(dialog);
+    await list.nth(1).waitFor();
     await expect(list.count()).resolves.toBe(2);
     const [scheduled, manual] = [list.nth(0), list.nth(1)];
     await scheduled.getByText('scheduled', { exact: true }).waitFor();
@@ -277,6 +279,7 @@ describe('the dashboard: backup schedules in a real browser', () => {
     const dialog = await backupsDialog(page);
     const shown = dialog.getByRole('region', { name: 'Schedule' });
     await shown.getByText('S3 target archive').waitFor();
+    await items(dialog).nth(2).waitFor();
     await expect(items(dialog).count()).resolves.toBe(3);
     await expect(dialog.getByRole('button').allInnerTexts()).resolves.toEqual(['Close']);
     await page.screenshot({ path: shot('backup-schedule-viewer'), fullPage: true });
