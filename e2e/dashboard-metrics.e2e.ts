@@ -392,13 +392,15 @@ describe('the dashboard: server and service metrics in a real browser', () => {
     // On a phone: the charts take the width, the rules stack, nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await chart(section, /^CPU: latest 78%/).waitFor();
-    await expect(
-      page.evaluate(
-        () =>
-          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
-            .document.documentElement.scrollWidth,
-      ),
-    ).resolves.toBeLessThanOrEqual(390);
+    // The charts measure their width and draw again when it changes: once they have, nothing
+    // is wider than the screen.
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+          .document.documentElement.scrollWidth <= 390,
+      undefined,
+      { timeout: 10_000 },
+    );
     await screenshot(page, 'phone-server-metrics');
     await context.close();
     const ruleId = (await rulesOf({ serverId }))[0]!.ruleId;

@@ -135,6 +135,11 @@ export class JobExecutor {
         `docker compose run exited ${started.code ?? started.signal}`,
       );
     }
+    // A newer run may have replaced this one while its container was being made (overlap:
+    // replace records the end first, then removes the container, which may not exist yet).
+    if ((await this.runner.load(jobRunStream(run.runId), jobRunDecider)).status !== 'running') {
+      throw new RunFailure('replaced', 'a newer run replaced it before it started');
+    }
     const limit = AbortSignal.timeout(job.timeLimitSeconds * 1000);
     // Ends when the container exits, or at the time limit.
     await session.exec(['docker', 'logs', '--follow', containerName], {
