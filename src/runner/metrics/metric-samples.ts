@@ -85,12 +85,12 @@ export class MetricSamples implements OnModuleInit {
   }
 
   private samples() {
-    return Promise.resolve(this.primary.collection<MetricSampleDoc>(METRIC_SAMPLES.name));
+    return this.primary.collection<MetricSampleDoc>(METRIC_SAMPLES.name);
   }
 
   /** Records one reading of each series, taken at `at`, in the interval slot `slot`. */
   async record(samples: Sample[], at: Date, slot: number): Promise<void> {
-    const collection = await this.samples();
+    const collection = this.samples();
     const hour = new Date(Math.floor(at.getTime() / HOUR) * HOUR).toISOString();
     for (const sample of samples) {
       await collection.put({
@@ -117,7 +117,7 @@ export class MetricSamples implements OnModuleInit {
     since: Date,
     limit = 1000,
   ): Promise<MetricSampleDoc[]> {
-    const collection = await this.samples();
+    const collection = this.samples();
     const filter = { series, resolution, at: { $gte: since.toISOString() } };
     // The newest `limit`, read a page at a time (a store answers at most 1,000 at once).
     const out: MetricSampleDoc[] = [];
@@ -140,7 +140,7 @@ export class MetricSamples implements OnModuleInit {
     value: string,
     since: Date,
   ): Promise<MetricSampleDoc[]> {
-    const collection = await this.samples();
+    const collection = this.samples();
     const page = await collection.find(
       { [field]: value, resolution: 'hour', at: { $gte: since.toISOString() } },
       { sort: { at: -1 }, limit: 1000 },
@@ -152,7 +152,7 @@ export class MetricSamples implements OnModuleInit {
 
   /** Deletes raw samples older than `rawBefore` and hourly ones older than `hourlyBefore`. */
   async prune(rawBefore: Date, hourlyBefore: Date): Promise<number> {
-    const collection = await this.samples();
+    const collection = this.samples();
     let removed = 0;
     for (const [resolution, before] of [
       ['raw', rawBefore],
