@@ -1,9 +1,8 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { backupScheduleStream } from '../../events/backup-schedules.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
+import { decides } from '../../storage/deciding-handler.js';
 import { backupScheduleDecider } from './backup-schedule.decider.js';
 import { BackupScheduleServiceInput } from './backup-schedule.input.js';
 
@@ -21,16 +20,11 @@ export class RemoveBackupSchedule extends ProcedureCommand<
     'Stops a service’s scheduled backups; the backups taken stay, and retention deletes nothing more.',
   project: { service: 'serviceId' },
 })
-export class RemoveBackupScheduleHandler implements ICommandHandler<RemoveBackupSchedule> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RemoveBackupSchedule) {
-    await this.runner.run(
-      backupScheduleStream(input.serviceId),
-      backupScheduleDecider,
-      { kind: 'remove', serviceId: input.serviceId },
-      ctx,
-    );
-    return { serviceId: input.serviceId, removed: true as const };
-  }
-}
+export class RemoveBackupScheduleHandler extends decides(backupScheduleDecider).on(
+  RemoveBackupSchedule,
+  ({ input }) => ({
+    stream: backupScheduleStream(input.serviceId),
+    command: { kind: 'remove', serviceId: input.serviceId },
+    answer: () => ({ serviceId: input.serviceId, removed: true as const }),
+  }),
+) {}

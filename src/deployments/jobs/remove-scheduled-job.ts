@@ -1,9 +1,8 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { scheduledJobStream } from '../../events/jobs.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
+import { decides } from '../../storage/deciding-handler.js';
 import { JobIdInput } from './job.input.js';
 import { scheduledJobDecider } from './scheduled-job.decider.js';
 
@@ -20,16 +19,11 @@ export class RemoveScheduledJob extends ProcedureCommand<
   description: 'Removes a scheduled job: it runs no more; its runs stay on record.',
   project: { job: 'jobId' },
 })
-export class RemoveScheduledJobHandler implements ICommandHandler<RemoveScheduledJob> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RemoveScheduledJob) {
-    await this.runner.run(
-      scheduledJobStream(input.jobId),
-      scheduledJobDecider,
-      { kind: 'remove', jobId: input.jobId },
-      ctx,
-    );
-    return { jobId: input.jobId, removed: true as const };
-  }
-}
+export class RemoveScheduledJobHandler extends decides(scheduledJobDecider).on(
+  RemoveScheduledJob,
+  ({ input }) => ({
+    stream: scheduledJobStream(input.jobId),
+    command: { kind: 'remove', jobId: input.jobId },
+    answer: () => ({ jobId: input.jobId, removed: true as const }),
+  }),
+) {}

@@ -1,11 +1,10 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import { callerOf } from '../../access/authority.js';
 import { inviteStream } from '../../events/invite.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { ADMINS } from '../../kernel/roles.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
+import { decides } from '../../storage/deciding-handler.js';
 import { inviteDecider } from './invite.decider.js';
 
 export class RevokeInviteInput {
@@ -29,16 +28,15 @@ export class RevokeInvite extends ProcedureCommand<RevokeInviteInput, InviteRevo
   description:
     'Withdraws a pending invite: its link stops working. Not an invite to a role above yours.',
 })
-export class RevokeInviteHandler implements ICommandHandler<RevokeInvite> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RevokeInvite): Promise<InviteRevoked> {
-    const decision = await this.runner.run(
-      inviteStream(input.inviteId),
-      inviteDecider,
-      { kind: 'revoke', actor: callerOf(ctx), inviteId: input.inviteId },
-      ctx,
-    );
-    return { inviteId: input.inviteId, status: 'revoked', changed: decision.events.length > 0 };
-  }
-}
+export class RevokeInviteHandler extends decides(inviteDecider).on(
+  RevokeInvite,
+  ({ input, ctx }) => ({
+    stream: inviteStream(input.inviteId),
+    command: { kind: 'revoke', actor: callerOf(ctx), inviteId: input.inviteId },
+    answer: (decision) => ({
+      inviteId: input.inviteId,
+      status: 'revoked',
+      changed: decision.events.length > 0,
+    }),
+  }),
+) {}

@@ -1,9 +1,8 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { identityProviderStream } from '../../events/sso.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { OWNERS } from '../../kernel/roles.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
+import { decides } from '../../storage/deciding-handler.js';
 import { identityProviderDecider } from './identity-provider.decider.js';
 import { ProviderIdInput } from './identity-provider.input.js';
 
@@ -20,16 +19,11 @@ export class RemoveIdentityProvider extends ProcedureCommand<
   description:
     'Removes an identity provider: sign-ins through it stop; sessions it started run until they end.',
 })
-export class RemoveIdentityProviderHandler implements ICommandHandler<RemoveIdentityProvider> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RemoveIdentityProvider) {
-    await this.runner.run(
-      identityProviderStream(input.providerId),
-      identityProviderDecider,
-      { kind: 'remove', providerId: input.providerId },
-      ctx,
-    );
-    return { providerId: input.providerId, removed: true as const };
-  }
-}
+export class RemoveIdentityProviderHandler extends decides(identityProviderDecider).on(
+  RemoveIdentityProvider,
+  ({ input }) => ({
+    stream: identityProviderStream(input.providerId),
+    command: { kind: 'remove', providerId: input.providerId },
+    answer: () => ({ providerId: input.providerId, removed: true as const }),
+  }),
+) {}

@@ -1,9 +1,8 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { alertRuleStream } from '../../events/alerts.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { OPERATORS } from '../../kernel/roles.js';
-import { DeciderRunner } from '../../storage/decider-runner.js';
+import { decides } from '../../storage/deciding-handler.js';
 import { alertRuleDecider } from './alert-rule.decider.js';
 import { AlertRuleIdInput } from './metrics.input.js';
 
@@ -21,16 +20,11 @@ export class RemoveAlertRule extends ProcedureCommand<
     'Removes an alert rule: it is checked no more, and an alert it holds open is resolved at the next check.',
   project: { alert: 'ruleId' },
 })
-export class RemoveAlertRuleHandler implements ICommandHandler<RemoveAlertRule> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RemoveAlertRule) {
-    await this.runner.run(
-      alertRuleStream(input.ruleId),
-      alertRuleDecider,
-      { kind: 'remove', ruleId: input.ruleId },
-      ctx,
-    );
-    return { ruleId: input.ruleId, removed: true as const };
-  }
-}
+export class RemoveAlertRuleHandler extends decides(alertRuleDecider).on(
+  RemoveAlertRule,
+  ({ input }) => ({
+    stream: alertRuleStream(input.ruleId),
+    command: { kind: 'remove', ruleId: input.ruleId },
+    answer: () => ({ ruleId: input.ruleId, removed: true as const }),
+  }),
+) {}

@@ -1,10 +1,9 @@
-import type { ICommandHandler } from '@nestjs/cqrs';
 import { s3TargetDecider } from '../../../deployments/backup-schedules/s3-target.decider.js';
 import { s3TargetStream } from '../../../events/backup-schedules.events.js';
 import { Procedure } from '../../../kernel/procedure.js';
 import { ProcedureCommand } from '../../../kernel/procedure-message.js';
 import { ADMINS } from '../../../kernel/roles.js';
-import { DeciderRunner } from '../../../storage/decider-runner.js';
+import { decides } from '../../../storage/deciding-handler.js';
 import { S3TargetIdInput } from './s3-target.input.js';
 
 export class RemoveS3Target extends ProcedureCommand<
@@ -20,16 +19,11 @@ export class RemoveS3Target extends ProcedureCommand<
   description:
     'Removes an S3 target: no copy goes there any more (the copies there stay in the bucket).',
 })
-export class RemoveS3TargetHandler implements ICommandHandler<RemoveS3Target> {
-  constructor(private readonly runner: DeciderRunner) {}
-
-  async execute({ input, ctx }: RemoveS3Target) {
-    await this.runner.run(
-      s3TargetStream(input.targetId),
-      s3TargetDecider,
-      { kind: 'remove', targetId: input.targetId },
-      ctx,
-    );
-    return { targetId: input.targetId, removed: true as const };
-  }
-}
+export class RemoveS3TargetHandler extends decides(s3TargetDecider).on(
+  RemoveS3Target,
+  ({ input }) => ({
+    stream: s3TargetStream(input.targetId),
+    command: { kind: 'remove', targetId: input.targetId },
+    answer: () => ({ targetId: input.targetId, removed: true as const }),
+  }),
+) {}

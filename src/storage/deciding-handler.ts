@@ -1,0 +1,39 @@
+import { Injectable, type Type } from '@nestjs/common';
+import type { AnswerOf, ProcedureCommand } from '../kernel/procedure-message.js';
+import type { Decider } from './decider.js';
+import { DeciderRunner, type Decision } from './decider-runner.js';
+
+/** What one call decides: the decider's command, on which stream, and what the caller is told. */
+export interface DecisionPlan<S, C, R> {
+  stream: string;
+  command: C;
+  answer: (decision: Decision<S>) => R;
+}
+
+/**
+ * The handler of a command whose whole use case is one decision: the plan names the stream and
+ * the decider's command from the message, the runner appends what the decider decides, and the
+ * answer is made from the decision. A use case that first looks something up writes its own.
+ *
+ * `export class RemoveDrainHandler extends DecidingHandler(RemoveDrain, drainDecider, ({ input }) => …) {}`
+ */
+export function decides<S, C>(decider: Decider<S, C>) {
+  return {
+    on: <M extends ProcedureCommand<unknown, unknown>>(
+      _message: new (...args: never[]) => M,
+      plan: (message: M) => DecisionPlan<S, C, AnswerOf<M>>,
+    ): Type<{ execute(message: M): Promise<AnswerOf<M>> }> => {
+      const typed = decider;
+      @Injectable()
+      class Deciding {
+        constructor(readonly runner: DeciderRunner) {}
+
+        async execute(message: M): Promise<AnswerOf<M>> {
+          const { stream, command, answer } = plan(message);
+          return answer(await this.runner.run(stream, typed, command, message.ctx));
+        }
+      }
+      return Deciding;
+    },
+  };
+}
