@@ -93,6 +93,32 @@ describe('lifecycle of servers and services', () => {
     expect((await deploy(serviceId)).status).toBe(200);
   });
 
+  it('names the volumes its compose file declares, as the compose file changes', async () => {
+    const { serviceId } = await readyService(t.url, owner, { name: unique('api') });
+    const volumes = async () =>
+      data<{ volumes: string[] }>(await call(t.url, 'GET', 'serviceDetails', owner, { serviceId }))
+        .volumes;
+    expect(await volumes()).toEqual([]);
+    data(
+      await call(t.url, 'POST', 'updateService', owner, {
+        serviceId,
+        compose: [
+          'services:',
+          '  api:',
+          '    image: ghcr.io/acme/api:1.0.0',
+          '    volumes: ["uploads:/srv/uploads", "cache:/tmp/cache", "./conf:/etc/conf:ro"]',
+          'volumes:',
+          '  uploads: {}',
+          '  cache:',
+          '    labels: { purpose: scratch }',
+          '',
+        ].join('\n'),
+      }),
+    );
+    // Named volumes only, by their compose names (a bind mount is not a volume to back up).
+    expect(await volumes()).toEqual(['uploads', 'cache']);
+  });
+
   it('adds, changes and removes env vars; secrets sealed and masked', async () => {
     const { serviceId } = await readyService(t.url, owner, { name: unique('api') });
     const res = data<{ updated: string[] }>(

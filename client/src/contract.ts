@@ -818,7 +818,7 @@ export interface ProcedureInputs {
     cursor?: string;
     status?: 'pending-host-key' | 'ready' | 'decommissioned';
   };
-  /** One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows. */
+  /** One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the named volumes its compose file declares, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows. */
   serviceDetails: {
     /** uuid */
     serviceId: string;

@@ -8,6 +8,7 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { namedVolumes } from '../compose-volumes.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { certificatesOf, type CertificateState } from './certificate-state.js';
 import {
@@ -31,6 +32,8 @@ export interface ServiceDetailsAnswer extends ServiceView {
   backups: number;
   /** The certificates of its domains routed with TLS, as its server's edge proxy holds them. */
   certificates: CertificateState[];
+  /** The named volumes its compose file declares (top-level `volumes`): what can be backed up. */
+  volumes: string[];
 }
 
 export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetailsAnswer> {}
@@ -42,7 +45,7 @@ export class ServiceDetails extends ProcedureQuery<ServiceIdInput, ServiceDetail
   scopes: ['service:read'],
   input: ServiceIdInput,
   description:
-    'One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows.',
+    'One service: settings (secret env values masked), compose, server, its five latest deployments, how many backups it has, the named volumes its compose file declares, the certificates of its TLS domains (issuer, expiry, last error) and the git repository it follows.',
   project: { service: 'serviceId' },
 })
 export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
@@ -67,6 +70,7 @@ export class ServiceDetailsHandler implements IQueryHandler<ServiceDetails> {
       recentDeployments: recent.items.map(deploymentSummary),
       backups,
       certificates: await certificatesOf(this.reads, service),
+      volumes: namedVolumes(service.compose) ?? [],
     };
   }
 }
