@@ -61,6 +61,16 @@ describe('the dashboard: backup schedules in a real browser', () => {
     manualId = data<{ backupId: string }>(
       await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
     ).backupId;
+    // A named volume in the compose file, offered by name before any backup of it.
+    const { compose } = data<{ compose: string }>(
+      await call(t.url, 'GET', 'serviceDetails', owner, { serviceId }),
+    );
+    data(
+      await call(t.url, 'POST', 'updateService', owner, {
+        serviceId,
+        compose: `${compose.trimEnd()}\nvolumes:\n  data: {}\n`,
+      }),
+    );
     browser = await launchBrowser();
   }, 120_000);
   afterAll(async () => {
@@ -209,9 +219,10 @@ describe('the dashboard: backup schedules in a real browser', () => {
     await expect(form.getByLabel('Schedule (cron)').inputValue()).resolves.toBe('0 * * * *');
     await expect(form.getByLabel('An S3 bucket').isChecked()).resolves.toBe(true);
     await expect(form.getByLabel('Test command').inputValue()).resolves.toBe('pg_restore --list');
-    await form.getByLabel('Named volumes').fill('data');
+    await form.getByText('The compose file declares data.', { exact: false }).waitFor();
+    await form.getByLabel('Named volumes').fill('nope');
     await form.getByRole('button', { name: 'Save the schedule' }).click();
-    await form.getByText('it declares no volumes').waitFor();
+    await form.getByText('one of: data').waitFor();
     await expect(form.getByLabel('Named volumes').getAttribute('aria-invalid')).resolves.toBe(
       'true',
     );
@@ -266,6 +277,7 @@ describe('the dashboard: backup schedules in a real browser', () => {
     expect(copies).toEqual([expect.objectContaining({ serverId: 's3:archive', status: 'copied' })]);
     expect(copies[0].verifiedAt).not.toBeNull();
 
+    await dialog.getByRole('button', { name: 'Back up volume data now' }).waitFor();
     await dialog.getByRole('button', { name: 'Back up now' }).click();
     await dialog.getByText(/^Backup taken \(backup command/).waitFor();
     await list.nth(2).waitFor();

@@ -46,12 +46,15 @@ export function BackupScheduleForm({
   current,
   servers,
   targets,
+  volumes: declared,
   onDone,
 }: {
   service: BackupService;
   current: Schedule | null;
   servers: Server[];
   targets: S3Target[] | null;
+  /** The named volumes the compose file declares, named in the field's hint. */
+  volumes: string[];
   /** Called when saved (true) or cancelled (false). */
   onDone: (saved: boolean) => void;
 }) {
@@ -184,7 +187,7 @@ export function BackupScheduleForm({
           label="Named volumes"
           value={volumes}
           onChange={(e) => setVolumes(e.target.value)}
-          hint="Volumes the compose file declares (top-level volumes), separated by commas; each is tarred into a backup of its own. At most 10."
+          hint={`${declared.length ? `The compose file declares ${declared.join(', ')}.` : 'The compose file declares no named volumes.'} Separated by commas; each is tarred into a backup of its own. At most 10.`}
           autoComplete="off"
           spellCheck={false}
           error={error}

@@ -123,12 +123,15 @@ export function BackupScheduleSection({
   schedule,
   servers,
   targets,
+  volumes,
 }: {
   service: BackupService;
   schedule: Schedule | null;
   servers: Server[];
   /** The S3 targets, or null when the viewer may not list them. */
   targets: S3Target[] | null;
+  /** The named volumes the service's compose file declares. */
+  volumes: string[];
 }) {
   const can = useCan();
   const queryClient = useQueryClient();
@@ -157,6 +160,7 @@ export function BackupScheduleSection({
           current={schedule}
           servers={servers.filter((s) => s.hostKeyApproved)}
           targets={targets}
+          volumes={volumes}
           onDone={(saved) => {
             setEditing(false);
             setNote(saved ? 'Schedule saved.' : null);

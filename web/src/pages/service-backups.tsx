@@ -37,6 +37,11 @@ export function ServiceBackups({
     queryFn: () => query('s3Targets'),
     enabled: readsTargets,
   });
+  // The compose file's named volumes: what "back up volume X now" offers.
+  const details = useQuery({
+    queryKey: ['serviceDetails', serviceId],
+    queryFn: () => query('serviceDetails', { serviceId }),
+  });
   const backups = useQuery({
     queryKey: ['backups', serviceId],
     queryFn: () => query('backups', { serviceId, limit: 20 }),
@@ -51,9 +56,11 @@ export function ServiceBackups({
   const targetList = targets.data?.targets ?? [];
   const copyList = copies.data?.copies ?? [];
   const copiesOf = (backupId: string): Copy[] => copyList.filter((c) => c.backupId === backupId);
-  // The compose file's volumes are not in the inventory: those the schedule or a backup names.
+  const declared = details.data?.volumes ?? [];
+  // Those a schedule or a backup named stay offered after the compose file dropped them.
   const volumes = [
     ...new Set([
+      ...declared,
       ...(current?.volumes ?? []),
       ...(backups.data?.items.flatMap((b) => (b.volume ? [b.volume] : [])) ?? []),
     ]),
@@ -70,6 +77,7 @@ export function ServiceBackups({
           schedule={current}
           servers={servers}
           targets={readsTargets ? targetList : null}
+          volumes={declared}
         />
       )}
       <section className="backup-list" aria-labelledby={`backups-${serviceId}`}>
