@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useCan } from '../api/access';
 import { mutate } from '../api/client';
+import { Confirm } from '../components/confirm';
 import { FormError } from '../components/form';
 import { formatMetric } from '../components/metric-format';
 import { Loading } from '../components/page';
@@ -59,19 +60,15 @@ function RuleRow({ rule, target }: { rule: Rule; target: AlertTarget }) {
       </td>
       <td data-label="">
         {asking ? (
-          <div className="row-actions" role="group" aria-label={`Remove ${name}?`}>
-            <button
-              type="button"
-              className="button danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate()}
-            >
-              Yes, remove {name}
-            </button>
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              Keep it
-            </button>
-          </div>
+          <Confirm
+            className="row-actions"
+            question={`Remove ${name}?`}
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+            onKeep={() => setAsking(false)}
+          >
+            Yes, remove {name}
+          </Confirm>
         ) : (
           <div className="row-actions">
             {can('setAlertRule') && (

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { AnswerOf } from '../api/answers';
 import { useCan } from '../api/access';
 import { mutate, query } from '../api/client';
+import { Confirm } from '../components/confirm';
 import { FormError } from '../components/form';
 import { EmptyState, Loading } from '../components/page';
 import { StatusBadge } from '../components/status';
@@ -122,20 +123,15 @@ function DrainCard({ drain }: { drain: Drain }) {
         )}
       </dl>
       {asking ? (
-        <div className="button-row" role="group" aria-label={`Remove ${name}?`}>
-          <span>It ships nothing more, and its place is forgotten.</span>
-          <button
-            type="button"
-            className="button danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate()}
-          >
-            Yes, remove {name}
-          </button>
-          <button type="button" className="button" onClick={() => setAsking(false)}>
-            Keep it
-          </button>
-        </div>
+        <Confirm
+          question={`Remove ${name}?`}
+          note="It ships nothing more, and its place is forgotten."
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+          onKeep={() => setAsking(false)}
+        >
+          Yes, remove {name}
+        </Confirm>
       ) : (
         (can('configureDrain') || can('removeDrain')) && (
           <div className="button-row">

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useCan } from '../api/access';
 import { mutate, query } from '../api/client';
+import { Confirm } from '../components/confirm';
 import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { EmptyState, Loading } from '../components/page';
@@ -65,22 +66,15 @@ function TargetCard({ target, onChange }: { target: S3Target; onChange: () => vo
         </div>
       </dl>
       {asking ? (
-        <div className="button-row" role="group" aria-label={`Remove ${name}?`}>
-          <span className="confirm-text">
-            No copy goes there any more; the copies in the bucket stay.
-          </span>
-          <button
-            type="button"
-            className="button danger"
-            disabled={remove.isPending}
-            onClick={() => remove.mutate()}
-          >
-            Yes, remove {name}
-          </button>
-          <button type="button" className="button" onClick={() => setAsking(false)}>
-            Keep it
-          </button>
-        </div>
+        <Confirm
+          question={`Remove ${name}?`}
+          note="No copy goes there any more; the copies in the bucket stay."
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate()}
+          onKeep={() => setAsking(false)}
+        >
+          Yes, remove {name}
+        </Confirm>
       ) : (
         <div className="button-row">
           {can('configureS3Target') && (

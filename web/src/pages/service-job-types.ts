@@ -7,3 +7,6 @@ export type Run = AnswerOf<'jobRuns'>['runs'][number];
 export const jobsOf = (answer: AnswerOf<'scheduledJobs'>): Job[] => answer.jobs;
 
 export const runsOf = (answer: AnswerOf<'jobRuns'>): Run[] => answer.runs;
+
+/** While something runs: the lists and a run's output are read again this often. */
+export const POLL_MS = 2_000;
