@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useCan } from '../api/access';
 import { mutate } from '../api/client';
+import { Confirm } from '../components/confirm';
 import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { StatusBadge } from '../components/status';
@@ -177,22 +178,15 @@ export function BackupScheduleSection({
       {!editing &&
         maySet &&
         (asking ? (
-          <div className="button-row" role="group" aria-label="Remove the schedule?">
-            <span className="confirm-text">
-              No more backups are taken by themselves; those taken stay.
-            </span>
-            <button
-              type="button"
-              className="button danger"
-              disabled={remove.isPending}
-              onClick={() => remove.mutate()}
-            >
-              Yes, remove the schedule
-            </button>
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              Keep it
-            </button>
-          </div>
+          <Confirm
+            question="Remove the schedule?"
+            note="No more backups are taken by themselves; those taken stay."
+            pending={remove.isPending}
+            onConfirm={() => remove.mutate()}
+            onKeep={() => setAsking(false)}
+          >
+            Yes, remove the schedule
+          </Confirm>
         ) : (
           <div className="button-row">
             <button

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { AnswerOf } from '../api/answers';
 import { useCan } from '../api/access';
 import { mutate, query } from '../api/client';
+import { Confirm } from '../components/confirm';
 import type { ProcedureInputs } from '../api/contract';
 import { Done, SelectField } from '../components/fields';
 import { Field, FormError, SubmitButton } from '../components/form';
@@ -99,19 +100,14 @@ function InviteRow({ invite }: { invite: Invite }) {
         {can('revokeInvite') &&
           invite.status === 'pending' &&
           (asking ? (
-            <div className="button-row" role="group" aria-label={`Revoke the invite of ${who}?`}>
-              <button
-                type="button"
-                className="button danger"
-                disabled={revoke.isPending}
-                onClick={() => revoke.mutate()}
-              >
-                Yes, revoke it
-              </button>
-              <button type="button" className="button" onClick={() => setAsking(false)}>
-                Keep it
-              </button>
-            </div>
+            <Confirm
+              question={`Revoke the invite of ${who}?`}
+              pending={revoke.isPending}
+              onConfirm={() => revoke.mutate()}
+              onKeep={() => setAsking(false)}
+            >
+              Yes, revoke it
+            </Confirm>
           ) : (
             <button type="button" className="button danger" onClick={() => setAsking(true)}>
               Revoke the invite of {who}…

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { AnswerOf } from '../api/answers';
 import { useCan } from '../api/access';
 import { mutate, query } from '../api/client';
+import { Confirm } from '../components/confirm';
 import { SelectField } from '../components/fields';
 import { Field, FormError, SubmitButton } from '../components/form';
 import { Loading } from '../components/page';
@@ -104,19 +105,14 @@ function HookRow({ hook }: { hook: Hook }) {
       {can('revokeDeployWebhook') &&
         hook.status === 'active' &&
         (asking ? (
-          <div className="button-row" role="group" aria-label={`Revoke ${hook.name}?`}>
-            <button
-              type="button"
-              className="button danger"
-              disabled={revoke.isPending}
-              onClick={() => revoke.mutate()}
-            >
-              Yes, revoke {hook.name}
-            </button>
-            <button type="button" className="button" onClick={() => setAsking(false)}>
-              Keep it
-            </button>
-          </div>
+          <Confirm
+            question={`Revoke ${hook.name}?`}
+            pending={revoke.isPending}
+            onConfirm={() => revoke.mutate()}
+            onKeep={() => setAsking(false)}
+          >
+            Yes, revoke {hook.name}
+          </Confirm>
         ) : (
           <button type="button" className="button danger" onClick={() => setAsking(true)}>
             Revoke {hook.name}…
