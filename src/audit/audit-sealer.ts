@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { systemContext, type RequestContext } from '../kernel/request-context.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
@@ -24,7 +18,7 @@ import {
 } from '../events/audit.events.js';
 import { chainLink, GENESIS } from './hash-chain.js';
 import { positionAfter } from './chain-places.js';
-import { errorForLog } from '../common/log-text.js';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 
 /** The link recorded for one place of the global order (`position`: the place, 1, 2, 3…). */
@@ -65,8 +59,7 @@ const logger = new Logger('Audit');
  * with the audit key. Runs on demand and, when configured, every N events or T seconds.
  */
 @Injectable()
-export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
+export class AuditSealer extends PeriodicPass {
   private lastSealAt = Date.now();
   private sealing: Promise<SealedCheckpoint | null> | null = null;
   private last: LastCheckpoint | null = null;
@@ -78,23 +71,28 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.primary.ensureCollection(AUDIT_CHAIN);
-    const { sealEveryEvents, sealSeconds } = this.config.audit;
-    if (sealEveryEvents === 0 && sealSeconds === 0) return;
-    this.timer = setInterval(() => void this.maybeSeal(), 2000);
-    this.timer.unref();
+  ) {
+    super({ logger, failure: 'Sealing failed' });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+  /** When sealing is configured, every 2 s: whether enough events or time have passed. */
+  protected override intervalMs(): number {
+    const { sealEveryEvents, sealSeconds } = this.config.audit;
+    return sealEveryEvents === 0 && sealSeconds === 0 ? 0 : 2000;
+  }
+
+  override async onApplicationBootstrap(): Promise<void> {
+    await this.primary.ensureCollection(AUDIT_CHAIN);
+    super.onApplicationBootstrap();
+  }
+
+  override async onApplicationShutdown(): Promise<void> {
+    await super.onApplicationShutdown();
     await this.sealing;
   }
 
-  /** Never throws: a failed pass is logged and the next one tries again. */
-  private async maybeSeal(): Promise<void> {
+  /** Seals when due; a failed pass is logged (PeriodicPass) and the next one tries again. */
+  protected async pass(): Promise<void> {
     try {
       const last = await this.lastCheckpoint();
       const { sealEveryEvents, sealSeconds } = this.config.audit;
@@ -106,7 +104,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnApplicationShutdow
     } catch (error) {
       // Another replica sealed the same events first: its checkpoint stands, nothing failed.
       if (error instanceof WrongExpectedRevisionError) return;
-      logger.error('Sealing failed', errorForLog(error));
+      throw error;
     }
   }
 

@@ -1,11 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
-import { errorForLog } from '../common/log-text.js';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import {
   EVENT_STORE,
@@ -43,9 +37,7 @@ export interface WatchPass {
  * checkpoint that covers it, so one break does not hide what follows.
  */
 @Injectable()
-export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<WatchPass | null> | null = null;
+export class AuditWatch extends PeriodicPass<WatchPass | null> {
   private cursor = 1;
 
   constructor(
@@ -53,31 +45,20 @@ export class AuditWatch implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verification: AuditVerification,
     private readonly writer: EventWriter,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const seconds = this.config.audit.verifySeconds;
-    if (seconds === 0) return;
-    this.timer = setInterval(() => {
-      void this.verifyNow().catch((error: unknown) => {
-        logger.error('The audit verification pass failed', errorForLog(error));
-      });
-    }, seconds * 1000);
-    this.timer.unref();
+  ) {
+    super({ logger, failure: 'The audit verification pass failed' });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => null);
+  protected override intervalSeconds(): number {
+    return this.config.audit.verifySeconds;
   }
 
   /** One pass (never two at once): null when the store is empty. */
   verifyNow(): Promise<WatchPass | null> {
-    this.running ??= this.pass().finally(() => (this.running = null));
-    return this.running;
+    return this.tick();
   }
 
-  private async pass(): Promise<WatchPass | null> {
+  protected async pass(): Promise<WatchPass | null> {
     const head = Number(await this.events.headPosition());
     if (head === 0) return null;
     if (this.cursor > head) this.cursor = 1;

@@ -1,13 +1,7 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ApiTokenDoc } from '../../projections/api-tokens.projection.js';
 import { CLOCK, type Clock } from '../common/clock.js';
-import { errorForLog } from '../common/log-text.js';
+import { PeriodicPass } from '../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
 import { TokenExpiryNoticed, tokenExpiryNoticeStream } from '../events/notifications.events.js';
@@ -31,10 +25,7 @@ export const SCAN_PAGES = 5;
  * every token in the window is noticed however many there are.
  */
 @Injectable()
-export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private first: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+export class TokenExpiryScan extends PeriodicPass<number> {
   /** Where the next scan resumes; null: from the soonest expiry. */
   private resume: string | null = null;
   pageSize = SCAN_PAGE_SIZE;
@@ -45,29 +36,17 @@ export class TokenExpiryScan implements OnApplicationBootstrap, OnApplicationShu
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    const minutes = this.config.notifications.tokenScanMinutes;
-    if (!this.config.notifications.sending || minutes === 0) return;
-    const tick = () => {
-      this.running ??= this.scan()
-        .catch((error: unknown) => {
-          logger.error('The token expiry scan failed', errorForLog(error));
-          return 0;
-        })
-        .finally(() => (this.running = null));
-    };
-    this.timer = setInterval(tick, minutes * 60_000);
-    this.timer.unref();
-    this.first = setTimeout(tick, 5_000);
-    this.first.unref();
+  ) {
+    super({ logger, failure: 'The token expiry scan failed', firstPassAfterMs: 5_000 });
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    if (this.first) clearTimeout(this.first);
-    await this.running;
+  protected override intervalMs(): number {
+    const { sending, tokenScanMinutes } = this.config.notifications;
+    return sending ? tokenScanMinutes * 60_000 : 0;
+  }
+
+  protected pass(): Promise<number> {
+    return this.scan();
   }
 
   /** Notices the tokens due now; answers how many were noticed for the first time. */

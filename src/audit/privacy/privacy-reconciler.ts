@@ -1,10 +1,4 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ProjectionRunner } from '../../../projections/projection-runner.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -13,18 +7,18 @@ import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PersonalData } from '../../privacy/personal-data.js';
 import { userSubject } from '../../events/privacy.events.js';
 import { errorForLog } from '../../common/log-text.js';
+import { PeriodicPass } from '../../common/periodic-pass.js';
 
 const logger = new Logger('Privacy');
 
 /**
  * After start, deletes any key whose erasure was recorded but not carried out (a crash between
  * the two). Runs in the background once the read models have caught up; never delays start-up.
+ * Its periodic pass is the retention of anonymous callers' addresses: at start, then daily.
  */
 @Injectable()
-export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
-  private running: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private timer: NodeJS.Timeout | null = null;
+export class PrivacyReconciler extends PeriodicPass<string[]> {
+  private reconciling: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -32,7 +26,18 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
     private readonly projections: ProjectionRunner,
     private readonly personal: PersonalData,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super({ logger, failure: 'Expiring client addresses failed' });
+  }
+
+  /** Retention runs daily; a month boundary is at most a day late. */
+  protected override intervalMs(): number {
+    return 24 * 3600_000;
+  }
+
+  protected pass(): Promise<string[]> {
+    return this.expireAddresses();
+  }
 
   /** Anonymous callers' addresses become unreadable after the retention period. */
   async expireAddresses(): Promise<string[]> {
@@ -44,25 +49,19 @@ export class PrivacyReconciler implements OnApplicationBootstrap, OnApplicationS
     return expired;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.expireAddresses();
-    // Retention runs daily; a month boundary is at most a day late.
-    this.timer = setInterval(() => {
-      this.expireAddresses().catch((error: unknown) =>
-        logger.error('Expiring client addresses failed', errorForLog(error)),
-      );
-    }, 24 * 3600_000);
-    this.timer.unref();
-    this.running = this.reconcile().then(
+  override async onApplicationBootstrap(): Promise<void> {
+    await this.tick();
+    super.onApplicationBootstrap();
+    this.reconciling = this.reconcile().then(
       () => undefined,
       (error: unknown) => logger.error('Reconciling erasures failed', errorForLog(error)),
     );
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  override async onApplicationShutdown(): Promise<void> {
+    // Sets `stopped` first, which ends reconcile()'s wait for the read models.
+    await super.onApplicationShutdown();
+    await this.reconciling;
   }
 
   async reconcile(): Promise<number> {

@@ -51,6 +51,8 @@ import { deploymentSummary, notificationPayload } from './notification-message.j
 const logger = new Logger('Notifications');
 const CHANNEL_EVENTS = [NotificationChannelCreated.type, NotificationChannelUpdated.type];
 const SOURCE_EVENTS = [ServiceGitSourceSet.type, ServiceGitSourceRemoved.type];
+/** What differs between the deliveries of one event; the rest is the event's or a new one's. */
+type NewDeliveryField = 'id' | 'channelId' | 'subject' | 'testId' | 'payload';
 
 /** `notification_outbox`: the consumer's position, one document (id `deliveries`). */
 export interface OutboxCheckpoint extends Doc {
@@ -135,48 +137,42 @@ export class NotificationOutbox implements OnApplicationBootstrap, OnApplication
     const position = Number(event.position);
     await this.primary.transaction(async (session) => {
       const deliveries = session.collection<DeliveryDoc>(DELIVERIES);
+      /** A delivery of this event, pending and due now, unless written before. */
+      const add = async (delivery: Pick<DeliveryDoc, NewDeliveryField>) => {
+        if (await deliveries.get(delivery.id)) return;
+        await deliveries.put({
+          ...delivery,
+          eventId: event.id,
+          eventType: event.type,
+          position,
+          status: 'pending',
+          attempts: 0,
+          lastError: null,
+          lastStatusCode: null,
+          nextAttemptAt: now,
+          createdAt: now,
+          deliveredAt: null,
+        });
+      };
       // No subject, no channels: the loop runs only when the event has one.
       for (const channel of subject ? channels : []) {
         const id = `${event.id}:${channel.id}`;
-        if (await deliveries.get(id)) continue;
-        await deliveries.put({
+        await add({
           id,
           channelId: channel.id,
           subject: subject ?? '',
-          eventId: event.id,
-          eventType: event.type,
-          position,
           testId: test ? String(event.data.testId) : null,
-          status: 'pending',
-          attempts: 0,
-          lastError: null,
-          lastStatusCode: null,
-          nextAttemptAt: now,
-          createdAt: now,
-          deliveredAt: null,
           payload: notificationPayload(id, subject ?? '', event, deployment),
         });
       }
-      const statusId = `${event.id}:commit-status`;
-      if (status && !(await deliveries.get(statusId))) {
-        await deliveries.put({
-          id: statusId,
+      if (status)
+        await add({
+          id: `${event.id}:commit-status`,
           channelId: `${COMMIT_STATUS_CHANNEL_PREFIX}${status.serviceId}`,
           subject: COMMIT_STATUS_SUBJECT,
-          eventId: event.id,
-          eventType: event.type,
-          position,
           testId: null,
-          status: 'pending',
-          attempts: 0,
-          lastError: null,
-          lastStatusCode: null,
-          nextAttemptAt: now,
-          createdAt: now,
-          deliveredAt: null,
           payload: { ...status },
         });
-      }
       await session
         .collection<OutboxCheckpoint>(OUTBOX_CHECKPOINTS)
         .put({ id: 'deliveries', position });

@@ -6,10 +6,10 @@ import type { BackupDoc } from '../../../projections/backups.projection.js';
 import type { BackupCopyDoc } from '../../../projections/backup-copies.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog } from '../../common/log-text.js';
+import { PeriodicPass } from '../../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { toPrune } from '../../deployments/backup-schedules/retention.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
-import { dueTime } from '../../deployments/jobs/cron-schedule.js';
 import {
   BackupPruned,
   ScheduledBackupClaimed,
@@ -22,7 +22,7 @@ import { systemContext, type RequestContext } from '../../kernel/request-context
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { PeriodicPass } from '../periodic-pass.js';
+import { dueSchedules, embeddedRunnerPollMs } from '../due-schedules.js';
 import { BackupCopier } from './backup-copier.js';
 import { RestoreTester, testToRun } from './restore-tester.js';
 import { TriggerBackup, TriggerBackupHandler } from './trigger-backup.js';
@@ -57,19 +57,17 @@ export class BackupScheduler extends PeriodicPass {
   }
 
   protected override intervalMs(): number {
-    return this.config.runner.mode === 'embedded' ? Math.max(this.config.runner.pollMs, 250) : 0;
+    return embeddedRunnerPollMs(this.config);
   }
 
   /** A pass now (tests move their clock, then call it). */
   override async pass(): Promise<void> {
-    const now = this.clock.now();
-    const { items } = await this.reads
-      .collection<BackupScheduleDoc>('backup_schedules')
-      .find({ enabled: true }, { sort: { id: 1 }, limit: MAX_SCHEDULES });
-    for (const schedule of items) {
-      const after = new Date(schedule.lastScheduledFor ?? schedule.setAt);
-      const due = await dueTime(schedule.schedule, schedule.timezone, after, now);
-      if (!due) continue;
+    const schedules = dueSchedules(
+      this.reads.collection<BackupScheduleDoc>('backup_schedules'),
+      { filter: { enabled: true }, limit: MAX_SCHEDULES, since: (s) => s.setAt },
+      this.clock.now(),
+    );
+    for await (const { schedule, due } of schedules) {
       try {
         await this.take(schedule, due);
       } catch (error) {

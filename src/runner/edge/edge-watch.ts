@@ -3,11 +3,11 @@ import type { ServerEdgeDoc } from '../../../projections/server-edges.projection
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { errorForLog } from '../../common/log-text.js';
+import { PeriodicPass } from '../../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { systemContext } from '../../kernel/request-context.js';
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { PeriodicPass } from '../periodic-pass.js';
 import { EdgeCertificates } from './edge-certificates.js';
 import { EdgeProxy } from './edge-proxy.js';
 

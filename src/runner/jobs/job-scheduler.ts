@@ -2,14 +2,14 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobRunDoc, ScheduledJobDoc } from '../../../projections/scheduled-jobs.projection.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { errorForLog, logText } from '../../common/log-text.js';
+import { PeriodicPass } from '../../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
-import { dueTime } from '../../deployments/jobs/cron-schedule.js';
 import { jobRunDecider } from '../../deployments/jobs/job-run.decider.js';
 import { jobRunStream } from '../../events/jobs.events.js';
 import { systemContext } from '../../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { PeriodicPass } from '../periodic-pass.js';
+import { dueSchedules, embeddedRunnerPollMs } from '../due-schedules.js';
 import { JobStarter, settingsOf } from './job-starter.js';
 
 const logger = new Logger('Jobs');
@@ -37,19 +37,18 @@ export class JobScheduler extends PeriodicPass {
   }
 
   protected override intervalMs(): number {
-    return this.config.runner.mode === 'embedded' ? Math.max(this.config.runner.pollMs, 250) : 0;
+    return embeddedRunnerPollMs(this.config);
   }
 
   /** A pass now (tests move their clock, then call it). */
   override async pass(): Promise<void> {
     const now = this.clock.now();
-    const { items } = await this.reads
-      .collection<ScheduledJobDoc>('scheduled_jobs')
-      .find({ enabled: true, removedAt: null }, { sort: { id: 1 }, limit: MAX_JOBS });
-    for (const job of items) {
-      const after = new Date(job.lastScheduledFor ?? job.definedAt);
-      const due = await dueTime(job.schedule, job.timezone, after, now);
-      if (!due) continue;
+    const jobs = dueSchedules(
+      this.reads.collection<ScheduledJobDoc>('scheduled_jobs'),
+      { filter: { enabled: true, removedAt: null }, limit: MAX_JOBS, since: (j) => j.definedAt },
+      now,
+    );
+    for await (const { schedule: job, due } of jobs) {
       try {
         await this.starter.scheduled(
           settingsOf(job),

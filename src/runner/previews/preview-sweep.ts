@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { errorForLog } from '../../common/log-text.js';
+import { PeriodicPass } from '../../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { PeriodicPass } from '../periodic-pass.js';
 import { PreviewEnvironments } from './preview-environments.js';
 
 const logger = new Logger('Previews');
