@@ -1,15 +1,9 @@
 import type { RequestContext, SessionInfo, TokenInfo } from '../kernel/request-context.js';
+import type { PrincipalSummary } from './principals-page.js';
 
 /** Who is calling, and with what. Never a secret. */
 export interface CallerDescription {
-  principal: {
-    id: string;
-    kind: 'user' | 'agent';
-    name: string;
-    email: string | null;
-    role: string;
-    preset: string | null;
-  };
+  principal: PrincipalSummary;
   authMethod: RequestContext['authMethod'];
   scopes: string[];
   token: TokenInfo | null;

@@ -4,13 +4,17 @@ import { readPage } from '../readstore/read-page.js';
 import type { ReadStore } from '../readstore/read-store.port.js';
 import type { PageInput } from '../common/page.input.js';
 
-export interface MemberView {
+/** Who a principal is, as answers show it (a page of members, the caller's own description). */
+export interface PrincipalSummary {
   id: string;
   kind: 'user' | 'agent';
   name: string;
   email: string | null;
   role: string;
   preset: string | null;
+}
+
+export interface MemberView extends PrincipalSummary {
   status: string;
   createdAt: string;
   invalidated: boolean;

@@ -1,5 +1,8 @@
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
   IsInt,
   IsString,
   Matches,
@@ -8,6 +11,7 @@ import {
   Min,
   MinLength,
   registerDecorator,
+  ValidateNested,
   type ValidationArguments,
 } from 'class-validator';
 import { CONTROL_CHARACTER_SET } from './control-characters.js';
@@ -20,6 +24,23 @@ import { Omittable } from './omittable.js';
  */
 export function field(...decorators: PropertyDecorator[]): PropertyDecorator {
   return (target, key) => [...decorators].reverse().forEach((decorate) => decorate(target, key));
+}
+
+/**
+ * A list of nested inputs, each validated as an instance of `of()`'s class: at most `max` of
+ * them, and at least `min` where one is given.
+ */
+export function NestedList(
+  of: () => new () => object,
+  { min, max }: { min?: number; max: number },
+): PropertyDecorator {
+  return field(
+    IsArray(),
+    ...(min === undefined ? [] : [ArrayMinSize(min)]),
+    ArrayMaxSize(max),
+    ValidateNested({ each: true }),
+    Type(of),
+  );
 }
 
 /** One line with none of the control characters (see control-characters.ts). */

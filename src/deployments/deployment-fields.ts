@@ -1,6 +1,6 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   IsArray,
   IsIn,
   IsInt,
@@ -11,9 +11,8 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
-import { field } from '../common/field-rules.js';
+import { field, NestedList } from '../common/field-rules.js';
 import { Omittable } from '../common/omittable.js';
 import { COMPOSE_LIMITS } from './compose-limits.js';
 
@@ -106,8 +105,7 @@ export const ImageReference = () =>
 export const ComposeText = () =>
   field(IsString(), MinLength(1), MaxLength(COMPOSE_LIMITS.maxChars));
 
-export const EnvList = (of: () => new () => object) =>
-  field(IsArray(), ArrayMaxSize(200), ValidateNested({ each: true }), Type(of));
+export const EnvList = (of: () => new () => object) => NestedList(of, { max: 200 });
 
 export const APPROVAL_RULES = ['none', 'agents', 'all-but-admins'] as const;
 export const ApprovalRule = () => field(IsIn(APPROVAL_RULES));
@@ -119,6 +117,27 @@ export const HealthCheckUrl = () =>
   );
 
 export const ShellCommand = () => field(IsString(), MinLength(1), MaxLength(1024));
+
+/**
+ * The arguments of a command run in a one-shot container (a scheduled job, a restore test), e.g.
+ * `["sh", "-c", "..."]`.
+ */
+export const ContainerCommand = () =>
+  field(
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(64),
+    IsString({ each: true }),
+    MinLength(1, { each: true }),
+    MaxLength(4096, { each: true }),
+    Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' }),
+  );
+
+/** Cron: `minute hour day-of-month month day-of-week`, or `@daily` and the like. */
+export const CronSchedule = () => field(IsString(), MinLength(1), MaxLength(120));
+
+/** The IANA time zone a schedule is read in, which may be left out (UTC). */
+export const TimeZone = () => field(Omittable(), IsString(), MaxLength(64));
 
 /** Why: shown to approvers and kept in the audit trail. */
 export const Reason = () => field(IsString(), MinLength(12), MaxLength(280));

@@ -1,18 +1,9 @@
 import type { Decider } from '../storage/decider.js';
-import {
-  ServerComposePolicySet,
-  ServerHostKeyApproved,
-  ServerRegistered,
-} from '../events/deployments.events.js';
-import {
-  ServerDecommissioned,
-  ServerHostKeyRepinned,
-  ServerServiceAttached,
-  ServerServiceDetached,
-} from '../events/lifecycle.events.js';
+import { ServerRegistered } from '../events/deployments.events.js';
 import {
   decideServerChange,
   evolveServer,
+  SERVER_FACT_EVENTS,
   type ServerChange,
   type ServerFacts,
 } from './server.decider.js';
@@ -25,16 +16,6 @@ export interface FleetState {
 export const fleetHasName = (state: FleetState, name: string) =>
   [...state.servers.values()].some((s) => s.name === name);
 
-const SERVER_EVENTS = [
-  ServerRegistered,
-  ServerHostKeyApproved,
-  ServerComposePolicySet,
-  ServerHostKeyRepinned,
-  ServerDecommissioned,
-  ServerServiceAttached,
-  ServerServiceDetached,
-] as const;
-
 /**
  * The `fleet` stream of stores written before servers had their own streams: it no longer
  * takes registrations, but its servers keep their history there, so their later changes are
@@ -43,7 +24,7 @@ const SERVER_EVENTS = [
 export const fleetDecider: Decider<FleetState, ServerChange> = {
   initialState: () => ({ servers: new Map() }),
   evolve(state, event) {
-    const about = SERVER_EVENTS.find((definition) => definition.type === event.type);
+    const about = SERVER_FACT_EVENTS.find((definition) => definition.type === event.type);
     if (!about) return state;
     const serverId = about.dataOf(event).serverId;
     const before = event.type === ServerRegistered.type ? null : state.servers.get(serverId);

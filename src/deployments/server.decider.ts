@@ -55,6 +55,17 @@ export type ConnectionCheck = Omit<Parameters<typeof ServerConnectionChecked>[0]
 export type ServerCommand =
   { kind: 'register'; event: Parameters<typeof ServerRegistered>[0] } | ServerChange;
 
+/** The events `evolveServer` reads: each about the server its `serverId` names. */
+export const SERVER_FACT_EVENTS = [
+  ServerRegistered,
+  ServerHostKeyApproved,
+  ServerComposePolicySet,
+  ServerHostKeyRepinned,
+  ServerDecommissioned,
+  ServerServiceAttached,
+  ServerServiceDetached,
+] as const;
+
 /** One server's facts after one of its events (shared with the legacy `fleet` fold). */
 export function evolveServer(server: ServerFacts | null, event: EventLike): ServerFacts | null {
   if (event.type === ServerRegistered.type) {

@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -9,9 +8,8 @@ import {
   Matches,
   MaxLength,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
-import { DisplayName, WithoutProblem } from '../common/field-rules.js';
+import { DisplayName, NestedList, WithoutProblem } from '../common/field-rules.js';
 import { Omittable } from '../common/omittable.js';
 import type { DrainKind, DrainSource } from '../events/drains.events.js';
 import { caCertificateProblem } from './drain-endpoint.js';
@@ -82,10 +80,7 @@ export class ConfigureDrainInput {
    * configured ones are kept; `[]` removes them.
    */
   @Omittable()
-  @IsArray()
-  @ArrayMaxSize(8)
-  @ValidateNested({ each: true })
-  @Type(() => DrainHeaderInput)
+  @NestedList(() => DrainHeaderInput, { max: 8 })
   headers?: DrainHeaderInput[];
 
   @IsArray()

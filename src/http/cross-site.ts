@@ -1,8 +1,6 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
+import type { Request } from 'express';
 import { AppError } from '../common/app-error.js';
-import type { AllowedHosts, Arrival } from './allowed-hosts.js';
-import { answerError } from './answer-error.js';
+import { hostGuard } from './host-guard.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -15,28 +13,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * `cross-site` or `same-site`. Requests with neither header (the CLI, scripts) pass, as do
  * bearer requests, which a browser never adds on its own.
  */
-export function crossSiteGuard(
-  allowed: AllowedHosts,
-  arrivalOf: (req: Request) => Arrival,
-  recorder: RefusalRecorder | null,
-  markTarget: (req: Request) => void = () => undefined,
-): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (SAFE_METHODS.has(req.method) || req.header('authorization') !== undefined) {
-      next();
-      return;
-    }
-    if (!comesFromAnotherSite(req, (origin) => allowed.allowsOrigin(origin, arrivalOf(req)))) {
-      next();
-      return;
-    }
-    markTarget(req);
-    const refusal = new AppError('FORBIDDEN', 'Cross-site requests may not change state', {
-      reason: 'CROSS_SITE',
-    });
-    void answerError(recorder, req, res, refusal);
-  };
-}
+export const crossSiteGuard = hostGuard((req, allowed, arrivalOf) => {
+  if (SAFE_METHODS.has(req.method) || req.header('authorization') !== undefined) return null;
+  if (!comesFromAnotherSite(req, (origin) => allowed.allowsOrigin(origin, arrivalOf(req)))) {
+    return null;
+  }
+  return new AppError('FORBIDDEN', 'Cross-site requests may not change state', {
+    reason: 'CROSS_SITE',
+  });
+});
 
 function comesFromAnotherSite(req: Request, isOurs: (origin: string) => boolean): boolean {
   const fetchSite = req.header('sec-fetch-site');

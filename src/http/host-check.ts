@@ -1,8 +1,5 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { AppError } from '../common/app-error.js';
-import type { AllowedHosts, Arrival } from './allowed-hosts.js';
-import { answerError } from './answer-error.js';
+import { hostGuard } from './host-guard.js';
 
 /**
  * Refuses, before any route (dashboard, /trpc, /api, /mcp) runs, a request whose Host is not
@@ -11,23 +8,12 @@ import { answerError } from './answer-error.js';
  * first owner. 403 like the cross-site refusal (a policy refusal, not a retryable
  * misdirection); the message names the setting an operator would change.
  */
-export function hostCheck(
-  allowed: AllowedHosts,
-  arrivalOf: (req: Request) => Arrival,
-  recorder: RefusalRecorder | null,
-  markTarget: (req: Request) => void = () => undefined,
-): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (allowed.allowsHost(req.header('host'), arrivalOf(req))) {
-      next();
-      return;
-    }
-    markTarget(req);
-    const refusal = new AppError(
-      'FORBIDDEN',
-      'This server does not answer to the host this request was sent to; if it is one of its names, add its URL to SLIPWAY_PUBLIC_URL',
-      { reason: 'HOST_NOT_ALLOWED' },
-    );
-    void answerError(recorder, req, res, refusal);
-  };
-}
+export const hostCheck = hostGuard((req, allowed, arrivalOf) =>
+  allowed.allowsHost(req.header('host'), arrivalOf(req))
+    ? null
+    : new AppError(
+        'FORBIDDEN',
+        'This server does not answer to the host this request was sent to; if it is one of its names, add its URL to SLIPWAY_PUBLIC_URL',
+        { reason: 'HOST_NOT_ALLOWED' },
+      ),
+);

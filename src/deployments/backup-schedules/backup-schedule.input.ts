@@ -1,7 +1,6 @@
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   ArrayUnique,
   IsArray,
   IsBoolean,
@@ -12,13 +11,13 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
 import { field } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { OffsiteCopy } from '../../events/backup-schedules.events.js';
+import { ContainerCommand, CronSchedule, TimeZone } from '../deployment-fields.js';
 
 /** A directory path on a server: letters, digits, `._-` between slashes, no `..`. */
 const DIRECTORY = /^(?!.*(^|\/)\.\.(\/|$))\/?[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/?$/;
@@ -71,18 +70,6 @@ export const TestImage = () =>
     Matches(/^[a-z0-9][a-z0-9._\-/:@]{0,254}$/, { message: 'image is an image reference' }),
   );
 
-/** The arguments of a restore test's command (the container's command, the backup on stdin). */
-export const TestCommand = () =>
-  field(
-    IsArray(),
-    ArrayMinSize(1),
-    ArrayMaxSize(64),
-    IsString({ each: true }),
-    MinLength(1, { each: true }),
-    MaxLength(4096, { each: true }),
-    Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' }),
-  );
-
 /** Seconds before a restore test is stopped and fails. */
 export const TestTimeLimit = () => field(IsInt(), Min(10), Max(3600));
 
@@ -95,7 +82,7 @@ export class RestoreTestInput {
 
   /** The test command, the backup on its standard input; exit 0 passes. */
   @Omittable()
-  @TestCommand()
+  @ContainerCommand()
   command?: string[];
 
   /** Seconds before a test is stopped and fails; default 1800. */
@@ -109,15 +96,11 @@ export class SetBackupScheduleInput {
   serviceId!: string;
 
   /** Cron: `minute hour day-of-month month day-of-week`, or `@daily` and the like. */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(120)
+  @CronSchedule()
   schedule!: string;
 
   /** The IANA time zone the schedule (and retention's days and weeks) is read in; default UTC. */
-  @Omittable()
-  @IsString()
-  @MaxLength(64)
+  @TimeZone()
   timezone?: string;
 
   /** Keep the newest this many scheduled backups; default 7. */

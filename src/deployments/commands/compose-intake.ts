@@ -3,21 +3,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AccessService, type AccessTarget } from '../../access/access.service.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { CommandBus } from '@nestjs/cqrs';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import type { ServiceDoc } from '../../../projections/services.projection.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { badRequest, notFound, type FieldIssue } from '../../common/app-error.js';
 import { canonicalJson } from '../../common/canonical-json.js';
+import { NestedList } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
@@ -89,11 +80,7 @@ export class ComposeDeployInput {
   @EnvironmentName()
   environment?: string;
 
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(INTAKE_MAX_FILES)
-  @ValidateNested({ each: true })
-  @Type(() => IntakeFileInput)
+  @NestedList(() => IntakeFileInput, { min: 1, max: INTAKE_MAX_FILES })
   files!: IntakeFileInput[];
 
   /** Replaces the service's env for this deployment; absent: the service's. */

@@ -1,21 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { badRequest } from '../../common/app-error.js';
-import { DisplayName } from '../../common/field-rules.js';
+import { DisplayName, NestedList } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import { deployHookStream, type DeployHookRule } from '../../events/notifications.events.js';
 import { Procedure } from '../../kernel/procedure.js';
@@ -63,11 +51,7 @@ export class CreateDeployWebhookInput {
   @DisplayName()
   name!: string;
 
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(20)
-  @ValidateNested({ each: true })
-  @Type(() => DeployHookRuleInput)
+  @NestedList(() => DeployHookRuleInput, { min: 1, max: 20 })
   rules!: DeployHookRuleInput[];
 
   /**

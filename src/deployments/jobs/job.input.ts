@@ -1,21 +1,8 @@
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsString,
-  IsUUID,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsUUID, Matches, Max, Min } from 'class-validator';
 import { PageCursor, PageLimit } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { JobOverlap } from '../../events/jobs.events.js';
+import { ContainerCommand, CronSchedule, TimeZone } from '../deployment-fields.js';
 
 export const JOB_OVERLAPS = ['forbid', 'allow', 'replace'] as const satisfies readonly JobOverlap[];
 
@@ -35,15 +22,11 @@ export class DefineScheduledJobInput {
   name!: string;
 
   /** Cron: `minute hour day-of-month month day-of-week`, or `@hourly`, `@daily`, ... */
-  @IsString()
-  @MinLength(1)
-  @MaxLength(120)
+  @CronSchedule()
   schedule!: string;
 
   /** The IANA time zone the schedule is read in; default UTC. */
-  @Omittable()
-  @IsString()
-  @MaxLength(64)
+  @TimeZone()
   timezone?: string;
 
   /** The compose service whose container runs the job; default the compose file's first. */
@@ -52,13 +35,7 @@ export class DefineScheduledJobInput {
   composeService?: string;
 
   /** The arguments run in a one-shot container of that service, e.g. `["sh", "-c", "..."]`. */
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(64)
-  @IsString({ each: true })
-  @MinLength(1, { each: true })
-  @MaxLength(4096, { each: true })
-  @Matches(/^[^\0]*$/, { each: true, message: 'command arguments must not contain NUL' })
+  @ContainerCommand()
   command!: string[];
 
   /** Seconds a run may take before it is stopped and failed; default 3600. */

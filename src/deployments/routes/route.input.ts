@@ -1,17 +1,5 @@
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { field } from '../../common/field-rules.js';
+import { IsBoolean, IsIn, IsInt, Matches, Max, MaxLength, Min } from 'class-validator';
+import { field, NestedList } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { RouteTls } from '../../events/deployments.events.js';
 
@@ -73,10 +61,4 @@ export class RouteInput {
 }
 
 /** A service's whole list of routes (it replaces the list before it; `[]` removes them all). */
-export const RouteList = () =>
-  field(
-    IsArray(),
-    ArrayMaxSize(MAX_ROUTES),
-    ValidateNested({ each: true }),
-    Type(() => RouteInput),
-  );
+export const RouteList = () => NestedList(() => RouteInput, { max: MAX_ROUTES });

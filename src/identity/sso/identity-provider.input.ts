@@ -1,4 +1,4 @@
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -8,9 +8,8 @@ import {
   Matches,
   MaxLength,
   MinLength,
-  ValidateNested,
 } from 'class-validator';
-import { DisplayName, WithoutProblem } from '../../common/field-rules.js';
+import { DisplayName, NestedList, WithoutProblem } from '../../common/field-rules.js';
 import { Omittable } from '../../common/omittable.js';
 import type { MappedRole } from '../../events/sso.events.js';
 import { issuerProblem } from './issuer-url.js';
@@ -88,10 +87,7 @@ export class ConfigureIdentityProviderInput {
   roleClaim?: string;
 
   @Omittable()
-  @IsArray()
-  @ArrayMaxSize(100)
-  @ValidateNested({ each: true })
-  @Type(() => RoleRuleInput)
+  @NestedList(() => RoleRuleInput, { max: 100 })
   roleRules?: RoleRuleInput[];
 
   /** The role when no rule matches; left out, people no rule matches are refused. */

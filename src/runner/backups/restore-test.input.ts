@@ -1,27 +1,12 @@
 import { IsUUID } from 'class-validator';
-import { Omittable } from '../../common/omittable.js';
-import {
-  TestCommand,
-  TestImage,
-  TestTimeLimit,
-} from '../../deployments/backup-schedules/backup-schedule.input.js';
+import { RestoreTestInput } from '../../deployments/backup-schedules/backup-schedule.input.js';
 
-export class TestBackupRestoreInput {
+/**
+ * A test restore of one backup, set like a schedule's restore test. Left out, the image and
+ * command are the schedule's test or, for a volume, the helper's (its tar unpacked), and the
+ * time limit is the schedule's or 1800 seconds.
+ */
+export class TestBackupRestoreInput extends RestoreTestInput {
   @IsUUID()
   backupId!: string;
-
-  /** The image the test runs in; left out: the schedule's test, or for a volume, the helper's. */
-  @Omittable()
-  @TestImage()
-  image?: string;
-
-  /** The test command, with the backup on its standard input; e.g. `["pg_restore", "--list"]`. */
-  @Omittable()
-  @TestCommand()
-  command?: string[];
-
-  /** Seconds before the test is stopped and fails; default 1800. */
-  @Omittable()
-  @TestTimeLimit()
-  timeLimitSeconds?: number;
 }

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { badRequest } from '../../../common/app-error.js';
+import { httpsUrlOf } from '../../../common/https-url.js';
 import { s3TargetDecider } from '../../../deployments/backup-schedules/s3-target.decider.js';
 import { s3TargetStream } from '../../../events/backup-schedules.events.js';
 import { Procedure } from '../../../kernel/procedure.js';
@@ -12,19 +13,10 @@ import type { SecretBox } from '../../../secrets/secret-box.js';
 import { DeciderRunner } from '../../../storage/decider-runner.js';
 import { ConfigureS3TargetInput } from './s3-target.input.js';
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /** Why `value` is not an S3 endpoint, or null: https, plain http on loopback only, no path. */
 function endpointProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute URL';
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-    return 'must be an https URL (http only on a loopback address)';
-  }
+  const url = httpsUrlOf(value);
+  if (typeof url === 'string') return url;
   if (url.username || url.password || url.search || url.hash) {
     return 'must carry no credentials, query or fragment';
   }
