@@ -1,25 +1,16 @@
 import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
-import { EMPTY, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLookup } from '../deployments/deployment-lookup.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
-import type { RequestContext } from '../kernel/request-context.js';
 import { RouteAccess, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
 import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
-import { inputPart } from '../rpc/pipeline/call-target.js';
+import { streamLog, type LogStreaming } from './log-stream.js';
 import { DeploymentLogStreamQuery, IdParams } from './route-inputs.dto.js';
-import {
-  answeredEnded,
-  LAST_EVENT_ID,
-  resumeAfter,
-  MAX_PENDING_EVENT_CHARS,
-  untilCredentialEnds,
-  withHeartbeat,
-} from './sse-events.js';
-import { logLineEvents } from './log-line-events.js';
+import { LAST_EVENT_ID, MAX_PENDING_EVENT_CHARS } from './sse-events.js';
 
 const LOG_STREAM = {
   auth: 'guarded',
@@ -36,13 +27,17 @@ const LOG_STREAM = {
 
 @Controller('api/v1/deployments')
 export class DeploymentLogsController {
+  private readonly streaming: LogStreaming;
+
   constructor(
-    private readonly follower: DeploymentLogFollower,
+    follower: DeploymentLogFollower,
     private readonly lookup: DeploymentLookup,
-    private readonly watch: CredentialWatch,
-    private readonly pipeline: CallPipeline,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    watch: CredentialWatch,
+    pipeline: CallPipeline,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.streaming = { follower, watch, pipeline, config };
+  }
 
   /**
    * A deployment's output as server-sent events, pushed as the runner stores it: `event: line`
@@ -56,25 +51,9 @@ export class DeploymentLogsController {
     @Req() req: Request,
     @SseSignal() lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
-    if (answeredEnded(req)) return Promise.resolve(EMPTY);
-    return this.pipeline.run(
-      req,
-      [inputPart(IdParams, () => req.params), inputPart(DeploymentLogStreamQuery, () => req.query)],
-      ([{ id }, { after }], ctx) => {
-        return this.follow(id, resumeAfter(req, after), ctx, lifetime);
-      },
-    );
-  }
-
-  private async follow(
-    id: string,
-    from: number,
-    ctx: RequestContext,
-    lifetime: AbortSignal,
-  ): Promise<Observable<MessageEvent>> {
-    await this.lookup.deployment(id);
-    const events = logLineEvents(this.follower, id, from);
-    const lease = this.watch.watch(ctx, [LOG_STREAM], lifetime);
-    return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
+    return streamLog(this.streaming, req, lifetime, LOG_STREAM, async ({ id }) => {
+      await this.lookup.deployment(id);
+      return { logId: id };
+    });
   }
 }

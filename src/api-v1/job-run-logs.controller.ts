@@ -1,28 +1,19 @@
 import { Controller, Inject, Req, Sse, SseSignal, type MessageEvent } from '@nestjs/common';
 import type { Request } from 'express';
 import { IsString, IsUUID, Matches, MaxLength } from 'class-validator';
-import { EMPTY, type Observable } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { JobRunDoc } from '../../projections/scheduled-jobs.projection.js';
 import { CredentialWatch } from '../access/credential-watch.js';
 import { notFound } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import { DeploymentLogFollower } from '../deployments/log-stream/deployment-log-follower.js';
-import type { RequestContext } from '../kernel/request-context.js';
 import { RouteAccess, type RouteAccessDeclaration } from '../kernel/route-access.js';
 import { EVERYONE } from '../kernel/roles.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { CallPipeline } from '../rpc/pipeline/call-pipeline.js';
-import { inputPart } from '../rpc/pipeline/call-target.js';
+import { streamLog, type LogStreaming } from './log-stream.js';
 import { DeploymentLogStreamQuery } from './route-inputs.dto.js';
-import {
-  answeredEnded,
-  LAST_EVENT_ID,
-  resumeAfter,
-  MAX_PENDING_EVENT_CHARS,
-  untilCredentialEnds,
-  withHeartbeat,
-} from './sse-events.js';
-import { logLineEvents } from './log-line-events.js';
+import { LAST_EVENT_ID, MAX_PENDING_EVENT_CHARS } from './sse-events.js';
 
 export class JobRunParams {
   @IsUUID()
@@ -51,13 +42,17 @@ const RUN_LOG_STREAM = {
 /** A job run's output, streamed like a deployment's (the same events, the same end). */
 @Controller('api/v1/jobs')
 export class JobRunLogsController {
+  private readonly streaming: LogStreaming;
+
   constructor(
-    private readonly follower: DeploymentLogFollower,
-    private readonly watch: CredentialWatch,
-    private readonly pipeline: CallPipeline,
+    follower: DeploymentLogFollower,
+    watch: CredentialWatch,
+    pipeline: CallPipeline,
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.streaming = { follower, watch, pipeline, config };
+  }
 
   @Sse(':jobId/runs/:runId/logs/stream', { maxPendingDataLength: MAX_PENDING_EVENT_CHARS })
   @RouteAccess(RUN_LOG_STREAM)
@@ -65,35 +60,15 @@ export class JobRunLogsController {
     @Req() req: Request,
     @SseSignal() lifetime: AbortSignal,
   ): Promise<Observable<MessageEvent>> {
-    if (answeredEnded(req)) return Promise.resolve(EMPTY);
-    return this.pipeline.run(
-      req,
-      [
-        inputPart(JobRunParams, () => req.params),
-        inputPart(DeploymentLogStreamQuery, () => req.query),
-      ],
-      ([{ jobId, runId }, { after }], ctx) => {
-        return this.follow(jobId, runId, resumeAfter(req, after), ctx, lifetime);
-      },
-    );
+    return streamLog(this.streaming, req, lifetime, RUN_LOG_STREAM, async ({ jobId, runId }) => {
+      await this.status(jobId, runId);
+      return { logId: runId, statusOf: () => this.status(jobId, runId) };
+    });
   }
 
   private async status(jobId: string, runId: string): Promise<string> {
     const run = await this.reads.collection<JobRunDoc>('job_runs').get(runId);
     if (!run || run.jobId !== jobId) throw notFound('No such run of this job');
     return run.status;
-  }
-
-  private async follow(
-    jobId: string,
-    runId: string,
-    from: number,
-    ctx: RequestContext,
-    lifetime: AbortSignal,
-  ): Promise<Observable<MessageEvent>> {
-    await this.status(jobId, runId);
-    const events = logLineEvents(this.follower, runId, from, () => this.status(jobId, runId));
-    const lease = this.watch.watch(ctx, [RUN_LOG_STREAM], lifetime);
-    return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }
 }

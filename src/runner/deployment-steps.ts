@@ -45,6 +45,22 @@ export function deploymentDir(remoteDir: string, deployment: DeploymentDoc): str
   return `${remoteDir}/${composeProject(deployment.serviceName, deployment.environment)}/${deployment.id}`;
 }
 
+/** `docker compose` on a deployment's project, with the compose file and `.env` in its `dir`. */
+export function deploymentCompose(project: string, dir: string): string[] {
+  return [
+    'docker',
+    'compose',
+    '--project-name',
+    project,
+    '--project-directory',
+    dir,
+    '-f',
+    `${dir}/compose.yaml`,
+    '--env-file',
+    `${dir}/.env`,
+  ];
+}
+
 /** `KEY="value"` lines for compose's --env-file, escaped so values stay literal. */
 export function envFile(deployment: DeploymentDoc, box: SecretBox): string {
   return deployment.snapshot.env
@@ -118,18 +134,7 @@ export function deploymentSteps(
   const { remoteDir } = runner;
   const project = composeProject(deployment.serviceName, deployment.environment);
   const dir = deploymentDir(remoteDir, deployment);
-  const compose = [
-    'docker',
-    'compose',
-    '--project-name',
-    project,
-    '--project-directory',
-    dir,
-    '-f',
-    `${dir}/compose.yaml`,
-    '--env-file',
-    `${dir}/.env`,
-  ];
+  const compose = deploymentCompose(project, dir);
   const edge = deployment.snapshot.routes?.length
     ? gaplessSteps(deployment, dir, project, runner)
     : { before: [], after: [], services: [] };

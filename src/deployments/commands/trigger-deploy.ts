@@ -9,13 +9,12 @@ import type { PendingApproval } from '../approval-requests.js';
 import { ImageReference, Reason } from '../deployment-fields.js';
 import {
   checkRepository,
-  requesterOf,
-  triggerOf,
   imageRefFor,
   type QueuedDeploymentAnswer,
 } from '../deployment-launcher.js';
 import { DeploymentRequests } from '../deployment-requests.js';
 import { StreamFacts } from '../facts/stream-facts.js';
+import { requestDeploy } from './deploy-request.js';
 import { overrideSnapshot, type DeploymentOverride } from './deployment-override.js';
 
 export class TriggerDeployInput {
@@ -83,18 +82,10 @@ export class TriggerDeployHandler implements ICommandHandler<TriggerDeploy> {
       files: override.files.map((f) => f.path),
       contextUploadId: override.context?.uploadId ?? null,
     };
-    return this.requests.request(
+    return requestDeploy(
+      this.requests,
+      { service, imageRef, snapshot, overrideDigest: override?.digest },
       {
-        service,
-        imageRef,
-        trigger: triggerOf(ctx),
-        requestedBy: requesterOf(ctx),
-        idempotencyKey: ctx.idempotencyKey,
-        snapshot,
-        overrideDigest: override?.digest,
-      },
-      {
-        action: 'deploy',
         payload: { serviceId: service.id, imageRef, ...(intake ? { intake, snapshot } : {}) },
         reason:
           input.reason ??

@@ -11,10 +11,9 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import type { PendingApproval } from '../approval-requests.js';
 import { Reason } from '../deployment-fields.js';
+import { requestDeploy } from '../commands/deploy-request.js';
 import {
-  requesterOf,
   serviceSnapshot,
-  triggerOf,
   validImageRef,
   type QueuedDeploymentAnswer,
 } from '../deployment-launcher.js';
@@ -111,17 +110,10 @@ export class DeployServiceCommitHandler implements ICommandHandler<DeployService
     };
     const snapshot = { ...serviceSnapshot(service, imageRef), git };
     const short = input.commit.slice(0, 12);
-    const answer = await this.requests.request(
+    const answer = await requestDeploy(
+      this.requests,
+      { service, imageRef, snapshot },
       {
-        service,
-        imageRef,
-        trigger: triggerOf(ctx),
-        requestedBy: requesterOf(ctx),
-        idempotencyKey: ctx.idempotencyKey,
-        snapshot,
-      },
-      {
-        action: 'deploy',
         payload: { serviceId: service.id, imageRef, snapshot },
         reason:
           input.reason ??

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppError, attributed, badRequest, conflict, notFound } from '../../common/app-error.js';
-import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
+import { AppError, attributed, badRequest, notFound } from '../../common/app-error.js';
 import {
   GitPushDeliveryClaimed,
   gitPushDeliveryStream,
@@ -14,6 +13,7 @@ import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
+import { claimDelivery } from '../hooks/delivery-claim.js';
 import type { HeaderReader } from '../hooks/hook-signature.js';
 import { DeployServiceCommit, type CommitDeploymentAnswer } from './deploy-service-commit.js';
 import { deliveryPayload } from '../delivery-payload.js';
@@ -181,41 +181,30 @@ export class ReceiveGitPushHandler {
   }
 
   /** Claims the delivery's body for this service, or refuses it as a replay. */
-  private async claim(
+  private claim(
     serviceId: string,
     digest: string,
     deliveryId: string,
     push: Pick<GitPush, 'provider' | 'ref' | 'commit'>,
     ctx: RequestContext,
   ): Promise<void> {
-    try {
-      await this.writer.append(
-        gitPushDeliveryStream(serviceId, digest),
-        [
-          GitPushDeliveryClaimed({
-            serviceId,
-            digest,
-            deliveryId,
-            provider: push.provider,
-            ref: push.ref,
-            commit: push.commit,
-          }),
-        ],
-        'no_stream',
-        ctx,
-      );
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) {
-        throw attributed(
-          conflict('This delivery was received before (replay)', {
-            reason: 'replayed',
-            deliveryId,
-          }),
+    return claimDelivery(
+      this.writer,
+      {
+        stream: gitPushDeliveryStream(serviceId, digest),
+        event: GitPushDeliveryClaimed({
           serviceId,
-        );
-      }
-      throw error;
-    }
+          digest,
+          deliveryId,
+          provider: push.provider,
+          ref: push.ref,
+          commit: push.commit,
+        }),
+        deliveryId,
+        attributedTo: serviceId,
+      },
+      ctx,
+    );
   }
 }
 

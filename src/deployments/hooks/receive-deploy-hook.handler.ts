@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { AppError, attributed, conflict, notFound } from '../../common/app-error.js';
+import { AppError, attributed, notFound } from '../../common/app-error.js';
 import { CLOCK, type Clock } from '../../common/clock.js';
-import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
 import {
   DeployHookDeliveryClaimed,
   deployHookDeliveryStream,
@@ -16,6 +15,7 @@ import { EventWriter } from '../../storage/event-writer.js';
 import type { PendingApproval } from '../approval-requests.js';
 import { TriggerDeploy } from '../commands/trigger-deploy.js';
 import type { QueuedDeploymentAnswer } from '../deployment-launcher.js';
+import { claimDelivery } from './delivery-claim.js';
 import { deployHookDecider } from './deploy-hook.decider.js';
 import { DeployHooks } from './deploy-hooks.js';
 import { announcedBy, deletesRef, imageOf, ruleFor } from './hook-rules.js';
@@ -164,32 +164,21 @@ export class ReceiveDeployHookHandler {
   }
 
   /** Claims the delivery's signed bytes for this hook, or refuses them as a replay. */
-  private async claim(hookId: string, verified: VerifiedDelivery, ctx: RequestContext) {
-    try {
-      await this.writer.append(
-        deployHookDeliveryStream(hookId, verified.digest),
-        [
-          DeployHookDeliveryClaimed({
-            hookId,
-            digest: verified.digest,
-            deliveryId: verified.deliveryId,
-            form: verified.form,
-          }),
-        ],
-        'no_stream',
-        ctx,
-      );
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) {
-        throw attributed(
-          conflict('This delivery was received before (replay)', {
-            reason: 'replayed',
-            deliveryId: verified.deliveryId,
-          }),
+  private claim(hookId: string, verified: VerifiedDelivery, ctx: RequestContext) {
+    return claimDelivery(
+      this.writer,
+      {
+        stream: deployHookDeliveryStream(hookId, verified.digest),
+        event: DeployHookDeliveryClaimed({
           hookId,
-        );
-      }
-      throw error;
-    }
+          digest: verified.digest,
+          deliveryId: verified.deliveryId,
+          form: verified.form,
+        }),
+        deliveryId: verified.deliveryId,
+        attributedTo: hookId,
+      },
+      ctx,
+    );
   }
 }

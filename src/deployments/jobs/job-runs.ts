@@ -1,15 +1,15 @@
 import { Inject } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
-import { IsInt, IsString, MaxLength, Min } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
 import type { JobRunDoc, ScheduledJobDoc } from '../../../projections/scheduled-jobs.projection.js';
 import { notFound } from '../../common/app-error.js';
 import { PageLimit } from '../../common/field-rules.js';
-import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLogStore, type LogPage } from '../deployment-log-store.js';
+import { AfterLine, readLogLines } from '../queries/log-lines.js';
 import { JobIdInput, JobRunsInput } from './job.input.js';
 
 export type JobRunView = Omit<DocFields<JobRunDoc>, 'id'> & { runId: string };
@@ -52,9 +52,7 @@ export class JobRunLogsInput extends JobIdInput {
   @MaxLength(128)
   runId!: string;
 
-  @Omittable()
-  @IsInt()
-  @Min(0)
+  @AfterLine()
   afterLine?: number;
 
   @PageLimit(1000)
@@ -81,7 +79,6 @@ export class JobRunLogsHandler implements IQueryHandler<JobRunLogs> {
   async execute({ input }: JobRunLogs): Promise<LogPage> {
     const run = await this.reads.collection<JobRunDoc>('job_runs').get(input.runId);
     if (!run || run.jobId !== input.jobId) throw notFound('No such run of this job');
-    const page = await this.logs.read(input.runId, input.afterLine ?? 0, input.limit ?? 200);
-    return page;
+    return readLogLines(this.logs, input.runId, input);
   }
 }

@@ -11,18 +11,30 @@ import { DeploymentLookup } from '../deployment-lookup.js';
 import { ServicePageInput } from '../service-page.input.js';
 
 /** A recorded backup as it is read: where it is, its checksum and size, when it was taken. */
-export type BackupView = Pick<
-  BackupDoc,
-  | 'id'
-  | 'serviceId'
-  | 'location'
-  | 'checksum'
-  | 'sizeBytes'
-  | 'takenAt'
-  | 'scheduled'
-  | 'volume'
-  | 'lastRestoreTest'
->;
+const VIEW_FIELDS = [
+  'id',
+  'serviceId',
+  'location',
+  'checksum',
+  'sizeBytes',
+  'takenAt',
+  'scheduled',
+  'volume',
+  'lastRestoreTest',
+] as const;
+
+export type BackupView = Pick<BackupDoc, (typeof VIEW_FIELDS)[number]>;
+
+function backupView(backup: BackupDoc): BackupView {
+  const view = Object.fromEntries(VIEW_FIELDS.map((field) => [field, backup[field]]));
+  return {
+    ...(view as BackupView),
+    // Absent from documents folded before schedules existed: taken by hand.
+    scheduled: backup.scheduled ?? false,
+    volume: backup.volume ?? null,
+    lastRestoreTest: backup.lastRestoreTest ?? null,
+  };
+}
 
 export class Backups extends ProcedureQuery<ServicePageInput, Page<BackupView>> {}
 
@@ -53,28 +65,7 @@ export class BackupsHandler implements IQueryHandler<Backups> {
       this.reads.collection<BackupDoc>('backups'),
       { filter, sort: { takenAt: -1 }, defaultLimit: 20 },
       input,
-      ({
-        id,
-        serviceId,
-        location,
-        checksum,
-        sizeBytes,
-        takenAt,
-        scheduled,
-        volume,
-        lastRestoreTest,
-      }) => ({
-        id,
-        serviceId,
-        location,
-        checksum,
-        sizeBytes,
-        takenAt,
-        // Absent from documents folded before schedules existed: taken by hand.
-        scheduled: scheduled ?? false,
-        volume: volume ?? null,
-        lastRestoreTest: lastRestoreTest ?? null,
-      }),
+      backupView,
     );
   }
 }

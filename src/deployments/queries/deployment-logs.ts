@@ -1,18 +1,15 @@
 import type { IQueryHandler } from '@nestjs/cqrs';
-import { IsInt, Min } from 'class-validator';
 import { PageLimit } from '../../common/field-rules.js';
-import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { DeploymentIdInput } from '../deployment-id.input.js';
 import { DeploymentLogStore, type LogPage } from '../deployment-log-store.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
+import { AfterLine, readLogLines } from './log-lines.js';
 
 export class DeploymentLogsInput extends DeploymentIdInput {
-  @Omittable()
-  @IsInt()
-  @Min(0)
+  @AfterLine()
   afterLine?: number;
 
   @PageLimit(1000)
@@ -38,6 +35,6 @@ export class DeploymentLogsHandler implements IQueryHandler<DeploymentLogs> {
 
   async execute({ input }: DeploymentLogs): Promise<LogPage> {
     await this.lookup.deployment(input.deploymentId);
-    return this.logs.read(input.deploymentId, input.afterLine ?? 0, input.limit ?? 200);
+    return readLogLines(this.logs, input.deploymentId, input);
   }
 }

@@ -16,7 +16,7 @@ import {
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { composeProject } from '../compose-project.js';
-import { deploymentDir } from '../deployment-steps.js';
+import { deploymentCompose, deploymentDir } from '../deployment-steps.js';
 import { LogWriter } from '../log-writer.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
@@ -102,18 +102,10 @@ export class JobExecutor {
   private async runIn(session: SshSession, run: StartedRun, log: LogWriter): Promise<void> {
     const { deployment, job, containerName } = run;
     const dir = deploymentDir(this.config.runner.remoteDir, deployment);
-    const compose = [
-      'docker',
-      'compose',
-      '--project-name',
+    const compose = deploymentCompose(
       composeProject(deployment.serviceName, deployment.environment),
-      '--project-directory',
       dir,
-      '-f',
-      `${dir}/compose.yaml`,
-      '--env-file',
-      `${dir}/.env`,
-    ];
+    );
     const errors: string[] = [];
     const started = await session.exec(
       [

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import type { AlertDoc, AlertRuleDoc } from '../../../projections/alerts.projection.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
@@ -22,6 +22,20 @@ export type AlertView = Omit<DocFields<AlertDoc>, 'id'> & { alertId: string };
 const scopeFilter = (target: { serverId: string | null; serviceId: string | null }): Filter =>
   target.serviceId ? { serviceId: target.serviceId } : { serverId: target.serverId };
 
+/** What both alert queries read with: the read store, and the server or service named. */
+@Injectable()
+abstract class AlertScopeQuery {
+  constructor(
+    @Inject(READ_STORE) protected readonly reads: ReadStore,
+    private readonly lookup: DeploymentLookup,
+  ) {}
+
+  /** The server or the service the input names (see alertTarget). */
+  protected target(input: AlertScopeInput) {
+    return alertTarget(input, this.lookup);
+  }
+}
+
 export class AlertRules extends ProcedureQuery<AlertScopeInput, { rules: AlertRuleView[] }> {}
 
 @Procedure.read(AlertRules, {
@@ -32,14 +46,9 @@ export class AlertRules extends ProcedureQuery<AlertScopeInput, { rules: AlertRu
   description: "A server's or a service's threshold alert rules.",
   project: { alert: 'ruleId' },
 })
-export class AlertRulesHandler implements IQueryHandler<AlertRules> {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly lookup: DeploymentLookup,
-  ) {}
-
+export class AlertRulesHandler extends AlertScopeQuery implements IQueryHandler<AlertRules> {
   async execute({ input }: AlertRules) {
-    const target = await alertTarget(input, this.lookup);
+    const target = await this.target(input);
     const rules = await readAll(
       this.reads.collection<AlertRuleDoc>('alert_rules'),
       scopeFilter(target),
@@ -66,14 +75,9 @@ export class Alerts extends ProcedureQuery<
     "A server's or a service's alerts, newest first: open ones (default) or all, with severity, the value that raised them, and when they were raised and resolved. For a server: its own, not its services' containers'.",
   project: { alert: 'ruleId' },
 })
-export class AlertsHandler implements IQueryHandler<Alerts> {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly lookup: DeploymentLookup,
-  ) {}
-
+export class AlertsHandler extends AlertScopeQuery implements IQueryHandler<Alerts> {
   async execute({ input }: Alerts) {
-    const target = await alertTarget(input, this.lookup);
+    const target = await this.target(input);
     const filter: Filter = {
       ...scopeFilter(target),
       ...(target.serverId ? { serviceId: null } : {}),

@@ -1,4 +1,4 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IQueryHandler } from '@nestjs/cqrs';
 import { CLOCK, type Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
@@ -33,16 +33,31 @@ const MAX_POINTS = 1440;
 const point = (s: MetricSampleDoc): MetricPoint => ({ at: s.at, values: s.values, max: s.max });
 
 /**
- * Readings as taken while they are kept and fit in one answer, else hourly means: the window
- * `hours` back from now, and which of the two it is read at.
+ * What both metrics queries read with: the samples, the server or service looked up (a 404 for
+ * one that does not exist), and the window `hours` back from now (see `window`).
  */
-function window(hours: number, config: AppConfig, now: Date): Window {
-  const { intervalSeconds, rawHours } = config.metrics;
-  const readings = (hours * 3600) / Math.max(intervalSeconds, 5);
-  return {
-    resolution: hours <= rawHours && readings <= MAX_POINTS ? 'raw' : 'hour',
-    from: new Date(now.getTime() - hours * 3600_000).toISOString(),
-  };
+@Injectable()
+abstract class MetricsQuery {
+  constructor(
+    protected readonly samples: MetricSamples,
+    protected readonly lookup: DeploymentLookup,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Readings as taken while they are kept and fit in one answer, else hourly means: the window
+   * `hours` back from now (6 unless asked), and which of the two it is read at.
+   */
+  protected window(asked: number | undefined): Window {
+    const hours = asked ?? 6;
+    const { intervalSeconds, rawHours } = this.config.metrics;
+    const readings = (hours * 3600) / Math.max(intervalSeconds, 5);
+    return {
+      resolution: hours <= rawHours && readings <= MAX_POINTS ? 'raw' : 'hour',
+      from: new Date(this.clock.now().getTime() - hours * 3600_000).toISOString(),
+    };
+  }
 }
 
 export class ServerMetrics extends ProcedureQuery<
@@ -59,17 +74,10 @@ export class ServerMetrics extends ProcedureQuery<
     "A server's metrics history, oldest first: CPU, memory and disk use (percent), memory and disk used and Docker's disk use (bytes); as read for recent windows, hourly means and maxima for longer ones.",
   project: { server: 'serverId' },
 })
-export class ServerMetricsHandler implements IQueryHandler<ServerMetrics> {
-  constructor(
-    private readonly samples: MetricSamples,
-    private readonly lookup: DeploymentLookup,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
+export class ServerMetricsHandler extends MetricsQuery implements IQueryHandler<ServerMetrics> {
   async execute({ input }: ServerMetrics) {
     await this.lookup.server(input.serverId);
-    const w = window(input.hours ?? 6, this.config, this.clock.now());
+    const w = this.window(input.hours);
     const read = await this.samples.read(
       serverSeries(input.serverId),
       w.resolution,
@@ -105,17 +113,10 @@ const MAX_CONTAINERS = 20;
     "A service's containers' metrics history, oldest first: CPU and memory use, restarts, and each container's last state and health; as read for recent windows, hourly means and maxima for longer ones.",
   project: { service: 'serviceId' },
 })
-export class ServiceMetricsHandler implements IQueryHandler<ServiceMetrics> {
-  constructor(
-    private readonly samples: MetricSamples,
-    private readonly lookup: DeploymentLookup,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
+export class ServiceMetricsHandler extends MetricsQuery implements IQueryHandler<ServiceMetrics> {
   async execute({ input }: ServiceMetrics) {
     await this.lookup.service(input.serviceId);
-    const w = window(input.hours ?? 6, this.config, this.clock.now());
+    const w = this.window(input.hours);
     const from = new Date(w.from);
     const series = (await this.samples.seriesOf('serviceId', input.serviceId, from))
       .sort((a, b) => (a.container ?? '').localeCompare(b.container ?? ''))

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerDoc } from '../../../projections/servers.projection.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { commandOutput, scriptWithRemoteDir } from '../observe/command-output.js';
 import { jsonObjects } from '../observe/observation-parsers.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
@@ -40,13 +41,10 @@ export class ServerMetricsReader {
   async read(server: ServerDoc): Promise<ServerMetricsReading> {
     const session = await this.sessions.open(server);
     try {
-      const host = await output(session, [
-        'sh',
-        '-c',
-        SERVER_SCRIPT,
-        'slipway',
-        this.config.runner.remoteDir,
-      ]);
+      const host = await output(
+        session,
+        scriptWithRemoteDir(SERVER_SCRIPT, this.config.runner.remoteDir),
+      );
       const inspected = jsonObjects(await output(session, ['sh', '-c', INSPECT]));
       const stats = jsonObjects(await output(session, ['sh', '-c', STATS]));
       return { server: serverReading(host), containers: containerReadings(inspected, stats) };
@@ -57,13 +55,10 @@ export class ServerMetricsReader {
 }
 
 async function output(session: SshSession, args: string[]): Promise<string[]> {
-  const stdout: string[] = [];
-  const result = await session.exec(args, {
-    onLine: (stream, text) => {
-      if (stream === 'stdout' && stdout.length < MAX_LINES) stdout.push(text);
-    },
-    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+  const { code, stdout } = await commandOutput(session, args, {
+    timeoutMs: COMMAND_TIMEOUT_MS,
+    maxLines: MAX_LINES,
   });
-  if (result.code !== 0) throw new Error(`a metrics command exited with ${result.code}`);
+  if (code !== 0) throw new Error(`a metrics command exited with ${code}`);
   return stdout;
 }

@@ -6,6 +6,7 @@ import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
+import { commandOutput, scriptWithRemoteDir } from './command-output.js';
 import { diskFreeKib } from './observation-parsers.js';
 
 const COMMAND_TIMEOUT_MS = 15_000;
@@ -50,13 +51,10 @@ export class ServerDiagnosis {
       const first = async (args: string[]) => (await output(session, args))[0]?.trim() || null;
       const docker = await first(['docker', 'version', '--format', '{{.Server.Version}}']);
       const compose = await first(['docker', 'compose', 'version', '--short']);
-      const df = await output(session, [
-        'sh',
-        '-c',
-        DISK_FREE,
-        'slipway',
-        this.config.runner.remoteDir,
-      ]);
+      const df = await output(
+        session,
+        scriptWithRemoteDir(DISK_FREE, this.config.runner.remoteDir),
+      );
       return { docker, compose, diskFreeKib: diskFreeKib(df) };
     } finally {
       session.close();
@@ -65,12 +63,10 @@ export class ServerDiagnosis {
 }
 
 async function output(session: SshSession, args: string[]): Promise<string[]> {
-  const stdout: string[] = [];
-  const result = await session.exec(args, {
-    onLine: (stream, text) => {
-      if (stream === 'stdout' && stdout.length < 100) stdout.push(text.slice(0, 500));
-    },
-    signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+  const { code, stdout } = await commandOutput(session, args, {
+    timeoutMs: COMMAND_TIMEOUT_MS,
+    maxLines: 100,
+    maxLineChars: 500,
   });
-  return result.code === 0 ? stdout : [];
+  return code === 0 ? stdout : [];
 }
