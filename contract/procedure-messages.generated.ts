@@ -92,7 +92,7 @@ import type { CopyBackup } from '../src/runner/backups/copy-backup.js';
 import type { RestoreBackup } from '../src/runner/backups/restore-backup.js';
 import type { ConfigureS3Target } from '../src/runner/backups/s3-targets/configure-s3-target.js';
 import type { RemoveS3Target } from '../src/runner/backups/s3-targets/remove-s3-target.js';
-import type { S3Targets } from '../src/runner/backups/s3-targets/s3-targets.js';
+import type { S3TargetNames, S3Targets } from '../src/runner/backups/s3-targets/s3-targets.js';
 import type { TestBackupRestore } from '../src/runner/backups/test-backup-restore.js';
 import type { TriggerBackup } from '../src/runner/backups/trigger-backup.js';
 import type { VerifyBackupCopies } from '../src/runner/backups/verify-backup-copies.js';
@@ -199,6 +199,7 @@ export interface ProcedureMessages {
   rotateRecoveryCodes: RotateRecoveryCodes;
   rotateToken: RotateToken;
   runScheduledJob: RunScheduledJob;
+  s3TargetNames: S3TargetNames;
   s3Targets: S3Targets;
   scanServerHostKey: ScanServerHostKey;
   scheduledJobs: ScheduledJobs;

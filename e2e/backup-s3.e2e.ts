@@ -10,7 +10,7 @@ import {
 import { BackupScheduler } from '../src/runner/backups/backup-scheduler.js';
 import { cli, cliHome } from './support/cli.js';
 import { data } from './support/deployments.js';
-import { call } from './support/identity.js';
+import { call, memberWithRole } from './support/identity.js';
 import { startS3, type TestS3 } from './support/s3.js';
 import { startBackupTestApp, type BackupTestApp } from './support/backups.js';
 import type { TestApp } from './support/test-app.js';
@@ -100,6 +100,18 @@ describe('backup copies to S3-compatible storage', () => {
     expect(copy.remotePath).toBe(`s3://${s3.bucket}/slipway/${serviceId}/${copy.backupId}.bak`);
     const bytes = await object(copy.remotePath!);
     expect(`sha256:${createHash('sha256').update(bytes).digest('hex')}`).toBe(copy.checksum);
+  });
+
+  it('names the targets, by id and name only, to an operator who sets schedules', async () => {
+    const operator = await memberWithRole(t.url, owner, 'ops@example.com', 'operator');
+    const viewer = await memberWithRole(t.url, owner, 'watcher@example.com', 'viewer');
+    const named = await call(t.url, 'GET', 's3TargetNames', operator);
+    expect(data(named)).toEqual({ targets: [{ targetId: 'archive', displayName: 'Archive' }] });
+    expect(JSON.stringify(named.body)).not.toContain(s3.bucket);
+    // The whole target (endpoint, bucket, key id) stays with owners and admins.
+    expect((await call(t.url, 'GET', 's3Targets', operator)).status).toBe(403);
+    expect((await call(t.url, 'GET', 's3TargetNames', viewer)).status).toBe(403);
+    expect((await call(t.url, 'GET', 's3TargetNames', {})).status).toBe(401);
   });
 
   it('finds an object that changed in the bucket', async () => {

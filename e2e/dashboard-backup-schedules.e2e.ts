@@ -11,6 +11,7 @@ import { TestClock } from './support/test-clock.js';
 
 const OWNER = 'owner@example.com';
 const VIEWER = 'viewer@example.com';
+const OPERATOR = 'operator@example.com';
 /** Typed once into the form: never on a page, never in an answer. */
 const SECRET = 'never-shown-7f3a9c1e-secret-access-key';
 /** Where the screenshots go (the file names say what each shows). */
@@ -57,6 +58,7 @@ describe('the dashboard: backup schedules in a real browser', () => {
     app = await startBackupTestApp(clock, { loopbackTargets: true });
     ({ t, owner, serviceId } = app);
     await memberWithRole(t.url, owner, VIEWER, 'viewer');
+    await memberWithRole(t.url, owner, OPERATOR, 'operator');
     // A backup taken by hand, before any schedule.
     manualId = data<{ backupId: string }>(
       await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
@@ -300,6 +302,20 @@ describe('the dashboard: backup schedules in a real browser', () => {
     await page.getByRole('heading', { name: 'Servers' }).waitFor();
     await page.getByRole('region', { name: 'loopback' }).waitFor();
     await expect(page.getByText('Backup storage: S3 targets').count()).resolves.toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it('lets an operator choose the S3 target by its name', async () => {
+    const [context, page] = await signedIn(OPERATOR, '/services');
+    const dialog = await backupsDialog(page);
+    const shown = dialog.getByRole('region', { name: 'Schedule' });
+    await shown.getByText('S3 Archive (archive)').waitFor();
+    await shown.getByRole('button', { name: 'Change the schedule' }).click();
+    const form = dialog.getByRole('form', { name: 'Backup schedule' });
+    const select = form.getByLabel('S3 target', { exact: true });
+    await expect(select.inputValue()).resolves.toBe('archive');
+    await expect(select.locator('option').allInnerTexts()).resolves.toEqual(['Archive (archive)']);
+    await form.getByRole('button', { name: 'Cancel' }).click();
     await context.close();
   }, 60_000);
 

@@ -777,6 +777,8 @@ export interface ProcedureInputs {
     /** uuid */
     jobId: string;
   };
+  /** The S3 targets backups can be copied to, by id and name only: what a backup schedule names. */
+  s3TargetNames: undefined;
   /** The S3 buckets backups can be copied to, with endpoint, region, bucket, prefix and access key id (never the secret). */
   s3Targets: undefined;
   /** Fetches the SSH host key fingerprint {host, port?} presents (key exchange only, no login), to pin with registerServer and repeat to approveServerHostKey. */
@@ -1149,6 +1151,7 @@ export const PROCEDURES = {
   rotateRecoveryCodes: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer'], scopes: [], mfaExempt: false },
   rotateToken: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['tokens:manage'], mfaExempt: false },
   runScheduledJob: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['deploy:start'], mfaExempt: false },
+  s3TargetNames: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['backup:write'], mfaExempt: false },
   s3Targets: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin'], scopes: ['service:read'], mfaExempt: false },
   scanServerHostKey: { method: 'POST', lane: 'command', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'agent'], scopes: ['server:write'], mfaExempt: false },
   scheduledJobs: { method: 'GET', lane: 'read', auth: 'authenticated', roles: ['owner', 'admin', 'operator', 'viewer', 'agent'], scopes: ['service:read'], mfaExempt: false },

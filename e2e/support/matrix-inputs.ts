@@ -85,6 +85,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   },
   removeS3Target: { targetId: 'matrix-nobody' },
   s3Targets: undefined,
+  s3TargetNames: undefined,
   serverMetrics: { serverId: NOBODY, hours: 1 },
   serviceMetrics: { serviceId: NOBODY, hours: 1 },
   setAlertRule: { serviceId: NOBODY, name: 'matrix-rule', metric: 'cpuPercent', warning: 80 },

@@ -11,7 +11,7 @@ import { CopyBackupHandler } from './backups/copy-backup.js';
 import { CopyPlaces } from './backups/copy-places.js';
 import { ConfigureS3TargetHandler } from './backups/s3-targets/configure-s3-target.js';
 import { RemoveS3TargetHandler } from './backups/s3-targets/remove-s3-target.js';
-import { S3TargetsHandler } from './backups/s3-targets/s3-targets.js';
+import { S3TargetNamesHandler, S3TargetsHandler } from './backups/s3-targets/s3-targets.js';
 import { VerifyBackupCopiesHandler } from './backups/verify-backup-copies.js';
 import { TriggerBackupHandler } from './backups/trigger-backup.js';
 import { JobExecutor } from './jobs/job-executor.js';
@@ -69,6 +69,7 @@ import { SyncServerEdgeHandler } from './edge/sync-server-edge.js';
     ConfigureS3TargetHandler,
     RemoveS3TargetHandler,
     S3TargetsHandler,
+    S3TargetNamesHandler,
     VerifyBackupCopiesHandler,
     JobExecutor,
     JobStarter,

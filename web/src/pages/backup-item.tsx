@@ -15,7 +15,7 @@ import {
   testable,
   type Backup,
   type Copy,
-  type S3Target,
+  type S3TargetChoice,
   type Schedule,
   type Server,
 } from './backup-types';
@@ -62,7 +62,7 @@ function Copies({
 }: {
   copies: Copy[];
   servers: Server[];
-  targets: S3Target[];
+  targets: S3TargetChoice[];
 }) {
   if (copies.length === 0) return <span className="muted">none</span>;
   return (
@@ -132,7 +132,7 @@ export function BackupItem({
   schedule: Schedule | null;
   copies: Copy[];
   servers: Server[];
-  targets: S3Target[];
+  targets: S3TargetChoice[];
 }) {
   const can = useCan();
   const queryClient = useQueryClient();

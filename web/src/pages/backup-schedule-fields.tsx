@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { ProcedureInputs } from '../api/contract';
 import { SelectField } from '../components/fields';
 import { Field } from '../components/form';
-import { commandLine, type S3Target, type Schedule, type Server } from './backup-types';
+import { commandLine, type S3TargetChoice, type Schedule, type Server } from './backup-types';
 
 type ScheduleInput = ProcedureInputs['setBackupSchedule'];
 
@@ -25,7 +25,7 @@ export interface TestDraft {
 export function offsiteDraft(
   offsite: Schedule['offsite'],
   servers: Server[],
-  targets: S3Target[] | null,
+  targets: S3TargetChoice[] | null,
 ): OffsiteDraft {
   return {
     place: offsite === null ? 'none' : 's3TargetId' in offsite ? 's3' : 'server',
@@ -90,7 +90,7 @@ export function OffsiteFields({
   onChange: (patch: Partial<OffsiteDraft>) => void;
   servers: Server[];
   /** The S3 targets; null when the viewer may not list them (the id is typed then). */
-  targets: S3Target[] | null;
+  targets: S3TargetChoice[] | null;
   error: unknown;
 }) {
   const radio = useId();
@@ -152,7 +152,7 @@ export function OffsiteFields({
             onChange={(e) => onChange({ s3TargetId: e.target.value })}
             options={targets.map((t) => ({
               value: t.targetId,
-              label: `${t.displayName} (${t.bucket})`,
+              label: `${t.displayName} (${t.bucket ?? t.targetId})`,
             }))}
             error={error}
           />

@@ -13,7 +13,7 @@ import {
   type OffsiteDraft,
   type TestDraft,
 } from './backup-schedule-fields';
-import type { BackupService, S3Target, Schedule, Server } from './backup-types';
+import type { BackupService, S3TargetChoice, Schedule, Server } from './backup-types';
 
 type ScheduleInput = ProcedureInputs['setBackupSchedule'];
 
@@ -52,7 +52,7 @@ export function BackupScheduleForm({
   service: BackupService;
   current: Schedule | null;
   servers: Server[];
-  targets: S3Target[] | null;
+  targets: S3TargetChoice[] | null;
   /** The named volumes the compose file declares, named in the field's hint. */
   volumes: string[];
   /** Called when saved (true) or cancelled (false). */

@@ -13,7 +13,7 @@ import {
   retentionText,
   seconds,
   type BackupService,
-  type S3Target,
+  type S3TargetChoice,
   type Schedule,
   type Server,
 } from './backup-types';
@@ -62,7 +62,7 @@ function ScheduleFacts({
 }: {
   schedule: Schedule;
   servers: Server[];
-  targets: S3Target[];
+  targets: S3TargetChoice[];
 }) {
   return (
     <dl className="facts">
@@ -130,7 +130,7 @@ export function BackupScheduleSection({
   schedule: Schedule | null;
   servers: Server[];
   /** The S3 targets, or null when the viewer may not list them. */
-  targets: S3Target[] | null;
+  targets: S3TargetChoice[] | null;
   /** The named volumes the service's compose file declares. */
   volumes: string[];
 }) {

@@ -4,7 +4,10 @@ import type { AnswerOf } from '../api/answers';
 export type Backup = AnswerOf<'backups'>['items'][number];
 export type Schedule = NonNullable<AnswerOf<'backupSchedule'>['schedule']>;
 export type Copy = AnswerOf<'backupCopies'>['copies'][number];
+/** An S3 target as owners and admins see it (`s3Targets`). */
 export type S3Target = AnswerOf<'s3Targets'>['targets'][number];
+/** What choosing a target needs: the whole target, or its id and name (`s3TargetNames`). */
+export type S3TargetChoice = AnswerOf<'s3TargetNames'>['targets'][number] & { bucket?: string };
 export type Server = AnswerOf<'infrastructureInventory'>['servers'][number];
 
 /** What the backups dialog knows of its service. */
@@ -30,7 +33,7 @@ export function commandLine(command: string[] | null): string {
 }
 
 /** The place a copy names (a server's id, or `s3:<targetId>`), in words. */
-export function placeName(place: string, servers: Server[], targets: S3Target[]): string {
+export function placeName(place: string, servers: Server[], targets: S3TargetChoice[]): string {
   if (place.startsWith('s3:')) {
     const id = place.slice(3);
     const target = targets.find((t) => t.targetId === id);
@@ -43,7 +46,7 @@ export function placeName(place: string, servers: Server[], targets: S3Target[])
 export function offsiteText(
   offsite: Schedule['offsite'],
   servers: Server[],
-  targets: S3Target[],
+  targets: S3TargetChoice[],
 ): string {
   if (offsite === null) return 'nowhere: kept on this control plane only';
   if ('s3TargetId' in offsite) return placeName(`s3:${offsite.s3TargetId}`, servers, targets);

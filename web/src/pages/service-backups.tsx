@@ -31,10 +31,12 @@ export function ServiceBackups({
     queryFn: () => query('backupSchedule', { serviceId }),
     refetchInterval: POLL_MS,
   });
-  const readsTargets = can('s3Targets');
+  // Owners and admins read the whole targets; those who set schedules, their ids and names.
+  const fullTargets = can('s3Targets');
+  const readsTargets = fullTargets || can('s3TargetNames');
   const targets = useQuery({
-    queryKey: ['s3Targets'],
-    queryFn: () => query('s3Targets'),
+    queryKey: [fullTargets ? 's3Targets' : 's3TargetNames'],
+    queryFn: () => (fullTargets ? query('s3Targets') : query('s3TargetNames')),
     enabled: readsTargets,
   });
   // The compose file's named volumes: what "back up volume X now" offers.
