@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { CliError } from './cli-error.js';
-import { keyValues, Output, table } from './output.js';
+import { columnTable, keyValues, Output, table } from './output.js';
 import { escapeControls } from './terminal-text.js';
 
 const HOSTILE = 'evil\u001b]0;owned\u0007\u001b[2J\u009b1m\u202etxt.exe\u007f';
@@ -58,5 +58,27 @@ describe('CLI output never passes control characters from the server to the term
     expect(human).toContain('\\u001b[2J');
     expect(json).not.toMatch(RAW);
     expect(JSON.parse(json).error.message).toBe(`no such agent ${HOSTILE}`);
+  });
+});
+
+describe('columnTable', () => {
+  it('lays out columns given as header and cell the same as a table of headers and rows', () => {
+    const rows = [
+      { id: 'a1', size: 3, gone: null },
+      { id: 'b2', size: 0, gone: undefined },
+    ];
+    expect(
+      columnTable(rows, [
+        ['id', (r) => r.id],
+        ['size', (r) => r.size],
+        ['gone', (r) => r.gone],
+      ]),
+    ).toBe(
+      table(
+        ['id', 'size', 'gone'],
+        rows.map((r) => [r.id, r.size, r.gone]),
+      ),
+    );
+    expect(columnTable([], [['id', () => 'x']])).toBe(table(['id'], []));
   });
 });

@@ -18,6 +18,11 @@ export class Output {
     );
   }
 
+  /** A listing: the data itself with --json; for people, a table of its rows. */
+  listing<T>(data: unknown, rows: readonly T[], columns: readonly Column<T>[]): void {
+    this.ok(data, () => columnTable(rows, columns));
+  }
+
   /** Long waits: progress on stderr, and only for people (never in --json). */
   progress(line: string): void {
     if (!this.json) process.stderr.write(`${escapeControls(line)}\n`);
@@ -58,6 +63,17 @@ export function table(head: string[], rows: unknown[][]): string {
   for (const row of rows)
     t.push(row.map((c) => (c === null || c === undefined ? '-' : escapeControls(String(c)))));
   return t.toString();
+}
+
+/** A column of a listing: its header, and what each row shows under it. */
+export type Column<T> = readonly [header: string, cell: (row: T) => unknown];
+
+/** A table whose columns each say their header and cell together, so the two cannot drift. */
+export function columnTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  return table(
+    columns.map(([header]) => header),
+    rows.map((row) => columns.map(([, cell]) => cell(row))),
+  );
 }
 
 export function keyValues(entries: [string, unknown][]): string {

@@ -30,15 +30,18 @@ export async function valueFrom(given: string | undefined, variable: string, pro
   return value;
 }
 
+/** The password options a command may take (`--password` only where a flag is allowed). */
+export interface PasswordOptions {
+  password?: string;
+  passwordStdin?: boolean;
+}
+
 /**
  * A password, in order: `--password-stdin`, the `--password` flag, `SLIPWAY_PASSWORD`, or a
  * prompt that does not echo (on a terminal). A flag is visible in shell history and `ps`;
  * the others are not.
  */
-export async function passwordFrom(opts: {
-  password?: string;
-  passwordStdin?: boolean;
-}): Promise<string> {
+export async function passwordFrom(opts: PasswordOptions): Promise<string> {
   if (opts.passwordStdin && opts.password)
     throw new CliError('BAD_USAGE', 'Give one of --password and --password-stdin');
   const given = opts.passwordStdin ? await stdinFirstLine() : opts.password;

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
+import type { TokensPage } from '../../access/queries/tokens.js';
 import { confirm } from '../confirm.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { commaList } from '../option-values.js';
+import { confirmedCall } from './confirmed-call.js';
 
 interface Minted {
   token: string;
@@ -52,12 +53,12 @@ export function registerAccessCommands(program: Command): void {
           invalidated: boolean;
         }[];
       }>('agents', { limit: 100 });
-      run.out.ok(page, () =>
-        table(
-          ['id', 'name', 'preset', 'status'],
-          page.items.map((a) => [a.id, a.name, a.preset, a.invalidated ? 'invalidated' : a.status]),
-        ),
-      );
+      run.out.listing(page, page.items, [
+        ['id', (a) => a.id],
+        ['name', (a) => a.name],
+        ['preset', (a) => a.preset],
+        ['status', (a) => (a.invalidated ? 'invalidated' : a.status)],
+      ]);
     }),
   );
 
@@ -109,34 +110,25 @@ export function registerAccessCommands(program: Command): void {
     .option('--principal <principalId>', 'only this principal')
     .action(
       action(async (run, opts: { principal?: string }) => {
-        const page = await run.client().query<{
-          items: {
-            tokenId: string;
-            name: string;
-            lane: string;
-            state: string;
-            expiresAt: string | null;
-            lastUsedAt: string | null;
-          }[];
-        }>('tokens', { limit: 100, principalId: opts.principal });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'name', 'lane', 'state', 'expires', 'last used'],
-            page.items.map((t) => [t.tokenId, t.name, t.lane, t.state, t.expiresAt, t.lastUsedAt]),
-          ),
-        );
+        const page = await run
+          .client()
+          .query<TokensPage>('tokens', { limit: 100, principalId: opts.principal });
+        run.out.listing(page, page.items, [
+          ['id', (t) => t.tokenId],
+          ['name', (t) => t.name],
+          ['lane', (t) => t.lane],
+          ['state', (t) => t.state],
+          ['expires', (t) => t.expiresAt],
+          ['last used', (t) => t.lastUsedAt],
+        ]);
       }),
     );
-  tokens
-    .command('revoke <tokenId>')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, tokenId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Revoke token ${tokenId}`);
-        const result = await run.client().mutation('revokeToken', { tokenId });
-        run.out.ok(result, () => `Token ${tokenId} revoked`);
-      }),
-    );
+  confirmedCall(tokens, {
+    command: 'revoke <tokenId>',
+    ask: (tokenId) => `Revoke token ${tokenId}`,
+    call: (client, tokenId) => client.mutation('revokeToken', { tokenId }),
+    said: (_, tokenId) => `Token ${tokenId} revoked`,
+  });
   tokens
     .command('rotate <tokenId>')
     .option('--overlap-minutes <n>', 'how long the old token keeps working (0-10080)', '0')

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { escapeControls } from '../terminal-text.js';
 import type { ApiClient } from '../api-client.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveServer, resolveService } from './resolve.js';
 
 interface AlertView {
@@ -78,19 +77,14 @@ export function registerAlertCommands(program: Command): void {
           ...(await watched(client, opts)),
           status: opts.all ? 'all' : 'open',
         });
-        run.out.ok(page, () =>
-          table(
-            ['alert', 'status', 'severity', 'what', 'raised', 'resolved'],
-            page.alerts.map((a) => [
-              a.alertId,
-              a.status,
-              a.severity,
-              escapeControls(a.detail),
-              a.raisedAt,
-              a.resolvedAt ?? '',
-            ]),
-          ),
-        );
+        run.out.listing(page, page.alerts, [
+          ['alert', (a) => a.alertId],
+          ['status', (a) => a.status],
+          ['severity', (a) => a.severity],
+          ['what', (a) => escapeControls(a.detail)],
+          ['raised', (a) => a.raisedAt],
+          ['resolved', (a) => a.resolvedAt ?? ''],
+        ]);
       }),
     );
 
@@ -106,19 +100,14 @@ export function registerAlertCommands(program: Command): void {
           'alertRules',
           await watched(client, opts),
         );
-        run.out.ok(list, () =>
-          table(
-            ['rule', 'name', 'metric', 'warning', 'critical', 'for'],
-            list.rules.map((r) => [
-              r.ruleId,
-              r.enabled ? r.name : `${r.name} (disabled)`,
-              r.metric,
-              r.warning === null ? '' : String(r.warning),
-              r.critical === null ? '' : String(r.critical),
-              `${r.forSeconds}s`,
-            ]),
-          ),
-        );
+        run.out.listing(list, list.rules, [
+          ['rule', (r) => r.ruleId],
+          ['name', (r) => (r.enabled ? r.name : `${r.name} (disabled)`)],
+          ['metric', (r) => r.metric],
+          ['warning', (r) => (r.warning === null ? '' : String(r.warning))],
+          ['critical', (r) => (r.critical === null ? '' : String(r.critical))],
+          ['for', (r) => `${r.forSeconds}s`],
+        ]);
       }),
     );
 
@@ -156,15 +145,11 @@ export function registerAlertCommands(program: Command): void {
       }),
     );
 
-  alerts
-    .command('remove <ruleId>')
-    .description('remove a rule: an alert it holds open is resolved at the next check')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, ruleId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Remove alert rule ${ruleId}`);
-        const done = await run.client().mutation('removeAlertRule', { ruleId });
-        run.out.ok(done, () => `Rule ${ruleId} removed`);
-      }),
-    );
+  confirmedCall(alerts, {
+    command: 'remove <ruleId>',
+    description: 'remove a rule: an alert it holds open is resolved at the next check',
+    ask: (ruleId) => `Remove alert rule ${ruleId}`,
+    call: (client, ruleId) => client.mutation('removeAlertRule', { ruleId }),
+    said: (_, ruleId) => `Rule ${ruleId} removed`,
+  });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import type { QueuedApproval } from '../../deployments/queries/approval-queue.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { resolveService } from './resolve.js';
 
 export function registerApprovalCommands(program: Command): void {
@@ -11,31 +11,17 @@ export function registerApprovalCommands(program: Command): void {
     .option('--status <status>', 'pending, approved, rejected or expired')
     .action(
       action(async (run, opts: { status?: string }) => {
-        const page = await run.client().query<{
-          items: {
-            id: string;
-            action: string;
-            serviceId: string;
-            serviceName: string | null;
-            environment: string | null;
-            status: string;
-            reason: string;
-            requestedAt: string;
-          }[];
-        }>('approvalQueue', { status: opts.status, limit: 100 });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'action', 'service', 'status', 'reason', 'requested'],
-            page.items.map((a) => [
-              a.id,
-              a.action,
-              a.serviceName ? `${a.serviceName}@${a.environment}` : a.serviceId,
-              a.status,
-              a.reason,
-              a.requestedAt,
-            ]),
-          ),
-        );
+        const page = await run
+          .client()
+          .query<{ items: QueuedApproval[] }>('approvalQueue', { status: opts.status, limit: 100 });
+        run.out.listing(page, page.items, [
+          ['id', (a) => a.id],
+          ['action', (a) => a.action],
+          ['service', (a) => (a.serviceName ? `${a.serviceName}@${a.environment}` : a.serviceId)],
+          ['status', (a) => a.status],
+          ['reason', (a) => a.reason],
+          ['requested', (a) => a.requestedAt],
+        ]);
       }),
     );
   approvals

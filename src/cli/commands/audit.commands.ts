@@ -4,7 +4,8 @@ import { verifyExportFile } from '../../audit/export/export-verifier.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
+import { columnTable } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 
 interface TrailReport {
   ok: boolean;
@@ -95,23 +96,27 @@ export function registerAuditCommands(program: Command): void {
             cursor: opts.cursor,
           });
         run.out.ok(page, () => {
-          const rows = page.entries.map((e) => [
-            e.position,
-            e.time,
-            e.actor.label,
-            (e.token ? `token ${e.token.name ?? e.token.id}` : e.authMethod) +
-              (e.channel === 'mcp' ? ' via mcp' : ''),
-            e.action,
-            e.resource,
-            e.code ? `${e.outcome} ${e.code}${e.count > 1 ? ` x${e.count}` : ''}` : e.outcome,
-            e.clientAddress,
-          ]);
           const more = page.nextCursor ? `\nmore: --cursor ${page.nextCursor}` : '';
           return (
-            table(
-              ['pos', 'time', 'actor', 'credential', 'action', 'resource', 'outcome', 'from'],
-              rows,
-            ) + more
+            columnTable(page.entries, [
+              ['pos', (e) => e.position],
+              ['time', (e) => e.time],
+              ['actor', (e) => e.actor.label],
+              [
+                'credential',
+                (e) =>
+                  (e.token ? `token ${e.token.name ?? e.token.id}` : e.authMethod) +
+                  (e.channel === 'mcp' ? ' via mcp' : ''),
+              ],
+              ['action', (e) => e.action],
+              ['resource', (e) => e.resource],
+              [
+                'outcome',
+                (e) =>
+                  e.code ? `${e.outcome} ${e.code}${e.count > 1 ? ` x${e.count}` : ''}` : e.outcome,
+              ],
+              ['from', (e) => e.clientAddress],
+            ]) + more
           );
         });
       }),
@@ -177,17 +182,12 @@ export function registerAuditCommands(program: Command): void {
         );
       }),
     );
-  audit
-    .command('erase-subject <userId>')
-    .description("erase a deactivated user's personal data (owner only; cannot be undone)")
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, userId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Erase the personal data of user ${userId} for good`);
-        const erased = await run
-          .client()
-          .mutation<{ userId: string; erasedAt: string }>('eraseSubjectData', { userId });
-        run.out.ok(erased, () => `Personal data of ${erased.userId} erased`);
-      }),
-    );
+  confirmedCall(audit, {
+    command: 'erase-subject <userId>',
+    description: "erase a deactivated user's personal data (owner only; cannot be undone)",
+    ask: (userId) => `Erase the personal data of user ${userId} for good`,
+    call: (client, userId) =>
+      client.mutation<{ userId: string; erasedAt: string }>('eraseSubjectData', { userId }),
+    said: (erased) => `Personal data of ${erased.userId} erased`,
+  });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { passwordFrom, totpCodeFrom } from '../user-input.js';
+import { passwordFrom, totpCodeFrom, type PasswordOptions } from '../user-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { ssoSession } from '../sso-login.js';
@@ -48,14 +48,12 @@ export function registerAuthCommands(program: Command): void {
       action(
         async (
           run,
-          opts: {
+          opts: PasswordOptions & {
             url: string;
             token?: string;
             email?: string;
             sso?: string;
             ssoTimeout: string;
-            password?: string;
-            passwordStdin?: boolean;
             totpCode?: string;
             recoveryCode?: string;
             name: string;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { confirm } from '../confirm.js';
+import type { S3TargetView } from '../../runner/backups/s3-targets/s3-targets.js';
 import { action } from '../context.js';
 import { stdinFirstLine } from '../user-input.js';
-import { table } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveServer, resolveService } from './resolve.js';
 
 interface CopyView {
@@ -48,19 +48,14 @@ export function registerBackupCopyCommands(backups: Command): void {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
         const list = await client.query<{ copies: CopyView[] }>('backupCopies', { serviceId });
-        run.out.ok(list, () =>
-          table(
-            ['backup', 'server', 'path', 'status', 'last read back', 'detail'],
-            list.copies.map((c) => [
-              c.backupId,
-              c.serverId,
-              c.remotePath,
-              c.status,
-              c.verifiedAt,
-              c.detail,
-            ]),
-          ),
-        );
+        run.out.listing(list, list.copies, [
+          ['backup', (c) => c.backupId],
+          ['server', (c) => c.serverId],
+          ['path', (c) => c.remotePath],
+          ['status', (c) => c.status],
+          ['last read back', (c) => c.verifiedAt],
+          ['detail', (c) => c.detail],
+        ]);
       }),
     );
   backups
@@ -86,16 +81,6 @@ export function registerBackupCopyCommands(backups: Command): void {
     );
 }
 
-interface S3TargetView {
-  targetId: string;
-  displayName: string;
-  endpoint: string | null;
-  region: string;
-  bucket: string;
-  prefix: string;
-  accessKeyId: string;
-}
-
 /** `backups s3 list|set|remove`: the S3 buckets backups may be copied to. */
 export function registerS3TargetCommands(backups: Command): void {
   const s3 = backups.command('s3').description('S3 (or S3-compatible) buckets for backup copies');
@@ -104,20 +89,15 @@ export function registerS3TargetCommands(backups: Command): void {
     .action(
       action(async (run) => {
         const list = await run.client().query<{ targets: S3TargetView[] }>('s3Targets');
-        run.out.ok(list, () =>
-          table(
-            ['id', 'name', 'endpoint', 'region', 'bucket', 'prefix', 'access key id'],
-            list.targets.map((t) => [
-              t.targetId,
-              t.displayName,
-              t.endpoint ?? 'AWS',
-              t.region,
-              t.bucket,
-              t.prefix,
-              t.accessKeyId,
-            ]),
-          ),
-        );
+        run.out.listing(list, list.targets, [
+          ['id', (t) => t.targetId],
+          ['name', (t) => t.displayName],
+          ['endpoint', (t) => t.endpoint ?? 'AWS'],
+          ['region', (t) => t.region],
+          ['bucket', (t) => t.bucket],
+          ['prefix', (t) => t.prefix],
+          ['access key id', (t) => t.accessKeyId],
+        ]);
       }),
     );
   s3.command('set <targetId>')
@@ -159,14 +139,11 @@ export function registerS3TargetCommands(backups: Command): void {
         },
       ),
     );
-  s3.command('remove <targetId>')
-    .description('no copy goes there any more (the copies stay in the bucket)')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, targetId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Remove S3 target ${targetId}`);
-        const done = await run.client().mutation('removeS3Target', { targetId });
-        run.out.ok(done, () => `S3 target ${targetId} removed`);
-      }),
-    );
+  confirmedCall(s3, {
+    command: 'remove <targetId>',
+    description: 'no copy goes there any more (the copies stay in the bucket)',
+    ask: (targetId) => `Remove S3 target ${targetId}`,
+    call: (client, targetId) => client.mutation('removeS3Target', { targetId }),
+    said: (_, targetId) => `S3 target ${targetId} removed`,
+  });
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveServer, resolveService } from './resolve.js';
 
 interface ScheduleView {
@@ -137,17 +137,12 @@ export function registerBackupScheduleCommands(backups: Command): void {
         );
       }),
     );
-  backups
-    .command('unschedule <service>')
-    .description('stop scheduled backups of a service (the backups taken stay)')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, ref: string, opts: { yes?: boolean }) => {
-        const client = run.client();
-        const serviceId = await resolveService(client, ref);
-        await confirm(opts.yes, `Stop scheduled backups of ${ref}`);
-        const done = await client.mutation('removeBackupSchedule', { serviceId });
-        run.out.ok(done, () => `Scheduled backups of ${ref} stopped`);
-      }),
-    );
+  confirmedCall(backups, {
+    command: 'unschedule <service>',
+    description: 'stop scheduled backups of a service (the backups taken stay)',
+    resolve: resolveService,
+    ask: (ref) => `Stop scheduled backups of ${ref}`,
+    call: (client, serviceId) => client.mutation('removeBackupSchedule', { serviceId }),
+    said: (_, ref) => `Scheduled backups of ${ref} stopped`,
+  });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { keyValues, table } from '../output.js';
+import { keyValues } from '../output.js';
 import { showPlan, type Plan } from './plan.commands.js';
 import { registerBackupCopyCommands, registerS3TargetCommands } from './backup-copies.commands.js';
 import { registerBackupScheduleCommands } from './backup-schedule.commands.js';
@@ -33,19 +33,14 @@ export function registerBackupCommands(program: Command): void {
           serviceId,
           limit: Number(opts.limit),
         });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'service', 'taken at', 'size (bytes)', 'checksum', 'location'],
-            page.items.map((b) => [
-              b.id,
-              b.serviceId,
-              b.takenAt,
-              b.sizeBytes,
-              `${b.checksum.slice(0, 19)}…`,
-              b.location,
-            ]),
-          ),
-        );
+        run.out.listing(page, page.items, [
+          ['id', (b) => b.id],
+          ['service', (b) => b.serviceId],
+          ['taken at', (b) => b.takenAt],
+          ['size (bytes)', (b) => b.sizeBytes],
+          ['checksum', (b) => `${b.checksum.slice(0, 19)}…`],
+          ['location', (b) => b.location],
+        ]);
       }),
     );
   backups

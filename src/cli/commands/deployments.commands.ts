@@ -3,8 +3,9 @@ import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action, type Run } from '../context.js';
-import { keyValues, table } from '../output.js';
-import { deployCompose } from './compose-deploy.js';
+import { keyValues } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
+import { deployCompose, type ComposeDeployOptions } from './compose-deploy.js';
 import { resolveDeployTarget, resolveService } from './resolve.js';
 
 interface Deployment {
@@ -40,10 +41,19 @@ async function follow(run: Run, client: ApiClient, deploymentId: string): Promis
   }
 }
 
-interface Queued {
+/** What a command that queues a deployment answers. */
+export interface Queued {
   status: string;
   deploymentId?: string;
   approvalId?: string;
+}
+
+/** What every command that queues a deployment takes: see answerOrFollow for --wait. */
+export interface QueueOptions {
+  wait?: boolean;
+  /** Used if the service requires approval. */
+  reason?: string;
+  yes?: boolean;
 }
 
 /**
@@ -91,22 +101,21 @@ export function registerDeploymentCommands(program: Command): void {
           status: opts.status,
           serviceId,
         });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'service', 'image', 'status', 'trigger', 'created', 'failure'],
-            page.items.map((d) => [
-              d.id,
-              `${d.serviceName}@${d.environment}`,
-              d.imageRef,
-              d.status,
-              d.trigger,
-              d.createdAt,
+        run.out.listing(page, page.items, [
+          ['id', (d) => d.id],
+          ['service', (d) => `${d.serviceName}@${d.environment}`],
+          ['image', (d) => d.imageRef],
+          ['status', (d) => d.status],
+          ['trigger', (d) => d.trigger],
+          ['created', (d) => d.createdAt],
+          [
+            'failure',
+            (d) =>
               d.failureReason
                 ? `${d.failedStep ? `${d.failedStep}: ` : ''}${d.failureReason}`
                 : null,
-            ]),
-          ),
-        );
+          ],
+        ]);
       }),
     );
   deployments.command('show <deploymentId>').action(
@@ -173,15 +182,7 @@ export function registerDeploymentCommands(program: Command): void {
           run,
           service: string,
           imageTag: string | undefined,
-          opts: {
-            compose?: string;
-            file?: string[];
-            buildContext?: string;
-            wait?: boolean;
-            idempotencyKey?: string;
-            reason?: string;
-            yes?: boolean;
-          },
+          opts: Partial<ComposeDeployOptions> & QueueOptions,
         ) => {
           const client = run.client();
           if (opts.compose) {
@@ -217,37 +218,25 @@ export function registerDeploymentCommands(program: Command): void {
     .option('--reason <text>', 'used if the service requires approval')
     .option('--yes', 'do not ask for confirmation')
     .action(
-      action(
-        async (
-          run,
-          service: string,
-          targetDeploymentId: string,
-          opts: { wait?: boolean; reason?: string; yes?: boolean },
-        ) => {
-          const client = run.client();
-          const serviceId = await resolveService(client, service);
-          await confirm(opts.yes, `Roll ${service} back to ${targetDeploymentId}`);
-          const result = await client.mutation<Queued>('executeRollback', {
-            serviceId,
-            targetDeploymentId,
-            reason: opts.reason,
-          });
-          await answerOrFollow(run, client, result, opts.wait);
-        },
-      ),
-    );
-
-  program
-    .command('cancel <deploymentId>')
-    .description('cancel a queued deployment, or stop a running one between steps')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, deploymentId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Cancel deployment ${deploymentId}`);
-        const result = await run
-          .client()
-          .mutation<{ status: string }>('cancelDeployment', { deploymentId });
-        run.out.ok(result, () => `Deployment ${deploymentId} ${result.status}`);
+      action(async (run, service: string, targetDeploymentId: string, opts: QueueOptions) => {
+        const client = run.client();
+        const serviceId = await resolveService(client, service);
+        await confirm(opts.yes, `Roll ${service} back to ${targetDeploymentId}`);
+        const result = await client.mutation<Queued>('executeRollback', {
+          serviceId,
+          targetDeploymentId,
+          reason: opts.reason,
+        });
+        await answerOrFollow(run, client, result, opts.wait);
       }),
     );
+
+  confirmedCall(program, {
+    command: 'cancel <deploymentId>',
+    description: 'cancel a queued deployment, or stop a running one between steps',
+    ask: (deploymentId) => `Cancel deployment ${deploymentId}`,
+    call: (client, deploymentId) =>
+      client.mutation<{ status: string }>('cancelDeployment', { deploymentId }),
+    said: (result, deploymentId) => `Deployment ${deploymentId} ${result.status}`,
+  });
 }

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
+import { confirmedCall } from './confirmed-call.js';
 
 interface DrainView {
   drainId: string;
@@ -58,21 +57,16 @@ export function registerDrainCommands(program: Command): void {
     .action(
       action(async (run) => {
         const list = await run.client().query<{ drains: DrainView[] }>('drains');
-        run.out.ok(list, () =>
-          table(
-            ['id', 'kind', 'endpoint', 'sources', 'status', 'behind', 'delivered', 'last error'],
-            list.drains.map((d) => [
-              d.drainId,
-              d.kind,
-              d.endpoint,
-              d.sources.join(','),
-              d.delivery.status,
-              String(d.delivery.behind),
-              String(d.delivery.delivered),
-              d.delivery.lastError ?? '',
-            ]),
-          ),
-        );
+        run.out.listing(list, list.drains, [
+          ['id', (d) => d.drainId],
+          ['kind', (d) => d.kind],
+          ['endpoint', (d) => d.endpoint],
+          ['sources', (d) => d.sources.join(',')],
+          ['status', (d) => d.delivery.status],
+          ['behind', (d) => String(d.delivery.behind)],
+          ['delivered', (d) => String(d.delivery.delivered)],
+          ['last error', (d) => d.delivery.lastError ?? ''],
+        ]);
       }),
     );
 
@@ -114,15 +108,11 @@ export function registerDrainCommands(program: Command): void {
       }),
     );
 
-  drains
-    .command('remove <drainId>')
-    .description('stop a drain; configured again later, it starts afresh')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, drainId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Remove drain ${drainId}`);
-        const done = await run.client().mutation('removeDrain', { drainId });
-        run.out.ok(done, () => `Drain ${drainId} removed`);
-      }),
-    );
+  confirmedCall(drains, {
+    command: 'remove <drainId>',
+    description: 'stop a drain; configured again later, it starts afresh',
+    ask: (drainId) => `Remove drain ${drainId}`,
+    call: (client, drainId) => client.mutation('removeDrain', { drainId }),
+    said: (_, drainId) => `Drain ${drainId} removed`,
+  });
 }

@@ -4,7 +4,8 @@ import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
-import { answerOrFollow } from './deployments.commands.js';
+import { answerOrFollow, type Queued, type QueueOptions } from './deployments.commands.js';
+import { confirmedCall } from './confirmed-call.js';
 import { previewSettings, withPreviewOptions, type PreviewOptions } from './preview-options.js';
 import { resolveServer, resolveService } from './resolve.js';
 import { scanHostKey } from './server-connection.commands.js';
@@ -239,41 +240,28 @@ export function registerGitCommands(program: Command): void {
     .option('--reason <text>', 'used if the service requires approval (12-280 characters)')
     .option('--yes', 'do not ask for confirmation')
     .action(
-      action(
-        async (
-          run,
-          ref: string,
-          commit: string,
-          opts: { ref?: string; wait?: boolean; reason?: string; yes?: boolean },
-        ) => {
-          const client = run.client();
-          const serviceId = await resolveService(client, ref);
-          await confirm(opts.yes, `Build ${commit.slice(0, 12)} and deploy it to ${ref}`);
-          const result = await client.mutation<{
-            status: string;
-            deploymentId?: string;
-            approvalId?: string;
-          }>('deployServiceCommit', { serviceId, commit, ref: opts.ref, reason: opts.reason });
-          return answerOrFollow(run, client, result, opts.wait);
-        },
-      ),
-    );
-  git
-    .command('remove <service>')
-    .description('stop following the repository; its deploy key and token are dropped')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, ref: string, opts: { yes?: boolean }) => {
+      action(async (run, ref: string, commit: string, opts: QueueOptions & { ref?: string }) => {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
-        await confirm(opts.yes, `Stop ${ref} following its repository`);
-        const answer = await client.mutation<{ serviceId: string; removed: boolean }>(
-          'removeServiceGitSource',
-          { serviceId },
-        );
-        run.out.ok(answer, () =>
-          answer.removed ? 'Removed.' : 'This service followed no repository.',
-        );
+        await confirm(opts.yes, `Build ${commit.slice(0, 12)} and deploy it to ${ref}`);
+        const result = await client.mutation<Queued>('deployServiceCommit', {
+          serviceId,
+          commit,
+          ref: opts.ref,
+          reason: opts.reason,
+        });
+        return answerOrFollow(run, client, result, opts.wait);
       }),
     );
+  confirmedCall(git, {
+    command: 'remove <service>',
+    description: 'stop following the repository; its deploy key and token are dropped',
+    resolve: resolveService,
+    ask: (ref) => `Stop ${ref} following its repository`,
+    call: (client, serviceId) =>
+      client.mutation<{ serviceId: string; removed: boolean }>('removeServiceGitSource', {
+        serviceId,
+      }),
+    said: (answer) => (answer.removed ? 'Removed.' : 'This service followed no repository.'),
+  });
 }

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { keyValues, table } from '../output.js';
+import { keyValues } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveService } from './resolve.js';
 
 interface Rule {
@@ -45,19 +45,14 @@ export function registerHookCommands(program: Command): void {
         const client = run.client();
         const serviceId = opts.service ? await resolveService(client, opts.service) : undefined;
         const page = await client.query<{ items: Hook[] }>('deployWebhooks', { serviceId });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'name', 'service', 'status', 'rules', 'url'],
-            page.items.map((h) => [
-              h.hookId,
-              h.name,
-              h.serviceId,
-              h.status,
-              h.rules.map((r) => `${r.source}:${r.pattern}=${r.image}`).join(' '),
-              h.url,
-            ]),
-          ),
-        );
+        run.out.listing(page, page.items, [
+          ['id', (h) => h.hookId],
+          ['name', (h) => h.name],
+          ['service', (h) => h.serviceId],
+          ['status', (h) => h.status],
+          ['rules', (h) => h.rules.map((r) => `${r.source}:${r.pattern}=${r.image}`).join(' ')],
+          ['url', (h) => h.url],
+        ]);
       }),
     );
   hooks
@@ -102,17 +97,12 @@ export function registerHookCommands(program: Command): void {
         },
       ),
     );
-  hooks
-    .command('revoke <hookId>')
-    .description('refuse every delivery of the hook from now on')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, hookId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Revoke hook ${hookId}`);
-        const revoked = await run
-          .client()
-          .mutation<{ hookId: string; status: string }>('revokeDeployWebhook', { hookId });
-        run.out.ok(revoked, () => `Hook ${revoked.hookId} revoked.`);
-      }),
-    );
+  confirmedCall(hooks, {
+    command: 'revoke <hookId>',
+    description: 'refuse every delivery of the hook from now on',
+    ask: (hookId) => `Revoke hook ${hookId}`,
+    call: (client, hookId) =>
+      client.mutation<{ hookId: string; status: string }>('revokeDeployWebhook', { hookId }),
+    said: (revoked) => `Hook ${revoked.hookId} revoked.`,
+  });
 }

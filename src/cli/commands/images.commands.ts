@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { progressReporter, sizeOf } from './upload-progress.js';
 import { resolveServer } from './resolve.js';
 
@@ -27,12 +26,13 @@ export function registerImageCommands(program: Command): void {
         const client = run.client();
         const serverId = await resolveServer(client, server);
         const answer = await client.query<{ images: ServerImage[] }>('serverImages', { serverId });
-        run.out.ok(answer, () =>
-          table(
-            ['repository', 'tag', 'id', 'created', 'size'],
-            answer.images.map((i) => [i.repository, i.tag, i.id, i.createdAt ?? '', i.size ?? '']),
-          ),
-        );
+        run.out.listing(answer, answer.images, [
+          ['repository', (i) => i.repository],
+          ['tag', (i) => i.tag],
+          ['id', (i) => i.id],
+          ['created', (i) => i.createdAt ?? ''],
+          ['size', (i) => i.size ?? ''],
+        ]);
       }),
     );
   images

@@ -53,19 +53,14 @@ export function registerInfrastructureCommands(program: Command): void {
     action(async (run) => {
       const inv = await run.client().query<Inventory>('infrastructureInventory');
       const rows = inv.servers.map(({ services: _s, ...s }) => s);
-      run.out.ok(rows, () =>
-        table(
-          ['id', 'name', 'host', 'status', 'host key', 'last check'],
-          rows.map((s) => [
-            s.id,
-            s.name,
-            s.host,
-            s.status,
-            s.hostKeyFingerprint,
-            lastCheckText(s.lastCheck),
-          ]),
-        ),
-      );
+      run.out.listing(rows, rows, [
+        ['id', (s) => s.id],
+        ['name', (s) => s.name],
+        ['host', (s) => s.host],
+        ['status', (s) => s.status],
+        ['host key', (s) => s.hostKeyFingerprint],
+        ['last check', (s) => lastCheckText(s.lastCheck)],
+      ]);
     }),
   );
   servers

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
-import { passwordFrom, valueFrom } from '../user-input.js';
+import { passwordFrom, valueFrom, type PasswordOptions } from '../user-input.js';
 
 /**
  * `slipway init`: the first account of a new service, which is its owner, and a stored session
@@ -25,13 +25,7 @@ export function registerInitCommand(program: Command): void {
       action(
         async (
           run,
-          opts: {
-            url: string;
-            email?: string;
-            name?: string;
-            passwordStdin?: boolean;
-            context: string;
-          },
+          opts: PasswordOptions & { url: string; email?: string; name?: string; context: string },
         ) => {
           const email = await valueFrom(opts.email, 'SLIPWAY_EMAIL', 'Email: ');
           const name = await valueFrom(opts.name, 'SLIPWAY_NAME', 'Name: ');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 
 interface Invite {
   inviteId: string;
@@ -54,29 +54,20 @@ export function registerInviteCommands(program: Command): void {
           status: opts.status,
           limit: Number(opts.limit),
         });
-        run.out.ok(page.items, () =>
-          table(
-            ['id', 'email', 'role', 'status', 'expires'],
-            page.items.map((i) => [
-              i.inviteId,
-              i.email ?? '(erased)',
-              i.role,
-              i.status,
-              i.expiresAt,
-            ]),
-          ),
-        );
+        run.out.listing(page.items, page.items, [
+          ['id', (i) => i.inviteId],
+          ['email', (i) => i.email ?? '(erased)'],
+          ['role', (i) => i.role],
+          ['status', (i) => i.status],
+          ['expires', (i) => i.expiresAt],
+        ]);
       }),
     );
-  invites
-    .command('revoke <inviteId>')
-    .description('withdraw a pending invite: its link stops working')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, inviteId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Revoke invite ${inviteId}`);
-        const result = await run.client().mutation('revokeInvite', { inviteId });
-        run.out.ok(result, () => `Invite ${inviteId} is revoked`);
-      }),
-    );
+  confirmedCall(invites, {
+    command: 'revoke <inviteId>',
+    description: 'withdraw a pending invite: its link stops working',
+    ask: (inviteId) => `Revoke invite ${inviteId}`,
+    call: (client, inviteId) => client.mutation('revokeInvite', { inviteId }),
+    said: (_, inviteId) => `Invite ${inviteId} is revoked`,
+  });
 }

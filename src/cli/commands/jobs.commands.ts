@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
-import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { escapeControls } from '../terminal-text.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveService } from './resolve.js';
 
 interface JobView {
@@ -53,20 +52,15 @@ export function registerJobCommands(program: Command): void {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
         const list = await client.query<{ jobs: JobView[] }>('scheduledJobs', { serviceId });
-        run.out.ok(list, () =>
-          table(
-            ['id', 'name', 'schedule', 'runs in', 'command', 'last run', 'next'],
-            list.jobs.map((j) => [
-              j.jobId,
-              j.enabled ? j.name : `${j.name} (disabled)`,
-              `${j.schedule} ${j.timezone}`,
-              j.composeService,
-              j.command.join(' '),
-              j.lastRun ? `${j.lastRun.status} ${j.lastRun.at}` : '',
-              j.nextRunAt ?? '',
-            ]),
-          ),
-        );
+        run.out.listing(list, list.jobs, [
+          ['id', (j) => j.jobId],
+          ['name', (j) => (j.enabled ? j.name : `${j.name} (disabled)`)],
+          ['schedule', (j) => `${j.schedule} ${j.timezone}`],
+          ['runs in', (j) => j.composeService],
+          ['command', (j) => j.command.join(' ')],
+          ['last run', (j) => (j.lastRun ? `${j.lastRun.status} ${j.lastRun.at}` : '')],
+          ['next', (j) => j.nextRunAt ?? ''],
+        ]);
       }),
     );
 
@@ -132,20 +126,15 @@ export function registerJobCommands(program: Command): void {
         const page = await run
           .client()
           .query<{ runs: RunView[] }>('jobRuns', { jobId, limit: Number(opts.limit) });
-        run.out.ok(page, () =>
-          table(
-            ['run', 'trigger', 'status', 'exit', 'why', 'started', 'finished'],
-            page.runs.map((r) => [
-              r.runId,
-              r.trigger,
-              r.status,
-              r.exitCode === null ? '' : String(r.exitCode),
-              r.reason ?? '',
-              r.startedAt,
-              r.finishedAt ?? '',
-            ]),
-          ),
-        );
+        run.out.listing(page, page.runs, [
+          ['run', (r) => r.runId],
+          ['trigger', (r) => r.trigger],
+          ['status', (r) => r.status],
+          ['exit', (r) => (r.exitCode === null ? '' : String(r.exitCode))],
+          ['why', (r) => r.reason ?? ''],
+          ['started', (r) => r.startedAt],
+          ['finished', (r) => r.finishedAt ?? ''],
+        ]);
       }),
     );
 
@@ -165,15 +154,11 @@ export function registerJobCommands(program: Command): void {
       }),
     );
 
-  jobs
-    .command('remove <jobId>')
-    .description('remove a job: it runs no more; its runs stay on record')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, jobId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Remove scheduled job ${jobId}`);
-        const done = await run.client().mutation('removeScheduledJob', { jobId });
-        run.out.ok(done, () => `Job ${jobId} removed`);
-      }),
-    );
+  confirmedCall(jobs, {
+    command: 'remove <jobId>',
+    description: 'remove a job: it runs no more; its runs stay on record',
+    ask: (jobId) => `Remove scheduled job ${jobId}`,
+    call: (client, jobId) => client.mutation('removeScheduledJob', { jobId }),
+    said: (_, jobId) => `Job ${jobId} removed`,
+  });
 }

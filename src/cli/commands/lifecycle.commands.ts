@@ -5,6 +5,7 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
+import { confirmedCall } from './confirmed-call.js';
 import { resolveServer, resolveService } from './resolve.js';
 import { envFrom } from './services.commands.js';
 import { collect } from '../option-values.js';
@@ -97,19 +98,14 @@ export function registerLifecycleCommands(program: Command): void {
         },
       ),
     );
-  servers
-    .command('decommission <server>')
-    .description('take a server out of service (refused while services target it)')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, ref: string, opts: { yes?: boolean }) => {
-        const client = run.client();
-        const serverId = await resolveServer(client, ref);
-        await confirm(opts.yes, `Decommission server ${ref}`);
-        const result = await client.mutation('decommissionServer', { serverId });
-        run.out.ok(result, () => `Server ${ref} is decommissioned`);
-      }),
-    );
+  confirmedCall(servers, {
+    command: 'decommission <server>',
+    description: 'take a server out of service (refused while services target it)',
+    resolve: resolveServer,
+    ask: (ref) => `Decommission server ${ref}`,
+    call: (client, serverId) => client.mutation('decommissionServer', { serverId }),
+    said: (_, ref) => `Server ${ref} is decommissioned`,
+  });
   showCommand(servers, 'server', 'serverDetails', async (client, ref) => ({
     serverId: await resolveServer(client, ref),
   }));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
 import { followStream } from '../follow-stream.js';
-import { keyValues, table } from '../output.js';
+import { keyValues } from '../output.js';
 import { escapeControls } from '../terminal-text.js';
 import { resolveService } from './resolve.js';
 
@@ -76,19 +76,18 @@ export function registerServiceObservationCommands(services: Command): void {
             imageDigest: string | null;
           }[];
         }>(`/api/v1/services/${id}/status`);
-        run.out.ok(status, () =>
-          table(
-            ['container', 'state', 'health', 'restarts', 'ports', 'image digest'],
-            status.containers.map((c) => [
-              c.name,
-              c.state,
-              c.health,
-              c.restarts,
+        run.out.listing(status, status.containers, [
+          ['container', (c) => c.name],
+          ['state', (c) => c.state],
+          ['health', (c) => c.health],
+          ['restarts', (c) => c.restarts],
+          [
+            'ports',
+            (c) =>
               c.publishedPorts.map((p) => `${p.url}:${p.publishedPort}->${p.targetPort}`).join(' '),
-              c.imageDigest,
-            ]),
-          ),
-        );
+          ],
+          ['image digest', (c) => c.imageDigest],
+        ]);
       }),
     );
   services
@@ -106,12 +105,12 @@ export function registerServiceObservationCommands(services: Command): void {
             networkIo: string;
           }[];
         }>(`/api/v1/services/${id}/stats`);
-        run.out.ok(stats, () =>
-          table(
-            ['container', 'cpu %', 'memory', 'network in / out'],
-            stats.containers.map((c) => [c.name, c.cpuPercent, c.memoryUsage, c.networkIo]),
-          ),
-        );
+        run.out.listing(stats, stats.containers, [
+          ['container', (c) => c.name],
+          ['cpu %', (c) => c.cpuPercent],
+          ['memory', (c) => c.memoryUsage],
+          ['network in / out', (c) => c.networkIo],
+        ]);
       }),
     );
   services

@@ -3,7 +3,6 @@ import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 
 interface Member {
   id: string;
@@ -52,19 +51,14 @@ export function registerMemberCommands(program: Command): void {
   members.command('list').action(
     action(async (run) => {
       const items = await allMembers(run.client());
-      run.out.ok(items, () =>
-        table(
-          ['id', 'name', 'email', 'role', 'status', 'since'],
-          items.map((m) => [
-            m.id,
-            m.name,
-            m.email ?? '(erased)',
-            m.role,
-            m.status,
-            m.createdAt.slice(0, 10),
-          ]),
-        ),
-      );
+      run.out.listing(items, items, [
+        ['id', (m) => m.id],
+        ['name', (m) => m.name],
+        ['email', (m) => m.email ?? '(erased)'],
+        ['role', (m) => m.role],
+        ['status', (m) => m.status],
+        ['since', (m) => m.createdAt.slice(0, 10)],
+      ]);
     }),
   );
   members

@@ -1,33 +1,10 @@
 import type { Command } from 'commander';
+import type { Durations } from '../../deployments/metrics/delivery-metrics.js';
+import type { DeliveryMetricsAnswer } from '../../deployments/queries/delivery-metrics.js';
 import { CliError } from '../cli-error.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
+import { columnTable } from '../output.js';
 import { resolveService } from './resolve.js';
-
-interface Durations {
-  median: number;
-  p90: number;
-  count: number;
-}
-
-interface Metrics {
-  serviceName: string | null;
-  environment: string | null;
-  succeeded: number;
-  failed: number;
-  deploymentsPerDay: number;
-  leadTimeSeconds: Durations | null;
-  changeFailureRate: number | null;
-  timeToRestoreSeconds: Durations | null;
-  unrestoredFailures: number;
-}
-
-interface Answer {
-  window: { from: string; to: string; days: number };
-  truncated: boolean;
-  overall: Metrics;
-  services: Metrics[];
-}
 
 /** Seconds as the largest sensible unit: 45s, 12m, 3.5h, 2.1d. */
 export function humanDuration(seconds: number): string {
@@ -57,35 +34,30 @@ export function registerMetricsCommand(program: Command): void {
         }
         const client = run.client();
         const serviceId = opts.service ? await resolveService(client, opts.service) : undefined;
-        const answer = await client.query<Answer>('deliveryMetrics', {
+        const answer = await client.query<DeliveryMetricsAnswer>('deliveryMetrics', {
           windowDays: days,
           serviceId,
           environment: opts.environment,
         });
-        run.out.ok(answer, () => {
-          const rows = [...answer.services, answer.overall].map((m) => [
-            m.serviceName ? `${m.serviceName}@${m.environment}` : 'all services',
-            `${m.deploymentsPerDay}/day (${m.succeeded})`,
-            median(m.leadTimeSeconds),
-            rate(m.changeFailureRate),
-            median(m.timeToRestoreSeconds),
-            m.unrestoredFailures,
-          ]);
-          return [
+        run.out.ok(answer, () =>
+          [
             `${answer.window.days} days: ${answer.window.from.slice(0, 10)} to ${answer.window.to.slice(0, 10)} (UTC, end excluded)`,
-            table(
+            columnTable(
+              [...answer.services, answer.overall],
               [
-                'service',
-                'deploys',
-                'lead time (median)',
-                'change failure rate',
-                'time to restore (median)',
-                'not restored',
+                [
+                  'service',
+                  (m) => (m.serviceName ? `${m.serviceName}@${m.environment}` : 'all services'),
+                ],
+                ['deploys', (m) => `${m.deploymentsPerDay}/day (${m.succeeded})`],
+                ['lead time (median)', (m) => median(m.leadTimeSeconds)],
+                ['change failure rate', (m) => rate(m.changeFailureRate)],
+                ['time to restore (median)', (m) => median(m.timeToRestoreSeconds)],
+                ['not restored', (m) => m.unrestoredFailures],
               ],
-              rows,
             ),
-          ].join('\n');
-        });
+          ].join('\n'),
+        );
       }),
     );
 }

@@ -2,12 +2,8 @@ import type { Command } from 'commander';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
-import { passwordFrom, totpCodeFrom } from '../user-input.js';
-
-interface PasswordOptions {
-  password?: string;
-  passwordStdin?: boolean;
-}
+import { passwordFrom, totpCodeFrom, type PasswordOptions } from '../user-input.js';
+import { confirmedCall } from './confirmed-call.js';
 
 const recoveryCodesText = (codes: string[]) =>
   `Recovery codes (each works once, shown only now; keep them apart from this device):\n${codes.map((c) => `  ${c}`).join('\n')}`;
@@ -129,22 +125,14 @@ export function registerMfaCommands(program: Command): void {
       );
     }),
   );
-  policy
-    .command('set <policy>')
-    .description('optional, privileged or all')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, value: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Set the team MFA policy to ${value}`);
-        const result = await run
-          .client()
-          .mutation<{ policy: string; changed: boolean }>('updateAccountSecurityPolicy', {
-            policy: value,
-          });
-        run.out.ok(
-          result,
-          () => `MFA policy is ${result.policy}${result.changed ? '' : ' (unchanged)'}`,
-        );
+  confirmedCall(policy, {
+    command: 'set <policy>',
+    description: 'optional, privileged or all',
+    ask: (value) => `Set the team MFA policy to ${value}`,
+    call: (client, value) =>
+      client.mutation<{ policy: string; changed: boolean }>('updateAccountSecurityPolicy', {
+        policy: value,
       }),
-    );
+    said: (result) => `MFA policy is ${result.policy}${result.changed ? '' : ' (unchanged)'}`,
+  });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { action } from '../context.js';
-import { keyValues, table } from '../output.js';
+import { keyValues } from '../output.js';
 import { commaList } from '../option-values.js';
 
 interface Channel {
@@ -44,19 +44,14 @@ export function registerNotificationCommands(program: Command): void {
     .action(
       action(async (run) => {
         const page = await run.client().query<{ items: Channel[] }>('notificationChannels');
-        run.out.ok(page, () =>
-          table(
-            ['id', 'name', 'kind', 'target', 'enabled', 'subscriptions'],
-            page.items.map((c) => [
-              c.channelId,
-              c.name,
-              c.kind,
-              c.target,
-              c.enabled,
-              c.subscriptions.join(','),
-            ]),
-          ),
-        );
+        run.out.listing(page, page.items, [
+          ['id', (c) => c.channelId],
+          ['name', (c) => c.name],
+          ['kind', (c) => c.kind],
+          ['target', (c) => c.target],
+          ['enabled', (c) => c.enabled],
+          ['subscriptions', (c) => c.subscriptions.join(',')],
+        ]);
       }),
     );
   notifications
@@ -139,20 +134,15 @@ export function registerNotificationCommands(program: Command): void {
           status: opts.status,
           limit: Number(opts.limit),
         });
-        run.out.ok(page, () =>
-          table(
-            ['id', 'channel', 'subject', 'status', 'attempts', 'last error', 'created'],
-            page.items.map((d) => [
-              d.deliveryId,
-              d.channelId,
-              d.subject,
-              d.status,
-              d.attempts,
-              d.lastError ?? '',
-              d.createdAt,
-            ]),
-          ),
-        );
+        run.out.listing(page, page.items, [
+          ['id', (d) => d.deliveryId],
+          ['channel', (d) => d.channelId],
+          ['subject', (d) => d.subject],
+          ['status', (d) => d.status],
+          ['attempts', (d) => d.attempts],
+          ['last error', (d) => d.lastError ?? ''],
+          ['created', (d) => d.createdAt],
+        ]);
       }),
     );
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { action, type Run } from '../context.js';
-import { table } from '../output.js';
+import { columnTable } from '../output.js';
 import { resolveDeployTarget, resolveServer, resolveService } from './resolve.js';
 
 /** One argument quoted for a POSIX shell, so that a printed command runs as shown. */
@@ -31,10 +31,11 @@ export function showPlan(run: Run, plan: Plan, before: string[] = []): void {
   run.out.ok(plan, () =>
     [
       ...before,
-      table(
-        ['check', 'status', 'detail'],
-        plan.preflightChecks.map((c) => [c.check, c.status, c.detail]),
-      ),
+      columnTable(plan.preflightChecks, [
+        ['check', (c) => c.check],
+        ['status', (c) => c.status],
+        ['detail', (c) => c.detail],
+      ]),
       `Steps:\n${plan.steps.map((s, i) => `  ${i + 1}. ${s}`).join('\n')}`,
       `Approval required: ${plan.approvalRequired ? 'yes' : 'no'}`,
       `Run: ${plan.executeCommand}`,

@@ -1,22 +1,10 @@
 import type { Command } from 'commander';
+import type { ServicePreviewsAnswer } from '../../deployments/git/previews/service-previews.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
+import { columnTable } from '../output.js';
 import { resolveService } from './resolve.js';
-
-interface PreviewRow {
-  number: number;
-  state: string;
-  url: string | null;
-  headCommit: string | null;
-  fromFork: boolean | null;
-  author: string | null;
-  title: string | null;
-  expiresAt: string | null;
-  previewServiceName: string;
-  latestDeployment: { status: string } | null;
-}
 
 const NUMBER = /^[1-9]\d{0,8}$/;
 
@@ -31,23 +19,20 @@ export function registerPreviewCommands(program: Command): void {
       action(async (run, ref: string) => {
         const client = run.client();
         const serviceId = await resolveService(client, ref);
-        const answer = await client.query<{ previews: PreviewRow[] }>('servicePreviews', {
+        const answer = await client.query<ServicePreviewsAnswer>('servicePreviews', {
           serviceId,
         });
         run.out.ok(answer, () =>
           answer.previews.length
-            ? table(
-                ['#', 'STATE', 'URL', 'COMMIT', 'BY', 'DEPLOYMENT', 'EXPIRES'],
-                answer.previews.map((p) => [
-                  p.number,
-                  p.state === 'waiting' ? 'waiting (approve it)' : p.state,
-                  p.url ?? '-',
-                  p.headCommit?.slice(0, 12) ?? '-',
-                  `${p.author ?? '-'}${p.fromFork ? ' (fork)' : ''}`,
-                  p.latestDeployment?.status ?? '-',
-                  p.expiresAt ?? '-',
-                ]),
-              )
+            ? columnTable(answer.previews, [
+                ['#', (p) => p.number],
+                ['STATE', (p) => (p.state === 'waiting' ? 'waiting (approve it)' : p.state)],
+                ['URL', (p) => p.url ?? '-'],
+                ['COMMIT', (p) => p.headCommit?.slice(0, 12) ?? '-'],
+                ['BY', (p) => `${p.author ?? '-'}${p.fromFork ? ' (fork)' : ''}`],
+                ['DEPLOYMENT', (p) => p.latestDeployment?.status ?? '-'],
+                ['EXPIRES', (p) => p.expiresAt ?? '-'],
+              ])
             : 'No previews.',
         );
       }),

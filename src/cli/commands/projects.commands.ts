@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { resolveMember } from './members.commands.js';
 import { resolveServer, resolveService } from './resolve.js';
 
@@ -26,12 +25,11 @@ export function registerProjectCommands(program: Command): void {
     .action(
       action(async (run) => {
         const { items } = await run.client().query<{ items: ProjectView[] }>('projects');
-        run.out.ok({ items }, () =>
-          table(
-            ['id', 'name', 'your role'],
-            items.map((p) => [p.projectId, p.name, p.role]),
-          ),
-        );
+        run.out.listing({ items }, items, [
+          ['id', (p) => p.projectId],
+          ['name', (p) => p.name],
+          ['your role', (p) => p.role],
+        ]);
       }),
     );
 

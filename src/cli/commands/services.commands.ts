@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
-import { table } from '../output.js';
 import { registerServiceObservationCommands } from './logs.commands.js';
 import { resolveServer, resolveService } from './resolve.js';
 import type { Inventory } from './inventory.js';
@@ -91,12 +90,13 @@ export function registerServiceCommands(program: Command): void {
     action(async (run) => {
       const inv = await run.client().query<Inventory>('infrastructureInventory');
       const rows = inv.servers.flatMap((s) => s.services.map((v) => ({ ...v, server: s.name })));
-      run.out.ok(rows, () =>
-        table(
-          ['id', 'service', 'server', 'image', 'health'],
-          rows.map((v) => [v.id, `${v.name}@${v.environment}`, v.server, v.currentImage, v.health]),
-        ),
-      );
+      run.out.listing(rows, rows, [
+        ['id', (v) => v.id],
+        ['service', (v) => `${v.name}@${v.environment}`],
+        ['server', (v) => v.server],
+        ['image', (v) => v.currentImage],
+        ['health', (v) => v.health],
+      ]);
     }),
   );
   withSettings(

@@ -3,8 +3,9 @@ import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
 import { collect } from '../option-values.js';
-import { table } from '../output.js';
+import { columnTable } from '../output.js';
 import { stdinFirstLine } from '../user-input.js';
+import { confirmedCall } from './confirmed-call.js';
 
 interface ProviderView {
   providerId: string;
@@ -58,19 +59,23 @@ export function registerSsoCommands(program: Command): void {
         run.out.ok(
           list,
           () =>
-            `Redirect URI to register at each provider: ${list.redirectUri}\n${table(
-              ['id', 'name', 'issuer', 'domains', 'roles', 'MFA trusted', 'on'],
-              list.providers.map((p) => [
-                p.providerId,
-                p.displayName,
-                p.issuer,
-                p.allowedDomains.join(' ') || 'invites only',
-                p.roleMapping.claim
-                  ? `${p.roleMapping.claim}: ${p.roleMapping.rules.map((r) => `${r.value}=${r.role}`).join(' ')}; else ${p.roleMapping.defaultRole ?? 'refused'}`
-                  : 'set by people',
-                p.trustProviderMfa ? 'yes' : 'no',
-                p.enabled ? 'yes' : 'no',
-              ]),
+            `Redirect URI to register at each provider: ${list.redirectUri}\n${columnTable(
+              list.providers,
+              [
+                ['id', (p) => p.providerId],
+                ['name', (p) => p.displayName],
+                ['issuer', (p) => p.issuer],
+                ['domains', (p) => p.allowedDomains.join(' ') || 'invites only'],
+                [
+                  'roles',
+                  (p) =>
+                    p.roleMapping.claim
+                      ? `${p.roleMapping.claim}: ${p.roleMapping.rules.map((r) => `${r.value}=${r.role}`).join(' ')}; else ${p.roleMapping.defaultRole ?? 'refused'}`
+                      : 'set by people',
+                ],
+                ['MFA trusted', (p) => (p.trustProviderMfa ? 'yes' : 'no')],
+                ['on', (p) => (p.enabled ? 'yes' : 'no')],
+              ],
             )}`,
         );
       }),
@@ -114,17 +119,13 @@ export function registerSsoCommands(program: Command): void {
       }),
     );
 
-  sso
-    .command('remove <providerId>')
-    .description('stop sign-ins through a provider (its sessions run until they end)')
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, providerId: string, opts: { yes?: boolean }) => {
-        await confirm(opts.yes, `Remove identity provider ${providerId}`);
-        const done = await run.client().mutation('removeIdentityProvider', { providerId });
-        run.out.ok(done, () => `Provider ${providerId} removed`);
-      }),
-    );
+  confirmedCall(sso, {
+    command: 'remove <providerId>',
+    description: 'stop sign-ins through a provider (its sessions run until they end)',
+    ask: (providerId) => `Remove identity provider ${providerId}`,
+    call: (client, providerId) => client.mutation('removeIdentityProvider', { providerId }),
+    said: (_, providerId) => `Provider ${providerId} removed`,
+  });
 
   sso
     .command('require <on|off>')
