@@ -19,8 +19,8 @@ export class RemoveDrain extends ProcedureCommand<
   description:
     'Removes a drain: it ships nothing more. Configuring the same id again starts afresh.',
 })
-export class RemoveDrainHandler extends decides(drainDecider).on(RemoveDrain, ({ input }) => ({
-  stream: drainStream(input.drainId),
-  command: { kind: 'remove', drainId: input.drainId },
-  answer: () => ({ drainId: input.drainId, removed: true as const }),
-})) {}
+export class RemoveDrainHandler extends decides(drainDecider).removes(
+  RemoveDrain,
+  'drainId',
+  drainStream,
+) {}

@@ -15,25 +15,38 @@ export interface DecisionPlan<S, C, R> {
  * the decider's command from the message, the runner appends what the decider decides, and the
  * answer is made from the decision. A use case that first looks something up writes its own.
  *
- * `export class RemoveDrainHandler extends DecidingHandler(RemoveDrain, drainDecider, ({ input }) => …) {}`
+ * `export class RenameProjectHandler extends decides(projectDecider).on(RenameProject, ({ input }) => …) {}`
  */
 export function decides<S, C>(decider: Decider<S, C>) {
-  return {
-    on: <M extends ProcedureCommand<unknown, unknown>>(
-      _message: new (...args: never[]) => M,
-      plan: (message: M) => DecisionPlan<S, C, AnswerOf<M>>,
-    ): Type<{ execute(message: M): Promise<AnswerOf<M>> }> => {
-      const typed = decider;
-      @Injectable()
-      class Deciding {
-        constructor(readonly runner: DeciderRunner) {}
+  const on = <M extends ProcedureCommand<unknown, unknown>>(
+    _message: new (...args: never[]) => M,
+    plan: (message: M) => DecisionPlan<S, C, AnswerOf<M>>,
+  ): Type<{ execute(message: M): Promise<AnswerOf<M>> }> => {
+    @Injectable()
+    class Deciding {
+      constructor(readonly runner: DeciderRunner) {}
 
-        async execute(message: M): Promise<AnswerOf<M>> {
-          const { stream, command, answer } = plan(message);
-          return answer(await this.runner.run(stream, typed, command, message.ctx));
-        }
+      async execute(message: M): Promise<AnswerOf<M>> {
+        const { stream, command, answer } = plan(message);
+        return answer(await this.runner.run(stream, decider, command, message.ctx));
       }
-      return Deciding;
-    },
+    }
+    return Deciding;
   };
+  /**
+   * The removal of what one id names (a drain, a rule, a target): the decider's
+   * `{ kind: 'remove', [key]: id }` on `streamOf(id)`, answered `{ [key]: id, removed: true }`,
+   * whether there was anything left to remove or not.
+   */
+  const removes = <K extends string, M extends ProcedureCommand<Record<K, string>, unknown>>(
+    message: new (...args: never[]) => M,
+    key: { kind: 'remove' } & Record<K, string> extends C ? K : never,
+    streamOf: (id: string) => string,
+  ) =>
+    on(message, ({ input }) => ({
+      stream: streamOf(input[key]),
+      command: { kind: 'remove', [key]: input[key] } as C,
+      answer: () => ({ [key]: input[key], removed: true }) as AnswerOf<M>,
+    }));
+  return { on, removes };
 }

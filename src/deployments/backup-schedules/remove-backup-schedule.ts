@@ -20,11 +20,8 @@ export class RemoveBackupSchedule extends ProcedureCommand<
     'Stops a service’s scheduled backups; the backups taken stay, and retention deletes nothing more.',
   project: { service: 'serviceId' },
 })
-export class RemoveBackupScheduleHandler extends decides(backupScheduleDecider).on(
+export class RemoveBackupScheduleHandler extends decides(backupScheduleDecider).removes(
   RemoveBackupSchedule,
-  ({ input }) => ({
-    stream: backupScheduleStream(input.serviceId),
-    command: { kind: 'remove', serviceId: input.serviceId },
-    answer: () => ({ serviceId: input.serviceId, removed: true as const }),
-  }),
+  'serviceId',
+  backupScheduleStream,
 ) {}

@@ -19,11 +19,8 @@ export class RemoveScheduledJob extends ProcedureCommand<
   description: 'Removes a scheduled job: it runs no more; its runs stay on record.',
   project: { job: 'jobId' },
 })
-export class RemoveScheduledJobHandler extends decides(scheduledJobDecider).on(
+export class RemoveScheduledJobHandler extends decides(scheduledJobDecider).removes(
   RemoveScheduledJob,
-  ({ input }) => ({
-    stream: scheduledJobStream(input.jobId),
-    command: { kind: 'remove', jobId: input.jobId },
-    answer: () => ({ jobId: input.jobId, removed: true as const }),
-  }),
+  'jobId',
+  scheduledJobStream,
 ) {}

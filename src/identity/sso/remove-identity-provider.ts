@@ -19,11 +19,8 @@ export class RemoveIdentityProvider extends ProcedureCommand<
   description:
     'Removes an identity provider: sign-ins through it stop; sessions it started run until they end.',
 })
-export class RemoveIdentityProviderHandler extends decides(identityProviderDecider).on(
+export class RemoveIdentityProviderHandler extends decides(identityProviderDecider).removes(
   RemoveIdentityProvider,
-  ({ input }) => ({
-    stream: identityProviderStream(input.providerId),
-    command: { kind: 'remove', providerId: input.providerId },
-    answer: () => ({ providerId: input.providerId, removed: true as const }),
-  }),
+  'providerId',
+  identityProviderStream,
 ) {}

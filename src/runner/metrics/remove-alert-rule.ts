@@ -20,11 +20,8 @@ export class RemoveAlertRule extends ProcedureCommand<
     'Removes an alert rule: it is checked no more, and an alert it holds open is resolved at the next check.',
   project: { alert: 'ruleId' },
 })
-export class RemoveAlertRuleHandler extends decides(alertRuleDecider).on(
+export class RemoveAlertRuleHandler extends decides(alertRuleDecider).removes(
   RemoveAlertRule,
-  ({ input }) => ({
-    stream: alertRuleStream(input.ruleId),
-    command: { kind: 'remove', ruleId: input.ruleId },
-    answer: () => ({ ruleId: input.ruleId, removed: true as const }),
-  }),
+  'ruleId',
+  alertRuleStream,
 ) {}

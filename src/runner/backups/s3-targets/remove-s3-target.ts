@@ -19,11 +19,8 @@ export class RemoveS3Target extends ProcedureCommand<
   description:
     'Removes an S3 target: no copy goes there any more (the copies there stay in the bucket).',
 })
-export class RemoveS3TargetHandler extends decides(s3TargetDecider).on(
+export class RemoveS3TargetHandler extends decides(s3TargetDecider).removes(
   RemoveS3Target,
-  ({ input }) => ({
-    stream: s3TargetStream(input.targetId),
-    command: { kind: 'remove', targetId: input.targetId },
-    answer: () => ({ targetId: input.targetId, removed: true as const }),
-  }),
+  'targetId',
+  s3TargetStream,
 ) {}
