@@ -201,6 +201,10 @@ describe('backup copies to S3-compatible storage', () => {
         .targets;
       expect(targets.find((x) => x.targetId === 'from-cli')).toMatchObject({ bucket: s3.bucket });
       expect(list.stdout).not.toMatch(/secret/i);
+      const names = await cli(home, ['backups', 's3', 'list', '--names']);
+      expect(names.code).toBe(0);
+      expect(names.stdout).toMatch(/from-cli/);
+      expect(names.stdout).not.toContain(s3.bucket);
       const { backupId } = data<{ backupId: string }>(
         await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
       );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { S3TargetView } from '../../runner/backups/s3-targets/s3-targets.js';
+import type { S3TargetName, S3TargetView } from '../../runner/backups/s3-targets/s3-targets.js';
 import { action } from '../context.js';
 import { stdinFirstLine } from '../user-input.js';
 import { confirmedCall } from './confirmed-call.js';
@@ -86,8 +86,17 @@ export function registerS3TargetCommands(backups: Command): void {
   const s3 = backups.command('s3').description('S3 (or S3-compatible) buckets for backup copies');
   s3.command('list')
     .description('the S3 targets (never their secret)')
+    .option('--names', 'ids and names only: what those who set backup schedules may list')
     .action(
-      action(async (run) => {
+      action(async (run, opts: { names?: boolean }) => {
+        if (opts.names) {
+          const named = await run.client().query<{ targets: S3TargetName[] }>('s3TargetNames');
+          run.out.listing(named, named.targets, [
+            ['id', (t) => t.targetId],
+            ['name', (t) => t.displayName],
+          ]);
+          return;
+        }
         const list = await run.client().query<{ targets: S3TargetView[] }>('s3Targets');
         run.out.listing(list, list.targets, [
           ['id', (t) => t.targetId],
