@@ -39,3 +39,15 @@ export function duration(from: string | Date | null, to: string | Date | null): 
   if (minutes < 60) return `${minutes} min ${seconds % 60} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
+
+/** When a schedule next comes due: how long from now and the exact time, or that it is off. */
+export function NextRun({ at }: { at: string | null }) {
+  if (at === null) return <span className="muted">none: disabled</span>;
+  return (
+    <>
+      <When at={at} />
+      <br />
+      <span className="muted small">{exactTime(at)}</span>
+    </>
+  );
+}

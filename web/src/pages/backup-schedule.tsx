@@ -6,7 +6,7 @@ import { Confirm } from '../components/confirm';
 import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { StatusBadge } from '../components/status';
-import { exactTime, When } from '../components/time';
+import { exactTime, NextRun, When } from '../components/time';
 import { BackupScheduleForm } from './backup-schedule-form';
 import {
   offsiteText,
@@ -75,15 +75,7 @@ function ScheduleFacts({
       <div>
         <dt>Next run</dt>
         <dd>
-          {schedule.nextRunAt === null ? (
-            <span className="muted">none: disabled</span>
-          ) : (
-            <>
-              <When at={schedule.nextRunAt} />
-              <br />
-              <span className="muted small">{exactTime(schedule.nextRunAt)}</span>
-            </>
-          )}
+          <NextRun at={schedule.nextRunAt} />
         </dd>
       </div>
       <div>

@@ -6,7 +6,7 @@ import { Confirm } from '../components/confirm';
 import { Done } from '../components/fields';
 import { FormError } from '../components/form';
 import { StatusBadge } from '../components/status';
-import { exactTime, When } from '../components/time';
+import { NextRun, When } from '../components/time';
 import { JobRuns } from './service-job-runs';
 import type { Job } from './service-job-types';
 
@@ -99,15 +99,7 @@ export function JobCard({ job }: { job: Job }) {
         <div>
           <dt>Next run</dt>
           <dd>
-            {job.nextRunAt === null ? (
-              <span className="muted">none: disabled</span>
-            ) : (
-              <>
-                <When at={job.nextRunAt} />
-                <br />
-                <span className="muted small">{exactTime(job.nextRunAt)}</span>
-              </>
-            )}
+            <NextRun at={job.nextRunAt} />
           </dd>
         </div>
         <div>
