@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
+import type { Browser } from 'playwright-core';
+import {
+  ensureWebBundle,
+  launchBrowser,
+  logInThroughPage,
+  screenshot,
+  signedInPage,
+} from './support/browser.js';
 import { bearer, call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -32,15 +38,10 @@ describe('the dashboard: agents, tokens, members, audit and security in a real b
     await t?.close();
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    const context = await browser.newContext();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    const page = await context.newPage();
-    await page.goto(`${origin}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${origin}${path}`);
-    return [context, page];
-  }
+  const signedIn = (email: string, path: string) =>
+    signedInPage(browser, origin, email, path, {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
 
   const viewerOf = (token: string) => call(t.url, 'GET', 'viewer', bearer(token));
 

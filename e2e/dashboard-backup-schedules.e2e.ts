@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { BackupScheduler } from '../src/runner/backups/backup-scheduler.js';
 import { startBackupTestApp, type BackupTestApp } from './support/backups.js';
-import { ensureWebBundle, launchBrowser, logInThroughPage } from './support/browser.js';
+import { ensureWebBundle, launchBrowser, signedInPage } from './support/browser.js';
 import { data } from './support/deployments.js';
 import { call, memberWithRole } from './support/identity.js';
 import { startS3, type TestS3 } from './support/s3.js';
@@ -81,15 +81,9 @@ describe('the dashboard: backup schedules in a real browser', () => {
     await s3?.stop();
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    // Tall enough for the whole dialog in one screenshot.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 2200 } });
-    const page = await context.newPage();
-    await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${t.url}${path}`);
-    return [context, page];
-  }
+  // Tall enough for the whole dialog in one screenshot.
+  const signedIn = (email: string, path: string) =>
+    signedInPage(browser, t.url, email, path, { viewport: { width: 1280, height: 2200 } });
 
   async function backupsDialog(page: Page): Promise<Locator> {
     const card = page.getByRole('region', { name: 'db production' });

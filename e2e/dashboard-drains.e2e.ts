@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../src/config/app-config.js';
-import { ensureWebBundle, launchBrowser, logInThroughPage, screenshot } from './support/browser.js';
+import { ensureWebBundle, launchBrowser, screenshot, signedInPage } from './support/browser.js';
 import { data } from './support/deployments.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startOtlpReceiver, type TestOtlpReceiver } from './support/otlp-receiver.js';
@@ -61,14 +61,7 @@ describe('the dashboard: drains in a real browser', () => {
     await receiver?.stop();
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${t.url}${path}`);
-    return [context, page];
-  }
+  const signedIn = (email: string, path: string) => signedInPage(browser, t.url, email, path);
 
   it('adds an OTLP drain that delivers, refuses a bad endpoint, disables and removes it', async () => {
     const [context, page] = await signedIn(OWNER, '/notifications');

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadConfig } from '../src/config/app-config.js';
-import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
+import { ensureWebBundle, launchBrowser, screenshot, signedInPage } from './support/browser.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { seed, SERVICE_ID, serviceWithHistory } from './support/seed.js';
 import { startSmtp, type TestSmtp } from './support/smtp.js';
@@ -73,14 +73,7 @@ describe('the dashboard: invites, notifications, deploy webhooks and backups in 
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${t.url}${path}`);
-    return [context, page];
-  }
+  const signedIn = (email: string, path: string) => signedInPage(browser, t.url, email, path);
 
   it('invites a member by mail and lists the invite without its link; revokes it', async () => {
     const [context, page] = await signedIn(OWNER, '/members');

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { join } from 'node:path';
 import {
   ensureWebBundle,
   launchBrowser,
-  logInThroughPage,
-  SCREENSHOTS,
   screenshot,
+  SCREENSHOTS,
+  signedInPage,
 } from './support/browser.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
@@ -98,15 +98,9 @@ describe('the dashboard: scheduled jobs in a real browser', () => {
     engine?.removeProject(PROJECT);
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    // Tall enough for the whole section in one screenshot.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
-    const page = await context.newPage();
-    await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${t.url}${path}`);
-    return [context, page];
-  }
+  // Tall enough for the whole section in one screenshot.
+  const signedIn = (email: string, path: string) =>
+    signedInPage(browser, t.url, email, path, { viewport: { width: 1280, height: 1400 } });
 
   const jobsSection = (page: Page) =>
     page

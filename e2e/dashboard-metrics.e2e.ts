@@ -1,39 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { ServerDoc } from '../projections/servers.projection.js';
 import type { ServiceDoc } from '../projections/services.projection.js';
 import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
 import { AlertEvaluator, type ContainerSample } from '../src/runner/metrics/alert-evaluator.js';
-import {
-  containerSeries,
-  MetricSamples,
-  serverSeries,
-  type Sample,
-} from '../src/runner/metrics/metric-samples.js';
+import { MetricSamples, serverSeries } from '../src/runner/metrics/metric-samples.js';
 import {
   ensureWebBundle,
   launchBrowser,
-  logInThroughPage,
-  SCREENSHOTS,
   screenshot,
+  SCREENSHOTS,
+  signedInPage,
   until,
 } from './support/browser.js';
 import { data, readyService } from './support/deployments.js';
+import { API, GB, MB, recordHistory, WORKER } from './support/metric-history.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
 const OWNER = 'owner@example.com';
 const VIEWER = 'viewer@example.com';
-const MB = 1024 ** 2;
-const GB = 1024 ** 3;
-/** The containers of the service `api` (compose project `api-production`). */
-const API = 'api-production-api-1';
-const WORKER = 'api-production-worker-1';
-/** Twelve readings, five minutes apart, the last one now. */
-const READINGS = 12;
-const SERVER_CPU = [12, 18, 25, 31, 45, 60, 52, 48, 55, 63, 71, 78];
-
 interface RuleView {
   ruleId: string;
   name: string;
@@ -66,63 +53,6 @@ describe('the dashboard: server and service metrics in a real browser', () => {
     data<{ alerts: { detail: string }[] }>(await call(t.url, 'GET', 'alerts', owner, target))
       .alerts;
 
-  /** The server's and its service's containers' readings, as the collector records them. */
-  async function seed(now: number): Promise<Sample[]> {
-    const samples = t.app.get(MetricSamples);
-    let last: Sample[] = [];
-    for (let i = 0; i < READINGS; i++) {
-      const at = new Date(now - (READINGS - 1 - i) * 5 * 60_000);
-      const container = (name: string, values: Sample['values'], health: string) => ({
-        series: containerSeries(serviceId, name),
-        serverId,
-        serviceId,
-        container: name,
-        values,
-        state: 'running',
-        health,
-      });
-      last = [
-        {
-          series: serverSeries(serverId),
-          serverId,
-          serviceId: null,
-          container: null,
-          values: {
-            cpuPercent: SERVER_CPU[i],
-            memoryPercent: 41 + i,
-            memoryBytes: (3.3 + i * 0.08) * GB,
-            diskPercent: 62 + i * 0.1,
-            dockerDiskBytes: (8.5 + i * 0.05) * GB,
-          },
-          state: null,
-          health: null,
-        },
-        container(
-          API,
-          {
-            cpuPercent: 4 + (i % 4) * 6,
-            memoryPercent: 24 + i,
-            memoryBytes: (120 + i * 5) * MB,
-            restarts: 0,
-          },
-          'healthy',
-        ),
-        container(
-          WORKER,
-          {
-            cpuPercent: 35 - i * 2,
-            memoryPercent: 60,
-            memoryBytes: 300 * MB,
-            restarts: i < 9 ? 1 : 2,
-          },
-          i === READINGS - 1 ? 'unhealthy' : 'healthy',
-        ),
-      ];
-      await samples.record(last, at, Math.floor(at.getTime() / 60_000));
-    }
-    return last;
-  }
-
   beforeAll(async () => {
     ensureWebBundle();
     t = await startTestApp({ notes: false });
@@ -143,7 +73,11 @@ describe('the dashboard: server and service metrics in a real browser', () => {
       }),
     );
     const now = Date.now();
-    const [server, api, worker] = await seed(now);
+    const [server, api, worker] = await recordHistory(
+      t.app.get(MetricSamples),
+      { serverId, serviceId },
+      now,
+    );
     await t.app.get(MetricSamples).record(
       [
         {
@@ -186,14 +120,8 @@ describe('the dashboard: server and service metrics in a real browser', () => {
     await t?.close();
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
-    const page = await context.newPage();
-    await page.goto(`${t.url}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${t.url}${path}`);
-    return [context, page];
-  }
+  const signedIn = (email: string, path: string) =>
+    signedInPage(browser, t.url, email, path, { viewport: { width: 1280, height: 1400 } });
 
   const metricsOf = (page: Page, card: string) =>
     page.getByRole('region', { name: card }).getByRole('region', { name: 'Metrics' });

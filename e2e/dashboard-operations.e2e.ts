@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBundle, launchBrowser, screenshot, logInThroughPage } from './support/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import {
+  ensureWebBundle,
+  launchBrowser,
+  logInThroughPage,
+  screenshot,
+  signedInPage,
+} from './support/browser.js';
 import { runToSuccess } from './support/deployments.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { ALLOW_LOOPBACK, startSshd, type TestSshd } from './support/sshd.js';
@@ -47,14 +53,7 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
     await sshd?.stop();
   });
 
-  async function signedIn(email: string, path: string): Promise<[BrowserContext, Page]> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(`${origin}/login?returnTo=${encodeURIComponent(path)}`);
-    await logInThroughPage(page, email);
-    await page.waitForURL(`${origin}${path}`);
-    return [context, page];
-  }
+  const signedIn = (email: string, path: string) => signedInPage(browser, origin, email, path);
 
   let deploymentId: string;
 

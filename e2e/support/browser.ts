@@ -3,7 +3,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from 'playwright-core';
 import { PASSWORD } from './identity.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -74,4 +80,26 @@ export async function logInThroughPage(page: Page, email: string, password = PAS
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/**
+ * A new browser context signed in as `email` through the login page, on `path` of the service at
+ * `origin` (where the login form sends it back). `options` size the window (a tall one holds a
+ * whole dialog in one screenshot) or grant permissions.
+ */
+export async function signedInPage(
+  browser: Browser,
+  origin: string,
+  email: string,
+  path: string,
+  options: BrowserContextOptions & { permissions?: string[] } = {},
+): Promise<[BrowserContext, Page]> {
+  const { permissions, ...contextOptions } = options;
+  const context = await browser.newContext(contextOptions);
+  if (permissions) await context.grantPermissions(permissions, { origin });
+  const page = await context.newPage();
+  await page.goto(`${origin}/login?returnTo=${encodeURIComponent(path)}`);
+  await logInThroughPage(page, email);
+  await page.waitForURL(`${origin}${path}`);
+  return [context, page];
 }
