@@ -78,21 +78,31 @@ describe('the dashboard: server and service metrics in a real browser', () => {
       { serverId, serviceId },
       now,
     );
-    await t.app.get(MetricSamples).record(
-      [
-        {
-          series: serverSeries(idle.serverId),
-          serverId: idle.serverId,
-          serviceId: null,
-          container: null,
-          values: { cpuPercent: 3 },
-          state: null,
-          health: null,
-        },
-      ],
-      new Date(now),
-      Math.floor(now / 60_000),
-    );
+    // Its CPU only, 9% then 3% a minute apart within one clock hour: its 7-day chart has a
+    // single hourly mean whose peak differs, a lone point.
+    const hour = 3_600_000;
+    const half = Math.floor(now / hour) * hour + hour / 2;
+    const second = half + 60_000 <= now ? half + 60_000 : half + 60_000 - hour;
+    for (const [at, cpuPercent] of [
+      [second - 60_000, 9],
+      [second, 3],
+    ] as const) {
+      await t.app.get(MetricSamples).record(
+        [
+          {
+            series: serverSeries(idle.serverId),
+            serverId: idle.serverId,
+            serviceId: null,
+            container: null,
+            values: { cpuPercent },
+            state: null,
+            health: null,
+          },
+        ],
+        new Date(at),
+        Math.floor(at / 60_000),
+      );
+    }
     // The evaluator's pass after the last reading: the rule's warning, the worker's health.
     const reads = t.app.get<ReadStore>(READ_STORE);
     const service = (await reads.collection<ServiceDoc>('services').get(serviceId))!;
@@ -232,15 +242,23 @@ describe('the dashboard: server and service metrics in a real browser', () => {
       .getByText(/hourly means, peaks dashed/)
       .first()
       .waitFor();
-    await section.locator('path.chart-peak').first().waitFor();
+    await section.locator('.chart-peak').first().waitFor();
     await section.screenshot({ path: join(SCREENSHOTS, 'server-metrics-7d.png') });
 
-    // The idle server: a reading of its CPU only; the other charts say there is none.
+    // The idle server: readings of its CPU only; the other charts say there is none.
     const idle = metricsOf(page, 'idle-host');
     await chart(idle, /^CPU: latest 3%/).waitFor();
     await chart(idle, 'Memory: no readings in this window').waitFor();
     await expect(idle.getByText('No readings in this window.').count()).resolves.toBe(3);
     await expect(idle.getByText('No open alert.').count()).resolves.toBe(1);
+    // Over 7 days its one hourly mean (6%) has a peak (9%) with no neighbour: drawn as a point.
+    await idle
+      .getByRole('radiogroup', { name: 'Window' })
+      .getByRole('radio', { name: '7d' })
+      .check();
+    await chart(idle, /^CPU: latest 6%/).waitFor();
+    await idle.locator('circle.chart-peak').waitFor();
+    await idle.screenshot({ path: join(SCREENSHOTS, 'server-metrics-7d-lone-peak.png') });
     await context.close();
   }, 120_000);
 

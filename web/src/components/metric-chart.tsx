@@ -184,9 +184,20 @@ export function MetricChart({ title, unit, points, from, to, thresholds = [] }: 
               />
             ))}
             {hasPeaks &&
-              peaks.map((run) => (
-                <path key={`peak-${run[0]!.t}`} className="chart-peak" d={line(run)} />
-              ))}
+              peaks.map((run) =>
+                // A peak with no neighbour is a point; a path of one point draws nothing.
+                run.length === 1 ? (
+                  <circle
+                    key={`peak-${run[0]!.t}`}
+                    className="chart-peak chart-peak-point"
+                    cx={x(run[0]!.t)}
+                    cy={y(run[0]!.v)}
+                    r={3}
+                  />
+                ) : (
+                  <path key={`peak-${run[0]!.t}`} className="chart-peak" d={line(run)} />
+                ),
+              )}
             {runs.map((run) => (
               <path key={`line-${run[0]!.t}`} className="chart-line" d={line(run)} />
             ))}
