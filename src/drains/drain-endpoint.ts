@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
+import { isHttpsOrLoopback, NOT_HTTPS } from '../common/https-url.js';
 import type { DrainKind } from '../events/drains.events.js';
-
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /** Where a drain connects: the host (for the address policy and TLS names) and the port. */
 export interface DrainTarget {
@@ -34,10 +33,7 @@ export function endpointProblem(kind: DrainKind, value: string): string | null {
     if (url.pathname !== '' && url.pathname !== '/') return 'must have no path';
     return null;
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) {
-    return 'must be an https URL (http only on a loopback address)';
-  }
-  return null;
+  return isHttpsOrLoopback(url) ? null : NOT_HTTPS;
 }
 
 /** The host and port of an endpoint `endpointProblem` accepted. */
