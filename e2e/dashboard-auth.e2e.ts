@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { generate } from 'otplib';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBundle, launchBrowser, screenshot, until } from './support/browser.js';
 import { call, cookieAuth, PASSWORD, signUp } from './support/identity.js';
+import { codeAt, wrongCodeAt } from './support/mfa.js';
 import { startSmtp, type TestSmtp } from './support/smtp.js';
 import { TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -24,8 +24,7 @@ describe('the dashboard: password reset by mail, two-factor enrolment and login'
   let browser: Browser;
   let owner: Record<string, string>;
   /** A code as the user's authenticator would show it at the app's time. */
-  const codeFor = (secret: string) =>
-    generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
+  const codeFor = (secret: string) => codeAt(secret, clock);
 
   beforeAll(async () => {
     ensureWebBundle();
@@ -117,7 +116,7 @@ describe('the dashboard: password reset by mail, two-factor enrolment and login'
       expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
       await screenshot(page, 'mfa-enrol');
 
-      await page.getByLabel('Code').fill('000000');
+      await page.getByLabel('Code').fill(await wrongCodeAt(secret, clock));
       await page.getByRole('button', { name: 'Turn on' }).click();
       await page.getByRole('alert').waitFor();
       await page.getByLabel('Code').fill(await codeFor(secret));
@@ -153,7 +152,7 @@ describe('the dashboard: password reset by mail, two-factor enrolment and login'
       await page.waitForURL(`${t.url}/login?returnTo=%2Fdeployments`);
       await logIn(page, 'careful@example.com');
       await seeHeading(page, 'Two-factor authentication');
-      await page.getByLabel('Code').fill('123456');
+      await page.getByLabel('Code').fill(await wrongCodeAt(secret, clock));
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText('That code was not accepted').waitFor();
       await screenshot(page, 'login-totp');

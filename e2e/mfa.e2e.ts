@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import request from 'supertest';
 import { EVENT_STORE, type EventStore } from '../src/eventstore/event-store.port.js';
 import { PASSWORD, call, cookieAuth, sessionCookie, signUp } from './support/identity.js';
-import { codeAt, mfaLogin, type Enrolled } from './support/mfa.js';
+import { codeAt, mfaLogin, wrongCodeAt, type Enrolled } from './support/mfa.js';
 import { MINUTE, TestClock } from './support/test-clock.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -36,7 +36,7 @@ describe('TOTP and recovery codes over HTTP, with codes computed by otplib', () 
     expect(wrongPassword.status).toBe(400);
     const { secret } = start.body.result.data.json;
     const wrongCode = await call(t.url, 'POST', 'confirmMfaEnrollment', cookieAuth(cookie), {
-      code: '000000',
+      code: await wrongCodeAt(secret, clock),
     });
     expect(wrongCode.status).toBe(400);
     const confirm = await call(t.url, 'POST', 'confirmMfaEnrollment', cookieAuth(cookie), {
@@ -105,7 +105,9 @@ describe('TOTP and recovery codes over HTTP, with codes computed by otplib', () 
   it('kills a challenge after 5 wrong codes, and after 5 minutes', async () => {
     const challenge = (await login()).body.challenge;
     for (let i = 0; i < 5; i++)
-      expect((await verify(challenge, { totpCode: '000000' })).status).toBe(401);
+      expect(
+        (await verify(challenge, { totpCode: await wrongCodeAt(enrolled.secret, clock) })).status,
+      ).toBe(401);
     const dead = await verify(challenge, { totpCode: await codeAt(enrolled.secret, clock) });
     expect(dead.status).toBe(401);
 

@@ -8,6 +8,21 @@ export function codeAt(secret: string, clock: TestClock): Promise<string> {
   return generate({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
 }
 
+/**
+ * A code the app refuses at its (test) time: none of the codes of the steps it accepts (the
+ * current one and one either side), so a fixed guess cannot happen to be right.
+ */
+export async function wrongCodeAt(secret: string, clock: TestClock): Promise<string> {
+  const now = Math.floor(clock.now().getTime() / 1000);
+  const accepted = await Promise.all(
+    [-30, 0, 30].map((offset) => generate({ secret, epoch: now + offset })),
+  );
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!accepted.includes(code)) return code;
+  }
+}
+
 export interface Enrolled {
   secret: string;
   recoveryCodes: string[];

@@ -21,6 +21,15 @@ export class TestClock implements Clock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+
+  /**
+   * Moves forward to the middle of a `period` (a minute, an hour), its boundaries half a period
+   * away: a test that calls a scheduler twice for one due time does not see a second one come
+   * due because the real clock crossed a boundary in between.
+   */
+  toMiddleOf(period: number): void {
+    this.advance((period * 1.5 - (this.now().getTime() % period)) % period);
+  }
 }
 
 export const MINUTE = 60_000;
