@@ -48,6 +48,7 @@ describe('scheduled backups with retention', () => {
     const manual = data<{ backupId: string }>(
       await call(t.url, 'POST', 'triggerBackup', owner, { serviceId }),
     ).backupId;
+    clock.toMiddleOf(HOUR);
     expect(
       data(
         await call(t.url, 'POST', 'setBackupSchedule', owner, {

@@ -237,7 +237,7 @@ describe('the dashboard: backup schedules in a real browser', () => {
   it('lists the scheduled backup with its copy and restore test; tests, backs up and verifies from the list', async () => {
     // The schedule comes due (each minute): the scheduler takes it, copies and tests it.
     const due = Date.parse((await schedule())!.nextRunAt!);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now() + 200)));
+    clock.advance(Math.max(0, due - clock.now().getTime() + 200));
     await t.app.get(BackupScheduler).pass();
 
     const [context, page] = await signedIn(OWNER, '/services');

@@ -147,6 +147,7 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
   });
 
   it('runs when its schedule comes due, once, records the exit code and output, and notifies the failure', async () => {
+    clock.toMiddleOf(MINUTE);
     const jobId = await define({
       name: 'report',
       schedule: '* * * * *',
