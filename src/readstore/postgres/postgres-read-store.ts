@@ -4,6 +4,7 @@ import { assertCollectionName, InvalidQueryError } from '../invalid-query.error.
 import {
   DEFAULT_FIND_LIMIT,
   MAX_FIND_LIMIT,
+  type BulkWriter,
   type ChangeMark,
   type Collection,
   type CollectionSpec,
@@ -15,6 +16,8 @@ import {
   type ReadStoreSession,
 } from '../read-store.port.js';
 import { OncePerTurn } from '../../common/once-per-turn.js';
+import { PostgresBulkWriter } from './postgres-bulk-writer.js';
+import { NEWER_ONLY, storableJson, validDocumentId } from './postgres-documents.js';
 import { createIfMissing } from './idempotent-ddl.js';
 import { checkOut, openPool } from './postgres-connection.js';
 import { isTransient, rollback } from './postgres-errors.js';
@@ -31,7 +34,6 @@ import {
 
 /** Read models' tables; the primary store's are `pd_` (its data is rebuilt from nothing). */
 const READ_MODEL_PREFIX = 'rm_';
-const MAX_ID_LENGTH = 512;
 const MAX_ATTEMPTS = 5;
 
 /** Runs one statement: on the pool, or on the connection of a transaction. */
@@ -172,30 +174,27 @@ export class PostgresReadStore implements ReadStore {
     }
   }
 
+  /**
+   * Catching up, the projection runner's documents in a few statements a batch instead of a
+   * round trip each (see PostgresBulkWriter).
+   */
+  bulkWriter(): BulkWriter {
+    return new PostgresBulkWriter(this.pool, (name) => this.tableFor(name, true));
+  }
+
   async close(): Promise<void> {
     await this.pool.end();
   }
 
-  /** @internal */
+  /** @internal The table of a collection: for a write, one never declared is an error. */
+  tableFor(name: string, forWrite: true): string;
+  tableFor(name: string, forWrite: boolean): string | null;
   tableFor(name: string, forWrite: boolean): string | null {
     assertCollectionName(name);
     if (this.known.has(name)) return this.prefix + name;
     if (forWrite) throw new InvalidQueryError(`collection "${name}" was never declared`);
     return null;
   }
-}
-
-/**
- * The document as JSON that `jsonb` takes: it cannot hold U+0000 (a container's log line may
- * carry one), which is stored as U+FFFD instead. Looked for in the text first, so the usual
- * document is written once.
- */
-export function storableJson(doc: Doc): string {
-  const json = JSON.stringify(doc);
-  if (!json.includes('\\u0000')) return json;
-  return JSON.stringify(doc, (_key, value: unknown) =>
-    typeof value === 'string' ? value.replaceAll('\u0000', '\ufffd') : value,
-  );
 }
 
 class PostgresCollection<T extends Doc> implements Collection<T> {
@@ -246,19 +245,13 @@ class PostgresCollection<T extends Doc> implements Collection<T> {
   }
 
   async put(doc: T): Promise<void> {
-    if (typeof doc.id !== 'string' || doc.id.length === 0 || doc.id.length > MAX_ID_LENGTH) {
-      throw new InvalidQueryError(`document id must be 1-${MAX_ID_LENGTH} characters`);
-    }
+    const id = validDocumentId(doc);
     const table = this.store.tableFor(this.name, true);
-    const positioned = typeof doc._position === 'number' && Number.isFinite(doc._position);
     // A projection's document replaces only an older one (see the class comment).
-    const newer = positioned
-      ? ` WHERE coalesce((${table}.doc->>'_position')::numeric, -1) < (EXCLUDED.doc->>'_position')::numeric`
-      : '';
     await this.db.query(
       `INSERT INTO ${table} (id, doc) VALUES ($1, $2::jsonb)
-       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc${newer}`,
-      [doc.id, storableJson(doc)],
+       ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${NEWER_ONLY(table)}`,
+      [id, storableJson(doc)],
     );
   }
 
