@@ -5,7 +5,7 @@ import type { ServerDoc } from '../projections/servers.projection.js';
 import type { ServiceDoc } from '../projections/services.projection.js';
 import { READ_STORE, type ReadStore } from '../src/readstore/read-store.port.js';
 import { AlertEvaluator, type ContainerSample } from '../src/runner/metrics/alert-evaluator.js';
-import { MetricSamples, serverSeries } from '../src/runner/metrics/metric-samples.js';
+import { MetricSamples } from '../src/runner/metrics/metric-samples.js';
 import {
   ensureWebBundle,
   launchBrowser,
@@ -15,7 +15,7 @@ import {
   until,
 } from './support/browser.js';
 import { data, readyService } from './support/deployments.js';
-import { API, GB, MB, recordHistory, WORKER } from './support/metric-history.js';
+import { API, GB, MB, recordHistory, recordLonePeak, WORKER } from './support/metric-history.js';
 import { call, cookieAuth, memberWithRole, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -78,31 +78,7 @@ describe('the dashboard: server and service metrics in a real browser', () => {
       { serverId, serviceId },
       now,
     );
-    // Its CPU only, 9% then 3% a minute apart within one clock hour: its 7-day chart has a
-    // single hourly mean whose peak differs, a lone point.
-    const hour = 3_600_000;
-    const half = Math.floor(now / hour) * hour + hour / 2;
-    const second = half + 60_000 <= now ? half + 60_000 : half + 60_000 - hour;
-    for (const [at, cpuPercent] of [
-      [second - 60_000, 9],
-      [second, 3],
-    ] as const) {
-      await t.app.get(MetricSamples).record(
-        [
-          {
-            series: serverSeries(idle.serverId),
-            serverId: idle.serverId,
-            serviceId: null,
-            container: null,
-            values: { cpuPercent },
-            state: null,
-            health: null,
-          },
-        ],
-        new Date(at),
-        Math.floor(at / 60_000),
-      );
-    }
+    await recordLonePeak(t.app.get(MetricSamples), idle.serverId, now);
     // The evaluator's pass after the last reading: the rule's warning, the worker's health.
     const reads = t.app.get<ReadStore>(READ_STORE);
     const service = (await reads.collection<ServiceDoc>('services').get(serviceId))!;

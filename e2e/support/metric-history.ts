@@ -77,3 +77,33 @@ export async function recordHistory(
   }
   return last;
 }
+
+/**
+ * A server's CPU only, 9% then 3% a minute apart in the middle of one clock hour (this one once
+ * it is 31 minutes old, else the one before): its 7-day chart has a single hourly mean whose peak
+ * differs, a lone point, whatever the time the test runs at.
+ */
+export async function recordLonePeak(
+  samples: MetricSamples,
+  serverId: string,
+  now: number,
+): Promise<void> {
+  const hour = 3_600_000;
+  const half = Math.floor(now / hour) * hour + hour / 2;
+  const second = half + 60_000 <= now ? half + 60_000 : half + 60_000 - hour;
+  for (const [at, cpuPercent] of [
+    [second - 60_000, 9],
+    [second, 3],
+  ] as const) {
+    const reading: Sample = {
+      series: serverSeries(serverId),
+      serverId,
+      serviceId: null,
+      container: null,
+      values: { cpuPercent },
+      state: null,
+      health: null,
+    };
+    await samples.record([reading], new Date(at), Math.floor(at / 60_000));
+  }
+}
