@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli, cliHome } from './support/cli.js';
 import { data } from './support/deployments.js';
-import { call, createToken, PASSWORD } from './support/identity.js';
+import { bearer, call, createToken, PASSWORD } from './support/identity.js';
 import {
   startOtlpReceiver,
   type ReceivedLogRecord,
@@ -191,5 +191,60 @@ describe('OTLP drains (logs over HTTP)', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+  it('keeps its headers only for the endpoint they were given for', async () => {
+    const other = await startOtlpReceiver();
+    try {
+      const settings = {
+        drainId: 'collector',
+        displayName: 'Collector',
+        kind: 'otlp',
+        sources: ['audit', 'deployment-logs'],
+      };
+      // An admin who never knew the key points the drain elsewhere, leaving the headers out.
+      const moved = await call(t.url, 'POST', 'configureDrain', owner, {
+        ...settings,
+        endpoint: other.url,
+      });
+      expect(moved.status).toBe(409);
+      expect(moved.body).toMatchObject({
+        error: { code: 'CONFLICT', message: expect.stringMatching(/give the headers again/) },
+      });
+      expect((await drain()).headerNames).toEqual(['authorization']);
+      // Left out on the same endpoint, they stay; given again, they may go elsewhere.
+      data(
+        await call(t.url, 'POST', 'configureDrain', owner, { ...settings, endpoint: receiver.url }),
+      );
+      expect((await drain()).headerNames).toEqual(['authorization']);
+      const withKey = { ...settings, headers: [{ name: 'Authorization', value: SECRET }] };
+      data(await call(t.url, 'POST', 'configureDrain', owner, { ...withKey, endpoint: other.url }));
+      data(
+        await call(t.url, 'POST', 'configureDrain', owner, { ...withKey, endpoint: receiver.url }),
+      );
+      expect((await drain()).headerNames).toEqual(['authorization']);
+    } finally {
+      await other.stop();
+    }
+  });
+  it('is changed, disabled or removed only by those who may read the trail', async () => {
+    const narrow = await createToken(t.url, ownerCookie, ['notifications:manage']);
+    for (const [method, input] of [
+      [
+        'configureDrain',
+        {
+          drainId: 'collector',
+          displayName: 'C',
+          kind: 'otlp',
+          endpoint: receiver.url,
+          sources: ['audit'],
+          enabled: false,
+        },
+      ],
+      ['removeDrain', { drainId: 'collector' }],
+    ] as const) {
+      const res = await call(t.url, 'POST', method, bearer(narrow.token), input);
+      expect([res.status, res.body.error.data.missingScopes]).toEqual([403, ['audit:read']]);
+    }
+    expect((await drain()).delivery.status).not.toBe('disabled');
   });
 });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli, cliHome } from './support/cli.js';
 import { data } from './support/deployments.js';
 import { dockerEngine, type DockerEngine } from './support/docker-engine.js';
-import { call, cookieAuth, memberWithRole, PASSWORD, signUp } from './support/identity.js';
+import {
+  bearer,
+  call,
+  cookieAuth,
+  createToken,
+  memberWithRole,
+  PASSWORD,
+  signUp,
+} from './support/identity.js';
 import {
   ALLOW_LOOPBACK,
   registerLoopbackServer,
@@ -350,6 +358,19 @@ describe('scheduled jobs run on schedule on a real Docker engine', () => {
     expect(await refused({ timeLimitSeconds: 0 })).toBe(400);
     const viewer = await memberWithRole(t.url, owner, 'viewer@example.com', 'viewer');
     expect(await refused({}, viewer)).toBe(403);
+    // A job runs commands as a deploy does: changing a service's settings is not enough.
+    const ownerCookie = owner.Cookie!;
+    const settingsOnly = await createToken(t.url, ownerCookie, ['service:read', 'service:write']);
+    const refusal = await call(t.url, 'POST', 'defineScheduledJob', bearer(settingsOnly.token), {
+      serviceId,
+      name: 'x',
+      schedule: '* * * * *',
+      command: ['sh', '-c', 'id'],
+    });
+    expect([refusal.status, refusal.body.error.data.missingScopes]).toEqual([
+      403,
+      ['deploy:start'],
+    ]);
 
     const jobId = await define({ name: 'gone', schedule: '* * * * *', command: ['true'] });
     data(await call(t.url, 'POST', 'removeScheduledJob', owner, { jobId }));

@@ -3,7 +3,7 @@ import type { ICommandHandler } from '@nestjs/cqrs';
 import { isDeepStrictEqual } from 'node:util';
 import { badRequest } from '../common/app-error.js';
 import { EVENT_STORE, type EventStore } from '../eventstore/event-store.port.js';
-import { drainStream } from '../events/drains.events.js';
+import { drainStream, type DrainSettings } from '../events/drains.events.js';
 import { Procedure } from '../kernel/procedure.js';
 import { ProcedureCommand } from '../kernel/procedure-message.js';
 import { ADMINS } from '../kernel/roles.js';
@@ -86,7 +86,7 @@ export class ConfigureDrainHandler implements ICommandHandler<ConfigureDrain> {
           sources: [...new Set(input.sources)].sort(),
           enabled: input.enabled ?? true,
         },
-        headers: this.headers(input, current?.sealedHeaders ?? null),
+        headers: this.headers(input, current),
         fromPosition,
       },
       ctx,
@@ -94,13 +94,16 @@ export class ConfigureDrainHandler implements ICommandHandler<ConfigureDrain> {
     return { drainId: input.drainId, changed: decision.events.length > 0 };
   }
 
-  /** Left out or the same as configured: kept (sealing the same headers twice differs). */
-  private headers(input: ConfigureDrainInput, sealed: string | null): DrainHeaders {
+  /** The same as configured: the sealed ones given again (sealing the same headers twice differs). */
+  private headers(input: ConfigureDrainInput, current: DrainSettings | null): DrainHeaders {
     if (input.kind !== 'otlp') return 'none';
     if (input.headers === undefined) return 'keep';
     if (input.headers.length === 0) return 'none';
     const map = headerMap(input.headers);
-    if (sealed && isDeepStrictEqual(JSON.parse(this.box.open(sealed)), map)) return 'keep';
+    const sealed = current?.sealedHeaders;
+    if (sealed && isDeepStrictEqual(JSON.parse(this.box.open(sealed)), map)) {
+      return { sealed, names: current.headerNames };
+    }
     return { sealed: this.box.seal(JSON.stringify(map)), names: Object.keys(map).sort() };
   }
 }

@@ -54,6 +54,32 @@ describe('drain decider', () => {
       .then(DrainConfigured(stored()));
   });
 
+  it('Given headers, When the endpoint changes and they are left out, Then it is refused', () => {
+    const elsewhere = { ...settings, endpoint: 'https://attacker.example/v1/logs' };
+    given(drain, withKey)
+      .when(configure({ settings: elsewhere, headers: 'keep' }))
+      .thenRefused('CONFLICT', /give the headers again/);
+  });
+
+  it('Given headers, When the endpoint changes and they are given again, Then they go with it', () => {
+    const elsewhere = { ...settings, endpoint: 'https://other.example/v1/logs' };
+    const same = { sealed: 'sealed-1', names: ['authorization'] };
+    given(drain, withKey)
+      .when(configure({ settings: elsewhere, headers: same }))
+      .then(
+        DrainConfigured(
+          stored({
+            sealedHeaders: 'sealed-1',
+            headerNames: ['authorization'],
+            endpoint: elsewhere.endpoint,
+          }),
+        ),
+      );
+    given(drain, withKey)
+      .when(configure({ settings: elsewhere, headers: 'none' }))
+      .then(DrainConfigured(stored({ endpoint: elsewhere.endpoint })));
+  });
+
   it('Given headers, When the drain becomes syslog, Then they are dropped', () => {
     const syslog = { ...settings, kind: 'syslog' as const, endpoint: 'tls://logs.example:6514' };
     given(drain, withKey)

@@ -7,7 +7,10 @@ export interface DrainState {
   settings: DrainSettings | null;
 }
 
-/** Newly sealed headers with their names, `keep` to keep the configured ones, or none. */
+/**
+ * Sealed headers with their names (new, or the configured ones sent again), `keep` when they
+ * were left out, or none.
+ */
 export type DrainHeaders = { sealed: string; names: string[] } | 'keep' | 'none';
 
 export type DrainCommand =
@@ -23,7 +26,9 @@ export type DrainCommand =
 /**
  * Stream `drain-<id>`: one drain, configured whole each time. Configuring what is configured
  * records nothing; a drain keeps the position it started from for as long as it exists, so
- * changing its endpoint never replays nor skips what it has not shipped. Removing forgets it.
+ * changing its endpoint never replays nor skips what it has not shipped. Headers left out are
+ * kept only while the endpoint stays: they go out as they are (an API key), so sending them to
+ * another endpoint takes someone who knows them. Removing forgets it.
  */
 export const drainDecider: Decider<DrainState, DrainCommand> = {
   initialState: () => ({ settings: null }),
@@ -43,6 +48,13 @@ export const drainDecider: Decider<DrainState, DrainCommand> = {
     const otlp = command.settings.kind === 'otlp';
     if (!otlp && typeof command.headers === 'object') {
       throw conflict('Only OTLP drains send headers', { field: 'headers' });
+    }
+    const moved = current !== null && current.endpoint !== command.settings.endpoint;
+    if (otlp && command.headers === 'keep' && moved && current.sealedHeaders) {
+      throw conflict(
+        'The endpoint changes: give the headers again (an empty list sends none); configured headers go only to the endpoint they were given for',
+        { field: 'headers' },
+      );
     }
     const headers =
       otlp && command.headers === 'keep'

@@ -11,10 +11,11 @@ export class RemoveDrain extends ProcedureCommand<
   { drainId: string; removed: true }
 > {}
 
+/** Removing a drain stops the audit trail's copy in the team's tools: as configuring it takes. */
 @Procedure.command(RemoveDrain, {
   name: 'removeDrain',
   roles: ADMINS,
-  scopes: ['notifications:manage'],
+  scopes: ['notifications:manage', 'audit:read'],
   input: DrainIdInput,
   description:
     'Removes a drain: it ships nothing more. Configuring the same id again starts afresh.',

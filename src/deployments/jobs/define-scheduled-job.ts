@@ -23,10 +23,14 @@ function composeServices(compose: string): string[] | null {
   return read.ok ? read.summary.services.map((s) => s.name) : null;
 }
 
+/**
+ * A job's command runs on its schedule as the system, in the service's container: defining one
+ * starts commands as a deploy does, so it takes `deploy:start` as well as `service:write`.
+ */
 @Procedure.command(DefineScheduledJob, {
   name: 'defineScheduledJob',
   roles: DEPLOYERS,
-  scopes: ['service:write'],
+  scopes: ['service:write', 'deploy:start'],
   input: DefineScheduledJobInput,
   description:
     'Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server.',
