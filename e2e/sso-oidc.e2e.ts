@@ -154,6 +154,22 @@ describe('single sign-on with OpenID Connect', () => {
     expect(rulesWithoutClaim.status).toBe(400);
   });
 
+  it('keeps a client secret only for the issuer it was given for', async () => {
+    expect((await configure('moving', { issuer: idp.issuer })).status).toBe(200);
+    // Pointed at another issuer without the secret: it would be sent there at the next sign-in.
+    const moved = await configure('moving', { issuer: idp.backendUrl, clientSecret: undefined });
+    expect([moved.status, moved.body.error.code, moved.body.error.data.field]).toEqual([
+      409,
+      'CONFLICT',
+      'clientSecret',
+    ]);
+    expect(
+      (await configure('moving', { issuer: idp.issuer, clientSecret: undefined })).status,
+    ).toBe(200);
+    expect((await configure('moving', { issuer: idp.backendUrl })).status).toBe(200);
+    await call(t.url, 'POST', 'removeIdentityProvider', owner, { providerId: 'moving' });
+  });
+
   it('lets a verified email of an allowed domain join with the role its groups map to', async () => {
     const { landed, auth } = await signInAs('alice', 'corp', '?returnTo=%2Fservices');
     expect(landed.pathname).toBe('/services');

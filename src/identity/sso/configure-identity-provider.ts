@@ -52,12 +52,13 @@ export class ConfigureIdentityProviderHandler implements ICommandHandler<Configu
   async execute({ input, ctx }: ConfigureIdentityProvider): Promise<ConfiguredProvider> {
     const stream = identityProviderStream(input.providerId);
     const current = (await this.runner.load(stream, identityProviderDecider)).settings;
-    const same =
-      input.clientSecret !== undefined &&
-      current !== null &&
-      this.box.open(current.sealedClientSecret) === input.clientSecret;
+    const secret = input.clientSecret;
     const sealedClientSecret =
-      input.clientSecret === undefined || same ? null : this.box.seal(input.clientSecret);
+      secret === undefined
+        ? null
+        : current && this.box.open(current.sealedClientSecret) === secret
+          ? current.sealedClientSecret
+          : this.box.seal(secret);
     const decision = await this.runner.run(
       stream,
       identityProviderDecider,

@@ -47,6 +47,16 @@ describe('identity provider decider', () => {
       );
   });
 
+  it('refuses to keep the secret for another issuer; sent again, it goes with the issuer', () => {
+    const elsewhere = { ...settings, issuer: 'https://attacker.example' };
+    given(provider, configured)
+      .when({ kind: 'configure', settings: elsewhere, sealedClientSecret: null })
+      .thenRefused('CONFLICT', /give the client secret again/);
+    given(provider, configured)
+      .when({ kind: 'configure', settings: elsewhere, sealedClientSecret: 'sealed-1' })
+      .then(IdentityProviderConfigured({ ...elsewhere, sealedClientSecret: 'sealed-1' }));
+  });
+
   it('removes a provider once; after that it is unknown and needs its secret again', () => {
     const removed = IdentityProviderRemoved({ providerId: 'corp' });
     given(provider, configured).when({ kind: 'remove', providerId: 'corp' }).then(removed);

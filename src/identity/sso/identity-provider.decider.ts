@@ -17,8 +17,8 @@ export type ProviderCommand =
       kind: 'configure';
       settings: Omit<IdentityProviderSettings, 'sealedClientSecret'>;
       /**
-       * A newly sealed secret, or null to keep the one configured (the handler passes null when
-       * the secret sent is the one configured: sealing the same secret twice differs).
+       * The sealed secret (newly sealed, or the configured one when the secret sent is the one
+       * configured: sealing the same secret twice differs), or null when it was left out.
        */
       sealedClientSecret: string | null;
     }
@@ -29,7 +29,9 @@ const sameSettings = (a: object, b: object) => isDeepStrictEqual(a, b);
 /**
  * Stream `identity-provider-<id>`: one provider, configured whole each time. A new provider needs
  * a client secret; configuring what is already configured records nothing; removing forgets it
- * (configuring the same id again starts afresh and needs the secret again).
+ * (configuring the same id again starts afresh and needs the secret again). A secret left out is
+ * kept only while the issuer stays: it is sent as it is to the issuer's token endpoint, so
+ * sending it to another issuer takes someone who knows it.
  */
 export const identityProviderDecider: Decider<IdentityProviderState, ProviderCommand> = {
   initialState: () => ({ settings: null }),
@@ -48,6 +50,16 @@ export const identityProviderDecider: Decider<IdentityProviderState, ProviderCom
       return [IdentityProviderRemoved({ providerId: command.providerId })];
     }
     const current = state.settings;
+    if (
+      command.sealedClientSecret === null &&
+      current &&
+      current.issuer !== command.settings.issuer
+    ) {
+      throw conflict(
+        'The issuer changes: give the client secret again; a configured secret goes only to the issuer it was given for',
+        { field: 'clientSecret' },
+      );
+    }
     const sealedClientSecret = command.sealedClientSecret ?? current?.sealedClientSecret;
     if (!sealedClientSecret) {
       throw conflict('A new identity provider needs its client secret', {
