@@ -46,6 +46,7 @@ describe('named-volume backups, restores and restore tests on a real Docker engi
   let sshd: TestSshd;
   let t: TestApp;
   let owner: Record<string, string>;
+  let backupOnly: Record<string, string>;
   let admin: Record<string, string>;
   let serviceId: string;
   const clock = new TestClock();
@@ -73,6 +74,9 @@ describe('named-volume backups, restores and restore tests on a real Docker engi
     admin = await memberWithRole(t.url, cookieAuth(cookie), 'admin@example.com', 'admin');
     // A token: the test clock moves hours, past any session's idle limit.
     owner = bearer((await createToken(t.url, cookie, [...ALL_SCOPES], 30)).token);
+    backupOnly = bearer(
+      (await createToken(t.url, cookie, ['service:read', 'backup:write'], 30)).token,
+    );
     const serverId = await registerLoopbackServer(t.url, owner, sshd);
     serviceId = data<{ serviceId: string }>(
       await call(t.url, 'POST', 'registerService', owner, {
@@ -200,6 +204,27 @@ describe('named-volume backups, restores and restore tests on a real Docker engi
     expect(half.status).toBe(400);
     const viewer = await memberWithRole(t.url, owner, 'viewer@example.com', 'viewer');
     expect((await call(t.url, 'POST', 'testBackupRestore', viewer, { backupId })).status).toBe(403);
+
+    // A command of one's own answers about the data through its exit code, as deployed code
+    // could: choosing one takes deploy:start as well; the schedule's own test does not.
+    const chosen = await call(t.url, 'POST', 'testBackupRestore', backupOnly, {
+      backupId,
+      image: `${engine.registry}/acme/api:1.0.0`,
+      command: ['sh', '-c', 'exit 0'],
+    });
+    expect([chosen.status, chosen.body.error.data.missingScopes]).toEqual([403, ['deploy:start']]);
+    const scheduled = await call(t.url, 'POST', 'setBackupSchedule', backupOnly, {
+      serviceId,
+      schedule: '@daily',
+      volumes: ['data'],
+      restoreTest: { image: `${engine.registry}/acme/api:1.0.0`, command: ['sh', '-c', 'exit 0'] },
+    });
+    expect([scheduled.status, scheduled.body.error.data.missingScopes]).toEqual([
+      403,
+      ['deploy:start'],
+    ]);
+    const schedules = await call(t.url, 'POST', 'testBackupRestore', backupOnly, { backupId });
+    expect(schedules.status).toBe(200);
   });
 
   it('backs up the volume on schedule, test-restores each backup, and keeps the newest', async () => {

@@ -21,6 +21,19 @@ export function decideAccess(
       role: principal.role,
     });
   }
+  decideScopes(procedure, granted);
+}
+
+/**
+ * The effective scopes must include every scope required: the procedure's, or more that a
+ * call needs for what its input asks (a command of its own choosing, say).
+ */
+export function decideScopes(
+  procedure: Pick<ProcedureOptions, 'name' | 'scopes'>,
+  effectiveScopes: string[],
+): void {
+  const required = [...procedure.scopes].sort();
+  const granted = [...effectiveScopes].sort();
   const missing = required.filter((scope) => !granted.includes(scope));
   if (missing.length > 0) {
     throw new AppError('FORBIDDEN', `Missing scope ${missing.join(', ')} for ${procedure.name}`, {

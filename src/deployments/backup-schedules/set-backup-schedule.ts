@@ -20,6 +20,7 @@ import {
   type RestoreTestInput,
 } from './backup-schedule.input.js';
 import { assertNamedVolume } from '../compose-volumes.js';
+import { mayChooseTestCommand } from './chosen-test-command.js';
 
 /** A schedule's restore test: image and command both or neither (only for volumes alone). */
 function restoreTestOf(input: RestoreTestInput, command: boolean): RestoreTestSettings {
@@ -83,6 +84,8 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
       ]);
     }
     const restoreTest = input.restoreTest ? restoreTestOf(input.restoreTest, command) : null;
+    // The schedule's test command runs on every backup's data: as choosing one now would.
+    if (restoreTest?.command) mayChooseTestCommand('setBackupSchedule', ctx);
     const offsite = input.offsite ? offsiteOf(input.offsite, 'offsite') : null;
     if (offsite && 'serverId' in offsite) {
       const server = await this.lookup.server(offsite.serverId);

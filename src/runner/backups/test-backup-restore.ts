@@ -3,6 +3,7 @@ import type { ICommandHandler } from '@nestjs/cqrs';
 import type { BackupScheduleDoc } from '../../../projections/backup-schedules.projection.js';
 import { badRequest } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import { mayChooseTestCommand } from '../../deployments/backup-schedules/chosen-test-command.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -40,6 +41,7 @@ export class TestBackupRestoreHandler implements ICommandHandler<TestBackupResto
         { path: input.image ? 'command' : 'image', message: 'required with the other' },
       ]);
     }
+    if (input.image !== undefined) mayChooseTestCommand('testBackupRestore', ctx);
     const schedule = await this.reads
       .collection<BackupScheduleDoc>('backup_schedules')
       .get(backup.serviceId);
