@@ -23,7 +23,8 @@ function projectOf(p: ContractProcedure): string {
   if (kind === 'alert') {
     return `in the project of the server \`serverId\` or service \`serviceId\` watched (or of the rule \`${field}\`)`;
   }
-  return `in the project of the ${kind} \`${field}\``;
+  const what = kind === 'hook' ? 'deploy hook' : kind === 'job' ? 'scheduled job' : kind;
+  return `in the project of the ${what} \`${field}\``;
 }
 
 function whoOf(p: ContractProcedure): string {

@@ -92,6 +92,13 @@ describe('projects: roles per project, tokens limited to projects', () => {
       }),
     );
     ids.payAlertRule = rule.ruleId;
+    const hook = data<{ hookId: string }>(
+      await call(t.url, 'POST', 'createDeployWebhook', owner, {
+        ...(MATRIX_INPUTS.createDeployWebhook as object),
+        serviceId: pay.serviceId,
+      }),
+    );
+    ids.payHook = hook.hookId;
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -245,6 +252,7 @@ describe('projects: roles per project, tokens limited to projects', () => {
         backup: ids.payBackup,
         approval: ids.payApproval,
         job: ids.payJob,
+        hook: ids.payHook,
         alert: ids.payAlertRule,
         project: 'payments',
       };

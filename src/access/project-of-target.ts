@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AlertRuleDoc } from '../../projections/alerts.projection.js';
 import type { ApprovalDoc } from '../../projections/approvals.projection.js';
 import type { BackupDoc } from '../../projections/backups.projection.js';
+import type { DeployHookDoc } from '../../projections/deploy-hooks.projection.js';
 import type { DeploymentDoc } from '../../projections/deployments.projection.js';
 import type { ScheduledJobDoc } from '../../projections/scheduled-jobs.projection.js';
 import type { ServerDoc } from '../../projections/servers.projection.js';
@@ -35,6 +36,8 @@ export class ProjectOfTarget {
     if ('job' in target) {
       return this.viaService<ScheduledJobDoc>('scheduled_jobs', idIn(input, target.job));
     }
+    if ('hook' in target)
+      return this.viaService<DeployHookDoc>('deploy_hooks', idIn(input, target.hook));
     if ('alert' in target) return this.alert(input, idIn(input, target.alert));
     if ('backup' in target)
       return this.viaService<BackupDoc>('backups', idIn(input, target.backup));

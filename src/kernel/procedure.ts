@@ -15,13 +15,14 @@ export type ProcedureAuth = 'public' | 'authenticated';
 
 /**
  * Where the thing a call acts on lives, for access per project: the input field that holds the
- * id of a service, server, deployment, backup, approval or scheduled job, or names a project
+ * id of a service, server, deployment, backup, approval, scheduled job or deploy hook, or names a project
  * (absent there: the default project). `alert` names the field of an alert rule's id, for calls
  * that name the server or service they watch (`serverId`, `serviceId`) or the rule alone.
  */
 export type ProjectTarget =
   | { service: string }
   | { job: string }
+  | { hook: string }
   | { alert: string }
   | { server: string }
   | { deployment: string }

@@ -31,6 +31,7 @@ export class RevokeDeployWebhook extends ProcedureCommand<
   scopes: ['service:write'],
   input: RevokeDeployWebhookInput,
   description: 'Revokes a deploy hook: its deliveries are refused from now on.',
+  project: { hook: 'hookId' },
 })
 export class RevokeDeployWebhookHandler implements ICommandHandler<RevokeDeployWebhook> {
   constructor(
