@@ -25,6 +25,12 @@ export interface ContractProcedure {
   project: Record<string, string> | null;
   /** The answer lists things in projects: only those in projects the caller reads. */
   projectList: boolean;
+  /**
+   * The call concerns the caller alone (or nothing of the team's). A call with none of
+   * `project`, `projectList` and `ownOnly` acts on the team as a whole: a token limited to
+   * projects is refused it.
+   */
+  ownOnly: boolean;
   input: Record<string, unknown> | null;
 }
 
@@ -59,6 +65,7 @@ export function buildContract(procedures: RegisteredProcedure[]): ApiContract {
         sessionOnly: p.sessionOnly === true,
         project: p.project ? { ...p.project } : null,
         projectList: p.projectList === true,
+        ownOnly: p.ownOnly === true,
         input,
       };
     });

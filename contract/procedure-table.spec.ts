@@ -15,6 +15,7 @@ const procedure = (over: Partial<ContractProcedure>): ContractProcedure => ({
   sessionOnly: false,
   project: null,
   projectList: false,
+  ownOnly: false,
   input: null,
   ...over,
 });
@@ -38,6 +39,7 @@ describe('the generated list of procedures', () => {
           lane: 'command',
           roles: ['owner', 'agent'],
           scopes: ['deploy:start'],
+          project: { service: 'serviceId' },
           description: 'Queues a | deployment\nof a service.',
           input: {
             properties: { serviceId: {}, imageTag: {}, note: {} },
@@ -49,10 +51,27 @@ describe('the generated list of procedures', () => {
     );
     expect(page).toContain('## Command lane (1)');
     expect(page).toContain(
-      '| `triggerDeploy` | POST | owner, agent | `deploy:start` | `serviceId`, `imageTag`, `note?` | Queues a \\| deployment of a service. |',
+      '| `triggerDeploy` | POST | owner, agent; in the project of the service `serviceId` | `deploy:start` | `serviceId`, `imageTag`, `note?` | Queues a \\| deployment of a service. |',
     );
     expect(page).toContain('## Read lane (1)');
     expect(page).toContain('| `health` | GET | anyone | — | — | does p |');
     expect(page).not.toContain('## Planning lane');
+  });
+
+  it('says which procedures act on the whole team, out of reach of tokens limited to projects', () => {
+    const page = renderProcedureTable(
+      contract([
+        procedure({ name: 'auditTrail' }),
+        procedure({ name: 'viewer', ownOnly: true }),
+        procedure({ name: 'services', projectList: true }),
+        procedure({ name: 'serviceDetails', project: { service: 'serviceId' } }),
+      ]),
+    );
+    expect(page).toContain('| `auditTrail` | GET | owner; team-wide |');
+    expect(page).toContain('| `viewer` | GET | owner |');
+    expect(page).toContain('| `services` | GET | owner |');
+    expect(page).toContain(
+      '| `serviceDetails` | GET | owner; in the project of the service `serviceId` |',
+    );
   });
 });

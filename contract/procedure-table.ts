@@ -18,7 +18,7 @@ function inputOf(p: ContractProcedure): string {
 /** `in the project of the service serviceId`: where the roles are held, for access per project. */
 function projectOf(p: ContractProcedure): string {
   const [[kind, field]] = Object.entries(p.project ?? { '': '' });
-  if (!kind) return '';
+  if (!kind) return p.projectList || p.ownOnly ? '' : 'team-wide';
   if (kind === 'project') return `in project \`${field}\``;
   if (kind === 'alert') {
     return `in the project of the server \`serverId\` or service \`serviceId\` watched (or of the rule \`${field}\`)`;
@@ -52,7 +52,8 @@ export function renderProcedureTable(contract: ApiContract): string {
     '`?input=<url-encoded {"json": <input>}>`; commands are `POST` with `{"json": <input>}`. A token',
     'needs every scope listed, and its principal one of the roles; an input field marked `?` may be',
     'left out. Where a procedure acts "in the project of" something, the role is the one held in',
-    'that project ([security.md](security.md#projects)). How to call them, the answers and the errors:',
+    'that project ([security.md](security.md#projects)); a "team-wide" procedure acts on the whole',
+    'team, and a token limited to projects is refused it. How to call them, the answers and the errors:',
     '[api.md](api.md).',
   ];
   for (const lane of LANES) {

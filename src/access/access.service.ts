@@ -6,6 +6,7 @@ import { SecurityPolicyReader } from '../security/security-policy.reader.js';
 import { mfaRequired } from '../security/mfa-requirement.js';
 import { decideAccess } from './access-decision.js';
 import {
+  assertReachesTeam,
   highestProjectRole,
   projectAccess,
   projectScopes,
@@ -29,7 +30,7 @@ import { anonymousContext, type RequestContext } from '../kernel/request-context
 /** What a caller is admitted to: a procedure's or a route's declared access. */
 export type AccessTarget = Pick<
   ProcedureOptions,
-  'name' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly' | 'project'
+  'name' | 'roles' | 'scopes' | 'mfaExempt' | 'sessionOnly' | 'project' | 'projectList' | 'ownOnly'
 >;
 
 /** The guard every surface calls: who is calling, and may they call this. Fail-closed. */
@@ -82,6 +83,9 @@ export class AccessService {
         grantedScopes: scopes,
         rule: 'session-only',
       });
+    }
+    if (!target.project && !target.projectList && !target.ownOnly) {
+      assertReachesTeam(target.name, identity.token?.projects ?? null, scopes);
     }
     if (target.project) {
       // Judged again in the target's project once the input says which; here, by the most the

@@ -181,6 +181,28 @@ export function reachesEveryProject(standing: ProjectStanding): boolean {
   return standing.kind === 'user' && TEAM_WIDE.includes(standing.role) && !standing.tokenProjects;
 }
 
+/**
+ * A call on the team as a whole (judged in no project, listing nothing by project, not the
+ * caller's own): a token limited to projects does not reach it.
+ */
+export function assertReachesTeam(
+  name: string,
+  tokenProjects: readonly string[] | null,
+  grantedScopes: readonly string[],
+): void {
+  if (!tokenProjects) return;
+  throw new AppError(
+    'FORBIDDEN',
+    `${name} acts on the whole team; this token is limited to projects ${tokenProjects.join(', ')}`,
+    {
+      requiredScopes: [],
+      grantedScopes: [...grantedScopes].sort(),
+      rule: 'token-projects',
+      tokenProjects: [...tokenProjects],
+    },
+  );
+}
+
 /** The role held in a project, or null for none. */
 export function roleInProject(standing: ProjectStanding, projectId: string): Role | null {
   if (standing.kind === 'user' && TEAM_WIDE.includes(standing.role)) return standing.role;

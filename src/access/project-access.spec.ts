@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  assertReachesTeam,
   highestProjectRole,
   projectAccess,
   readableProjects,
@@ -17,6 +18,16 @@ const member = (over: Partial<ProjectStanding> = {}): ProjectStanding => ({
 });
 
 describe('access per project (authority.ts)', () => {
+  it('keeps a token limited to projects out of calls on the team as a whole', () => {
+    expect(() => assertReachesTeam('auditTrail', null, ['audit:read'])).not.toThrow();
+    expect(() => assertReachesTeam('auditTrail', ['search'], ['audit:read'])).toThrow(
+      expect.objectContaining({
+        code: 'FORBIDDEN',
+        data: expect.objectContaining({ rule: 'token-projects', tokenProjects: ['search'] }),
+      }),
+    );
+  });
+
   it('gives owners and team admins their role in every project', () => {
     for (const role of ['owner', 'admin'] as const) {
       expect(roleInProject(member({ role }), 'payments')).toBe(role);

@@ -46,6 +46,8 @@ export class DeployController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/deploy/uploads',
+    // An upload is the caller's alone; the deploy that uses it is judged in its project.
+    ownOnly: true,
     roles: DEPLOYERS,
     scopes: ['deploy:start'],
     lane: 'command',
@@ -61,6 +63,7 @@ export class DeployController {
   @RouteAccess({
     auth: 'guarded',
     name: 'PUT /api/v1/deploy/uploads/:id',
+    ownOnly: true,
     roles: DEPLOYERS,
     scopes: ['deploy:start'],
     lane: 'command',

@@ -13,6 +13,7 @@ export class MeController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/me',
+    ownOnly: true,
     roles: EVERYONE,
     scopes: [],
     mfaExempt: true,

@@ -12,6 +12,8 @@ import { untilCredentialEnds } from './sse-events.js';
 const PROJECTION_STREAM = {
   auth: 'guarded',
   name: 'GET /api/v1/projections/stream',
+  // Read-model positions only: nothing of the team's, so a token limited to projects may wait.
+  ownOnly: true,
   roles: EVERYONE,
   scopes: ['deploy:read'],
 } satisfies RouteAccessDeclaration;

@@ -76,6 +76,14 @@ export interface ProcedureOptions {
    * answer shared with others.
    */
   projectList?: true;
+  /**
+   * The call concerns the caller alone (its own account or credentials; a token it mints is
+   * narrowed to the presenting token's projects) or nothing of the team's (a probe of an
+   * address). A token limited to projects may call it, as it may call those judged in a project
+   * and project lists; any other call acts on the team as a whole, which such a token does not
+   * reach.
+   */
+  ownOnly?: true;
 }
 
 /** What a procedure that needs credentials declares; its lane is named by the decorator. */

@@ -35,6 +35,8 @@ export type RouteAccessDeclaration = (
        * validated input (path, query, body together) names it, as procedures are.
        */
       project?: ProjectTarget;
+      /** As a procedure's `ownOnly`: a token limited to projects may call it. */
+      ownOnly?: true;
     }
 ) &
   RouteDocumentation;

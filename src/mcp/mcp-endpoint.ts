@@ -20,13 +20,14 @@ export const MCP_ROUTE: AuditTarget = {
  */
 export const MCP_ENDPOINT: Pick<
   ProcedureOptions,
-  'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt'
+  'name' | 'auth' | 'roles' | 'scopes' | 'mfaExempt' | 'ownOnly'
 > = {
   name: 'mcp',
   auth: 'authenticated',
   roles: EVERYONE,
   scopes: [],
   mfaExempt: true,
+  ownOnly: true,
 };
 
 /**

@@ -29,6 +29,7 @@ export class Projects extends ProcedureQuery<undefined, { items: ProjectView[] }
   scopes: ['service:read'],
   description:
     'The projects you reach (owners and admins: all), with your role in each; the default project first.',
+  ownOnly: true,
 })
 export class ProjectsHandler implements IQueryHandler<Projects> {
   constructor(

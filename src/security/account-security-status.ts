@@ -35,6 +35,7 @@ export class AccountSecurityStatus extends ProcedureQuery<undefined, AccountSecu
   mfaExempt: true,
   description:
     'Team MFA policy (value, when, by whom), whether SSO is required, and whether the caller is enrolled and satisfies the policy.',
+  ownOnly: true,
 })
 export class AccountSecurityStatusHandler implements IQueryHandler<AccountSecurityStatus> {
   constructor(

@@ -35,6 +35,7 @@ export class CreateToken extends ProcedureCommand<CreateTokenInput, MintedToken>
   input: CreateTokenInput,
   description:
     "Mints a token for the caller's own user, within the presenting credential's scopes; shown once.",
+  ownOnly: true,
 })
 export class CreateTokenHandler implements ICommandHandler<CreateToken> {
   constructor(

@@ -13,6 +13,7 @@ export class Viewer extends ProcedureQuery<undefined, CallerDescription> {}
   mfaExempt: true,
   description:
     'The calling identity: principal, auth method, effective scopes, token metadata, session.',
+  ownOnly: true,
 })
 export class ViewerHandler implements IQueryHandler<Viewer> {
   execute({ ctx }: Viewer): Promise<CallerDescription> {

@@ -34,6 +34,7 @@ export class ScanServerHostKey extends ProcedureCommand<ScanServerHostKeyInput, 
   input: ScanServerHostKeyInput,
   description:
     'Fetches the SSH host key fingerprint {host, port?} presents (key exchange only, no login), to pin with registerServer and repeat to approveServerHostKey.',
+  ownOnly: true,
 })
 export class ScanServerHostKeyHandler implements ICommandHandler<ScanServerHostKey> {
   constructor(

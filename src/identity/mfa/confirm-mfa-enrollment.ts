@@ -21,6 +21,7 @@ export class ConfirmMfaEnrollment extends ProcedureCommand<
   mfaExempt: true,
   description:
     'A code from the new secret completes enrolment; returns 10 recovery codes, shown once.',
+  ownOnly: true,
 })
 export class ConfirmMfaEnrollmentHandler implements ICommandHandler<ConfirmMfaEnrollment> {
   constructor(

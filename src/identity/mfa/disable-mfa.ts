@@ -27,6 +27,7 @@ export class DisableMfa extends ProcedureCommand<DisableMfaInput, { disabled: tr
   scopes: [],
   input: DisableMfaInput,
   description: 'Password and a current code turn two-factor authentication off.',
+  ownOnly: true,
 })
 export class DisableMfaHandler implements ICommandHandler<DisableMfa> {
   constructor(

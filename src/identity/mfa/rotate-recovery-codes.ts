@@ -19,6 +19,7 @@ export class RotateRecoveryCodes extends ProcedureCommand<
   scopes: [],
   input: MfaCodeInput,
   description: 'A current code buys a new set of 10 recovery codes; the old set stops working.',
+  ownOnly: true,
 })
 export class RotateRecoveryCodesHandler implements ICommandHandler<RotateRecoveryCodes> {
   constructor(

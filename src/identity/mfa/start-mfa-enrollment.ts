@@ -38,6 +38,7 @@ export class StartMfaEnrollment extends ProcedureCommand<
   mfaExempt: true,
   description:
     'Re-enter the password; returns {otpauthUri, secret} for the authenticator, shown once.',
+  ownOnly: true,
 })
 export class StartMfaEnrollmentHandler implements ICommandHandler<StartMfaEnrollment> {
   constructor(
