@@ -145,11 +145,31 @@ describe('backup copies to S3-compatible storage', () => {
       s3TargetId: 'wrong-key',
     });
     expect(refused.status).toBe(409);
-    expect((await copies()).find((c) => c.backupId === backupId)).toMatchObject({
+    const failed = (await copies()).find((c) => c.backupId === backupId)!;
+    expect(failed).toMatchObject({
       serverId: 's3:wrong-key',
       status: 'failed',
       reason: 'transfer-failed',
     });
+    // Below admin, a copy names neither the bucket nor the store's own error text.
+    const operator = await memberWithRole(t.url, owner, 'copier@example.com', 'operator');
+    const seen = data<{ copies: Copy[] }>(
+      await call(t.url, 'GET', 'backupCopies', operator, { serviceId }),
+    ).copies;
+    expect(JSON.stringify(seen)).not.toContain(s3.bucket);
+    expect(seen.find((c) => c.backupId === backupId)).toMatchObject({
+      detail: 'the copy did not complete',
+    });
+    const paths = seen.flatMap((c) => (c.remotePath ? [c.remotePath] : []));
+    for (const path of paths) expect(path).toMatch(/^s3:\/\/…\/slipway\//);
+    const again = await call(t.url, 'POST', 'copyBackup', operator, {
+      backupId,
+      s3TargetId: 'wrong-key',
+    });
+    expect([again.status, again.body.error.message]).toEqual([
+      409,
+      'The copy failed (transfer-failed): the copy did not complete',
+    ]);
     const bad = (input: Record<string, unknown>) =>
       call(t.url, 'POST', 'configureS3Target', owner, {
         targetId: 'bad',

@@ -7,6 +7,7 @@ import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type DocFields, type ReadStore } from '../../readstore/read-store.port.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { BackupScheduleServiceInput } from './backup-schedule.input.js';
+import { copyFor } from './copy-views.js';
 
 export type BackupCopyView = Omit<DocFields<BackupCopyDoc>, 'id'>;
 
@@ -32,11 +33,11 @@ export class BackupCopiesHandler implements IQueryHandler<BackupCopies> {
     private readonly lookup: DeploymentLookup,
   ) {}
 
-  async execute({ input }: BackupCopies) {
+  async execute({ input, ctx }: BackupCopies) {
     await this.lookup.service(input.serviceId);
     const { items } = await this.reads
       .collection<BackupCopyDoc>('backup_copies')
       .find({ serviceId: input.serviceId }, { sort: { id: 1 }, limit: MAX_COPIES });
-    return { copies: items.map(({ id: _id, ...copy }) => copy) };
+    return { copies: items.map(({ id: _id, ...copy }) => copyFor(copy, ctx)) };
   }
 }

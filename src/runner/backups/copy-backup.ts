@@ -11,6 +11,7 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { BackupCopier } from './backup-copier.js';
+import { copyFailureFor, remotePathFor } from '../../deployments/backup-schedules/copy-views.js';
 
 const COPY_BACKUP = {
   roles: DEPLOYERS,
@@ -47,10 +48,10 @@ export class CopyBackupHandler implements ICommandHandler<CopyBackup> {
     }
     const outcome = await this.copier.copy(backup, offsite, ctx);
     if (outcome.status === 'failed') {
-      throw conflict(`The copy failed (${outcome.reason}): ${outcome.detail}`, {
-        reason: outcome.reason,
-      });
+      const detail = copyFailureFor(outcome.reason, outcome.detail, ctx);
+      throw conflict(`The copy failed (${outcome.reason}): ${detail}`, { reason: outcome.reason });
     }
-    return { backupId: backup.id, place: copyPlace(offsite), remotePath: outcome.remotePath };
+    const remotePath = remotePathFor(outcome.remotePath, ctx);
+    return { backupId: backup.id, place: copyPlace(offsite), remotePath };
   }
 }
