@@ -78,6 +78,41 @@ volumes:
       );
   });
 
+  it("refuses Slipway's own names: its edge network, its proxy's aliases", () => {
+    const refused = (compose: string) => {
+      const result = validateCompose(compose);
+      return result.ok ? [] : result.issues.map((i) => i.path);
+    };
+    const image = 'image: ghcr.io/acme/web:1.2.3';
+    expect(
+      refused(
+        `services:\n  web:\n    ${image}\n    networks: [slipway-edge]\nnetworks:\n  slipway-edge: {}\n`,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'compose.networks.slipway-edge',
+        'compose.services.web.networks.slipway-edge',
+      ]),
+    );
+    expect(
+      refused(
+        `services:\n  web:\n    ${image}\n    networks:\n      front: {aliases: [slipway-0a1b2c]}\nnetworks:\n  front: {}\n`,
+      ),
+    ).toEqual(['compose.services.web.networks.front']);
+    expect(
+      refused(`services:\n  web:\n    ${image}\n    container_name: slipway-0a1b2c\n`),
+    ).toEqual(['compose.services.web.container_name']);
+    expect(refused(`services:\n  slipway-0a1b2c:\n    ${image}\n`)).toEqual([
+      'compose.services.slipway-0a1b2c',
+    ]);
+    expect(
+      refused(`services:\n  web:\n    ${image}\nnetworks:\n  front: {name: slipway-edge}\n`),
+    ).toEqual(['compose.networks.front']);
+    expect(
+      refused(`services:\n  slipway:\n    ${image}\n    container_name: my-slipway-web\n`),
+    ).toEqual([]);
+  });
+
   it('refuses a billion-laughs alias bomb', () => {
     const bomb =
       'a: &a ["x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nservices: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';

@@ -5,6 +5,7 @@ import { schemaIssues } from './compose-reading/compose-schema.js';
 import type { ComposeVariables } from './compose-reading/interpolation.js';
 import { portIssue, portText } from './compose-reading/port-syntax.js';
 import { readComposeDocument } from './compose-reading/read-compose.js';
+import { reservedNameIssues } from './compose-reading/reserved-names.js';
 import { parseImageReference } from './image-reference.js';
 
 export { readComposeDocument } from './compose-reading/read-compose.js';
@@ -96,6 +97,7 @@ export function validateCompose(text: string, variables?: ComposeVariables): Com
       volumes: volumes.map(volumeText),
     });
   }
+  issues.push(...reservedNameIssues(doc));
   const unknown = judgeCompose(doc).unknownKeys.slice(0, 20);
   for (const path of unknown) issues.push({ path, message: 'is not a Compose key' });
   const reported = new Set(issues.map((i) => i.path));

@@ -55,7 +55,7 @@ const VOLUME_KEYS: KeyTable = {
   },
   driver_opts: (value, path, f) => {
     if (!isMap(value)) return;
-    f.hostPath(value.device, `${path}.device`);
+    f.hostPath(fromServerRoot(value.device), `${path}.device`);
     // nfs, cifs, ...: the server mounts a remote filesystem with its own address and identity.
     const type = String(value.type ?? '').toLowerCase();
     if (!LOCAL_MOUNT_TYPES.has(type) || interpolated(type))
@@ -68,6 +68,17 @@ const VOLUME_KEYS: KeyTable = {
   external: 'free',
   labels: 'free',
 };
+
+/**
+ * A volume's device as the server mounts it. Compose resolves a relative device against the
+ * project only for the local driver's plain `o: bind`; with any other option or driver the engine
+ * mounts it as given, relative to its own working directory: the server's root (`.` is `/`).
+ */
+function fromServerRoot(device: unknown): unknown {
+  if (typeof device !== 'string' || device === '' || /^[/~]/.test(device) || interpolated(device))
+    return device;
+  return `/${device}`;
+}
 
 const fileJudge: KeyTable[string] = (value, path, f) => f.hostPath(value, path);
 

@@ -76,6 +76,16 @@ export const COMPOSE_ATTACKS: ComposeAttack[] = [
     asks: ['hostRoot'],
   },
   {
+    name: "a relative volume device, which the engine mounts from the server's root",
+    compose: `${service('volumes: ["root:/host"]')}volumes:\n  root:\n    driver_opts: {type: none, o: rbind, device: "."}\n`,
+    asks: ['hostRoot'],
+  },
+  {
+    name: 'a relative volume device below the server root',
+    compose: `${service('volumes: ["etc:/host"]')}volumes:\n  etc:\n    driver_opts: {type: none, o: "bind,ro", device: etc}\n`,
+    asks: ['sensitiveHostPaths'],
+  },
+  {
     name: 'a merge key inside build',
     compose: `x-b: &b {context: /}\n${service('build:\n  <<: *b\n  dockerfile: Dockerfile')}`,
     asks: ['hostRoot'],
