@@ -4,20 +4,12 @@ import type { SecretBox } from '../secrets/secret-box.js';
 import { runningVariables } from '../deployments/compose-reading/compose-variables.js';
 import { composeForDeployment } from './compose-image.js';
 import { composeProject } from './compose-project.js';
+import { UNPACK_CONTEXT } from './context-unpack.js';
 import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 import { gaplessSteps, upTargets } from './edge/gapless-steps.js';
 import { gitSteps, type GitBuildAccess } from './git-build-step.js';
 
 export type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
-
-/**
- * Checks the copied context against the SHA-256 recorded at upload, then unpacks it in the
- * deployment's directory (its entries were checked at upload: files and directories only,
- * nothing outside) and removes the tarball.
- */
-const UNPACK_CONTEXT = `cd "$1" || exit
-printf '%s  %s\n' "$2" context.tar.gz | sha256sum -c - || exit
-tar -xzf context.tar.gz --no-same-owner --no-same-permissions && rm -f context.tar.gz`;
 
 /** Writes stdin to `$2` under `$1` (a checked relative path: no `..`, no leading `/`). */
 const WRITE_FILE = 'umask 077 && mkdir -p "$(dirname -- "$1/$2")" && cat > "$1/$2"';
