@@ -164,6 +164,20 @@ describe('a repository compose file whose services build their images', () => {
     expect([hostNetwork.status, hostNetwork.failedStep]).toEqual(['failed', 'write-compose']);
     expect(hostNetwork.failureReason).toMatch(/hostNetwork/);
     expect(hostNetwork.log).not.toContain('building web');
+    // A link in the commit that leads out of it is not followed by the build (nor a mount).
+    const linked = await deploy(
+      git.commit({
+        branch: 'main',
+        message: 'Release 5',
+        files: {
+          'deploy/compose.yaml': `services:\n  web:\n    build: {context: ../leak, dockerfile_inline: "FROM scratch\\nCOPY . /stolen"}\n`,
+        },
+        symlinks: { leak: '../../..' },
+      }),
+    );
+    expect([linked.status, linked.failedStep]).toEqual(['failed', 'build']);
+    expect(linked.log).toContain('leads out of the repository: refused');
+    expect(linked.log).not.toContain('building web');
     // What served before serves still.
     await expect(site()).resolves.toBe('200 again');
   });

@@ -259,15 +259,15 @@ describe('pull requests get previews on their own domains', () => {
   }, 180_000);
 
   it('a push to the pull request moves its preview to the new commit', async () => {
-    // A compose file that is a link out of the repository is not read; one the server's policy
-    // refuses does not run; either way the preview keeps serving what it served.
+    // A commit with a link out of the repository (here its compose file) is not built nor read;
+    // one the server's policy refuses does not run; either way the preview keeps serving.
     const linked = commitVersion(7, 'linked', {
       compose: null,
       symlinks: { 'compose.yaml': '/etc/passwd' },
     });
     await pullRequest('synchronize', 7, linked);
     expect((await deployed(7, linked, 'failed')).log).toContain(
-      'the repository has no file compose.yaml',
+      'the commit holds a symbolic link that leads out of the repository: refused',
     );
     const privileged = commitVersion(7, 'privileged', {
       compose: prCompose('privileged', '    privileged: true\n'),

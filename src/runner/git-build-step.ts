@@ -1,6 +1,7 @@
 import type { DeploymentGitBuild } from '../events/deployments.events.js';
 import type { GitSourceData } from '../events/git-sources.events.js';
 import type { SecretBox } from '../secrets/secret-box.js';
+import { REFUSE_LINKS_OUT } from './checkout-links.js';
 import type { DeploymentStep, RemoteStep } from './deployment-step.js';
 
 /**
@@ -89,6 +90,9 @@ git -c advice.detachedHead=false checkout -q --detach "$commit"
 [ "$(git rev-parse HEAD)" = "$commit" ] || { echo "checked out $(git rev-parse HEAD), not $commit" >&2; exit 1; }
 rm -rf "$work/.cred"
 echo "checked out $commit"
+( set -- "$work/src"
+${REFUSE_LINKS_OUT}
+) || exit 1
 if [ -n "$composefile" ]; then
   # The repository's file itself, inside the checkout: never through a link to elsewhere.
   real=$(realpath -e -- "$work/src/$composefile" 2>/dev/null) || real=
