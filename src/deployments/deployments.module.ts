@@ -2,6 +2,7 @@ import { AccessModule } from '../access/access.module.js';
 import { ServicesInProjects } from './services-in-projects.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { DomainClaims } from './routes/domain-claims.js';
+import { ComposeProjectClaims } from './compose-project-claims.js';
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
 import { ComposeIntakeHandler } from './commands/compose-intake.js';
@@ -96,6 +97,7 @@ import { ScheduledJobsHandler } from './jobs/scheduled-jobs.js';
     ScanServerHostKeyHandler,
     CheckServerHandler,
     ServiceSettingsChecks,
+    ComposeProjectClaims,
     DomainClaims,
     ServiceRegistrar,
     RegisterServiceHandler,

@@ -329,3 +329,18 @@ export const approvalStream = (approvalId: string) => `approval-${approvalId}`;
 export const approvalClaimStream = (serviceId: string, inputDigest: string) =>
   `approval-claim-${serviceId}-${inputDigest}`;
 export const serviceBackupsStream = (serviceId: string) => `service-backups-${serviceId}`;
+
+/**
+ * A service took the compose project name its name and environment map to: its containers,
+ * networks and volumes on a server are named after it, so no two services may share one.
+ */
+export const ComposeProjectClaimed = defineEvent<{ project: string; serviceId: string }>(
+  'ComposeProjectClaimed',
+  1,
+);
+/** A claim taken back: the service it was made for was never registered. */
+export const ComposeProjectReleased = defineEvent<{ project: string; serviceId: string }>(
+  'ComposeProjectReleased',
+  1,
+);
+export const composeProjectStream = (project: string) => `compose-project-${project}`;

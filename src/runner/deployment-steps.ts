@@ -3,7 +3,7 @@ import type { PinnedProbe } from '../deployments/reach/health-check-url.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { runningVariables } from '../deployments/compose-reading/compose-variables.js';
 import { composeForDeployment } from './compose-image.js';
-import { composeProject } from './compose-project.js';
+import { composeProject } from '../deployments/compose-project.js';
 import { UNPACK_CONTEXT } from './context-unpack.js';
 import type { DeploymentStep, LocalStep, RemoteStep } from './deployment-step.js';
 import { gaplessSteps, upTargets } from './edge/gapless-steps.js';

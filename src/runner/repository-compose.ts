@@ -24,7 +24,7 @@ import {
   serviceImage,
 } from './compose-builds.js';
 import { composeDocumentForDeployment, composeText } from './compose-image.js';
-import { composeProject } from './compose-project.js';
+import { composeProject } from '../deployments/compose-project.js';
 import { imageIsOn } from './image-transfer.js';
 import { RepositoryBuilds } from './repository-builds.js';
 import type { SshSession } from './ssh-session.js';

@@ -18,7 +18,7 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { EventWriter } from '../../storage/event-writer.js';
 import { WrongExpectedRevisionError } from '../../eventstore/wrong-expected-revision.error.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 import { verifiedArtifact } from './backup-artifact.js';
 import { VOLUME_RESTORE } from './volume-scripts.js';

@@ -6,7 +6,7 @@ import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID, Matches } from 'class-validator';
 import { Omittable } from '../../common/omittable.js';
 import { assertNamedVolume } from '../../deployments/compose-volumes.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { VOLUME_BACKUP } from './volume-scripts.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import type { ServerDoc } from '../../../projections/servers.projection.js';

@@ -15,7 +15,7 @@ import {
 } from '../../events/jobs.events.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { deploymentCompose, deploymentDir } from '../deployment-steps.js';
 import { LogWriter } from '../log-writer.js';
 import { ServerSessions } from '../server-sessions.js';

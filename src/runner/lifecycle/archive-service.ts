@@ -14,7 +14,7 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { OPERATORS } from '../../kernel/roles.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 
 export class ArchiveServiceInput {

@@ -7,7 +7,7 @@ import { PeriodicPass } from '../../common/periodic-pass.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { readAll } from '../../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { AlertEvaluator, type ServerPass } from './alert-evaluator.js';
 import type { ServerMetricsReading } from './server-metrics-reader.js';
 import { ServerMetricsReader } from './server-metrics-reader.js';

@@ -4,7 +4,7 @@ import type { ServiceDoc } from '../../../projections/services.projection.js';
 import { AppError, conflict } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
-import { composeProject } from '../compose-project.js';
+import { composeProject } from '../../deployments/compose-project.js';
 import { ServerSessions } from '../server-sessions.js';
 import type { SshSession } from '../ssh-session.js';
 import {
