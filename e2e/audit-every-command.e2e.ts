@@ -566,7 +566,8 @@ describe('audit: every command procedure leaves a record when it succeeds and wh
       });
       return asOwner({ serviceId, commit: 'b'.repeat(40), ref: 'refs/heads/main' });
     },
-    approveServicePreview: async () => asOwner(await openPreviewOf(true)),
+    approveServicePreview: async () =>
+      asOwner({ ...(await openPreviewOf(true)), headCommit: 'c'.repeat(40) }),
     closeServicePreview: async () => asOwner(await openPreviewOf(false)),
   };
 

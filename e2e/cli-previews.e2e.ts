@@ -104,6 +104,13 @@ describe('slipway previews', () => {
       '2099-01-01T00:00:00.000Z',
       '',
     ]);
+    // Another commit than the head (a push landed since it was looked at) is refused.
+    const elsewhere = ['previews', 'approve', 'api@production', '12', '--commit', 'e'.repeat(40)];
+    const stale = await cli([...elsewhere, '--yes']);
+    expect([stale.code === 0, stale.stderr]).toEqual([
+      false,
+      expect.stringContaining('look at it again'),
+    ]);
     const approve = await cli(['previews', 'approve', 'api@production', '12', '--yes']);
     expect([approve.code, approve.stdout.trim()]).toEqual([
       0,

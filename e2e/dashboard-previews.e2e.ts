@@ -56,7 +56,7 @@ describe('the dashboard: pull request previews', () => {
     await screenshot(page, 'service-previews');
     await list.getByRole('button', { name: 'Approve #12…' }).click();
     await list.getByText('built and run on your server').waitFor();
-    await list.getByRole('button', { name: 'Yes, build and run #12' }).click();
+    await list.getByRole('button', { name: 'Yes, build and run #12 at 9a8b7c6d0000' }).click();
     await list.getByText('Live').waitFor();
     await expect(
       list.getByRole('link', { name: 'https://pr-12.preview.example.com/' }).count(),

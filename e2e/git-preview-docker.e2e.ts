@@ -294,6 +294,7 @@ describe('pull requests get previews on their own domains', () => {
     const approved = await call(suite.t.url, 'POST', 'approveServicePreview', suite.owner, {
       serviceId,
       number: 8,
+      headCommit: head,
     });
     expect(data(approved)).toMatchObject({ approved: true, headCommit: head });
     await deployed(8, head);

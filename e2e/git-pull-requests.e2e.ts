@@ -153,8 +153,8 @@ describe('pull request deliveries open, move and close previews', () => {
       .previews;
   const stateOf = async (number: number, serviceId = hub.serviceId) =>
     (await previews(serviceId)).find((p) => p.number === number)?.state;
-  const act = (name: string, auth: Record<string, string>, number: number) =>
-    call(t.url, 'POST', name, auth, { serviceId: hub.serviceId, number });
+  const act = (name: string, auth: Record<string, string>, number: number, headCommit?: string) =>
+    call(t.url, 'POST', name, auth, { serviceId: hub.serviceId, number, headCommit });
 
   beforeAll(async () => {
     t = await startTestApp({ notes: false });
@@ -256,18 +256,26 @@ describe('pull request deliveries open, move and close previews', () => {
       true,
     ]);
     expect(await stateOf(3)).toBe('waiting');
-    expect((await act('approveServicePreview', viewer, 3)).status).toBe(403);
+    const head = commitOf(6);
+    expect((await act('approveServicePreview', viewer, 3, head)).status).toBe(403);
     const { token } = await createToken(t.url, ownerCookie, ['service:read', 'service:write'], 1);
-    expect((await act('approveServicePreview', bearer(token), 3)).status).toBe(403);
+    expect((await act('approveServicePreview', bearer(token), 3, head)).status).toBe(403);
     expect(await stateOf(3)).toBe('waiting');
-    expect(data(await act('approveServicePreview', owner, 3))).toEqual({
+    // Approving names the commit looked at: another (a push landed since) is refused.
+    const stale = await act('approveServicePreview', owner, 3, commitOf(5));
+    expect([stale.status, stale.body.error.data.headCommit]).toEqual([409, head]);
+    expect((await act('approveServicePreview', owner, 3)).status).toBe(400);
+    expect(await stateOf(3)).toBe('waiting');
+    expect(data(await act('approveServicePreview', owner, 3, head))).toEqual({
       serviceId: hub.serviceId,
       number: 3,
       headCommit: commitOf(6),
       approved: true,
     });
     expect(await stateOf(3)).toBe('live');
-    expect(data(await act('approveServicePreview', owner, 3))).toMatchObject({ approved: false });
+    expect(data(await act('approveServicePreview', owner, 3, head))).toMatchObject({
+      approved: false,
+    });
     // A push to the fork waits again.
     const pushed = await github(githubPr(commitOf(7), { ...fork, action: 'synchronize' }));
     expect(pushed.body).toMatchObject({ recorded: ['PreviewUpdated'], awaitingApproval: true });

@@ -148,8 +148,10 @@ export interface ProcedureInputs {
     /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
     fingerprint: string;
   };
-  /** Lets a pull request from a fork be built and previewed at its current head commit (`{serviceId, number}`); a later push to it waits for approval again. */
+  /** Lets a pull request from a fork be built and previewed at the head commit you looked at (`{serviceId, number, headCommit}`; 409 if it moved since); a later push to it waits for approval again. */
   approveServicePreview: {
+    /** pattern `^[0-9a-f]{40}(?:[0-9a-f]{24})?$` */
+    headCommit: string;
     /** uuid */
     serviceId: string;
     /** integer; 1-999999999 */

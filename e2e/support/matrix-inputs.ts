@@ -190,7 +190,7 @@ export const MATRIX_INPUTS: Record<string, unknown> = {
   removeServiceGitSource: { serviceId: NOBODY },
   deployServiceCommit: { serviceId: NOBODY, commit: 'a'.repeat(40) },
   servicePreviews: { serviceId: NOBODY },
-  approveServicePreview: { serviceId: NOBODY, number: 1 },
+  approveServicePreview: { serviceId: NOBODY, number: 1, headCommit: 'c'.repeat(40) },
   closeServicePreview: { serviceId: NOBODY, number: 1 },
   deployWebhooks: { limit: 5 },
 };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ServicePreviewsAnswer } from '../../deployments/git/previews/service-previews.js';
+import type { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
@@ -39,9 +40,11 @@ export function registerPreviewCommands(program: Command): void {
     );
   onePreview(previews, {
     name: 'approve',
-    description: 'let a fork’s pull request be built and previewed at its current head commit',
-    ask: (n) => `Build and run the code of pull request #${n} on your server`,
+    description:
+      'let a fork’s pull request be built and previewed at its head commit (the one shown, or --commit)',
+    ask: (n, head) => `Build and run the code of pull request #${n} at ${head} on your server`,
     procedure: 'approveServicePreview',
+    atCommit: true,
     said: (a: { approved: boolean; headCommit: string }) =>
       a.approved
         ? `Approved at ${a.headCommit.slice(0, 12)}: it is being built.`
@@ -62,25 +65,41 @@ function onePreview<A>(
   c: {
     name: string;
     description: string;
-    ask: (n: number) => string;
+    ask: (n: number, headCommit: string) => string;
     procedure: string;
     said: (answer: A) => string;
+    /** The call names the head commit it acts on: `--commit`, or the one the prompt shows. */
+    atCommit?: true;
   },
 ): void {
-  previews
+  const command = previews
     .command(`${c.name} <service> <number>`)
     .description(c.description)
-    .option('--yes', 'do not ask for confirmation')
-    .action(
-      action(async (run, ref: string, number: string, opts: { yes?: boolean }) => {
-        const client = run.client();
-        const serviceId = await resolveService(client, ref);
-        const n = pullRequestNumber(number);
-        await confirm(opts.yes, c.ask(n));
-        const answer = await client.mutation<A>(c.procedure, { serviceId, number: n });
-        run.out.ok(answer, () => c.said(answer));
-      }),
-    );
+    .option('--yes', 'do not ask for confirmation');
+  if (c.atCommit) command.option('--commit <sha>', 'the full head commit you looked at');
+  command.action(
+    action(async (run, ref: string, number: string, opts: { yes?: boolean; commit?: string }) => {
+      const client = run.client();
+      const serviceId = await resolveService(client, ref);
+      const n = pullRequestNumber(number);
+      const headCommit = c.atCommit ? (opts.commit ?? (await headOf(client, serviceId, n))) : '';
+      await confirm(opts.yes, c.ask(n, headCommit.slice(0, 12)));
+      const answer = await client.mutation<A>(c.procedure, {
+        serviceId,
+        number: n,
+        ...(c.atCommit ? { headCommit } : {}),
+      });
+      run.out.ok(answer, () => c.said(answer));
+    }),
+  );
+}
+
+/** The head commit a preview shows now, to name in the prompt and in the call. */
+async function headOf(client: ApiClient, serviceId: string, number: number): Promise<string> {
+  const { previews } = await client.query<ServicePreviewsAnswer>('servicePreviews', { serviceId });
+  const head = previews.find((p) => p.number === number)?.headCommit;
+  if (!head) throw new CliError('NOT_FOUND', `No open preview of pull request ${number}`);
+  return head;
 }
 
 function pullRequestNumber(text: string): number {

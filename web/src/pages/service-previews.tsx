@@ -20,7 +20,13 @@ function PreviewRow({ serviceId, preview }: { serviceId: string; preview: Previe
     void queryClient.invalidateQueries({ queryKey: ['servicePreviews'] });
   };
   const approve = useMutation({
-    mutationFn: () => mutate('approveServicePreview', { serviceId, number: preview.number }),
+    // The commit shown here is the one approved: a push since is refused, to be looked at.
+    mutationFn: () =>
+      mutate('approveServicePreview', {
+        serviceId,
+        number: preview.number,
+        headCommit: preview.headCommit ?? '',
+      }),
     onSuccess: refresh,
   });
   const close = useMutation({
@@ -63,7 +69,7 @@ function PreviewRow({ serviceId, preview }: { serviceId: string; preview: Previe
           >
             {asking === 'close'
               ? `Yes, tear #${preview.number} down`
-              : `Yes, build and run #${preview.number}`}
+              : `Yes, build and run #${preview.number} at ${preview.headCommit?.slice(0, 12) ?? '?'}`}
           </button>
           <button type="button" className="button" onClick={() => setAsking(null)}>
             Cancel

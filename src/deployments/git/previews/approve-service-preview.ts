@@ -6,7 +6,7 @@ import { OPERATORS } from '../../../kernel/roles.js';
 import { DeciderRunner } from '../../../storage/decider-runner.js';
 import { StreamFacts } from '../../facts/stream-facts.js';
 import { previewsDecider } from './preview.decider.js';
-import { PreviewNumberInput } from './preview-number.input.js';
+import { ApprovePreviewInput } from './preview-number.input.js';
 
 export interface ApprovedPreviewAnswer {
   serviceId: string;
@@ -18,22 +18,22 @@ export interface ApprovedPreviewAnswer {
 }
 
 export class ApproveServicePreview extends ProcedureCommand<
-  PreviewNumberInput,
+  ApprovePreviewInput,
   ApprovedPreviewAnswer
 > {}
 
 /**
- * Lets a fork's pull request be built and previewed at its current head commit: its code, its
- * Dockerfile and its compose definition are anyone's, so a person who may decide approvals looks
- * first, and a later push to it waits again.
+ * Lets a fork's pull request be built and previewed at the head commit the person approving looked
+ * at: its code, its Dockerfile and its compose definition are anyone's, so a person who may
+ * decide approvals looks first; a push since is refused, and a later push waits again.
  */
 @Procedure.command(ApproveServicePreview, {
   name: 'approveServicePreview',
   roles: OPERATORS,
   scopes: ['approvals:decide'],
-  input: PreviewNumberInput,
+  input: ApprovePreviewInput,
   description:
-    'Lets a pull request from a fork be built and previewed at its current head commit (`{serviceId, number}`); a later push to it waits for approval again.',
+    'Lets a pull request from a fork be built and previewed at the head commit you looked at (`{serviceId, number, headCommit}`; 409 if it moved since); a later push to it waits for approval again.',
   project: { service: 'serviceId' },
 })
 export class ApproveServicePreviewHandler implements ICommandHandler<ApproveServicePreview> {
@@ -47,7 +47,12 @@ export class ApproveServicePreviewHandler implements ICommandHandler<ApproveServ
     const decision = await this.runner.run(
       servicePreviewsStream(service.id),
       previewsDecider,
-      { kind: 'approve', serviceId: service.id, number: input.number },
+      {
+        kind: 'approve',
+        serviceId: service.id,
+        number: input.number,
+        headCommit: input.headCommit,
+      },
       ctx,
     );
     return {

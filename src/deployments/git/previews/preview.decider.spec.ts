@@ -53,7 +53,12 @@ const push = (number: number, headCommit: string, change: Partial<PullRequestMov
   kind: 'move' as const,
   pr: pr(number, { headCommit, expiresAt: '2026-12-02T00:00:00.000Z', ...change }),
 });
-const approve = (number: number) => ({ kind: 'approve' as const, serviceId: 's1', number });
+const approve = (number: number, headCommit: string) => ({
+  kind: 'approve' as const,
+  serviceId: 's1',
+  number,
+  headCommit,
+});
 const approved = (number: number, headCommit: string) =>
   PreviewApproved({ serviceId: 's1', number, headCommit });
 const closed = (number: number, reason: 'closed' | 'merged' | 'expired' | 'removed' = 'closed') =>
@@ -83,10 +88,10 @@ describe('pull request previews', () => {
     given(previews)
       .when({ kind: 'move', pr: pr(8, { fromFork: true }) })
       .then(fork);
-    given(previews, fork).when(approve(8)).then(approved(8, A));
-    given(previews, fork, approved(8, A)).when(approve(8)).thenNothing();
-    given(previews).when(approve(9)).thenRefused('NOT_FOUND');
-    given(previews, opened(7)).when(approve(7)).thenNothing();
+    given(previews, fork).when(approve(8, A)).then(approved(8, A));
+    given(previews, fork, approved(8, A)).when(approve(8, A)).thenNothing();
+    given(previews).when(approve(9, A)).thenRefused('NOT_FOUND');
+    given(previews, opened(7)).when(approve(7, A)).thenNothing();
   });
 
   it('a push moves the preview to its commit and renews its time; the same commit is nothing', () => {
@@ -105,14 +110,21 @@ describe('pull request previews', () => {
       .then(updated(8, B, true));
     // The approval of A, recorded after the push to B, does not approve B.
     given(previews, fork, updated(8, B, true), approved(8, A))
-      .when(approve(8))
+      .when(approve(8, B))
       .then(approved(8, B));
     given(previews, fork, approved(8, A), updated(8, B, true), updated(8, C, true))
-      .when(approve(8))
+      .when(approve(8, C))
       .then(approved(8, C));
     given(previews, fork, updated(8, B, true), approved(8, B))
-      .when(approve(8))
+      .when(approve(8, B))
       .thenNothing();
+  });
+
+  it('approves only the commit the person looked at: a push since is refused', () => {
+    const fork = opened(8, { fromFork: true });
+    given(previews, fork, updated(8, B, true))
+      .when(approve(8, A))
+      .thenRefused('CONFLICT', /is at .* now, not .*: look at it again/);
   });
 
   it('refuses a preview over the limit, counting the ones waiting for approval', () => {

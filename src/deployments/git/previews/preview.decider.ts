@@ -57,7 +57,7 @@ export type PreviewCommand =
   | { kind: 'close'; serviceId: string; number: number; reason: 'closed' | 'merged' | 'removed' }
   /** Closes every live preview (the source stopped previewing, or the service went). */
   | { kind: 'close-all'; serviceId: string }
-  | { kind: 'approve'; serviceId: string; number: number }
+  | { kind: 'approve'; serviceId: string; number: number; headCommit: string }
   /** Closes every preview whose time has come. */
   | { kind: 'expire'; serviceId: string; now: string }
   | { kind: 'torn-down'; serviceId: string; number: number; previewServiceId: string };
@@ -182,8 +182,14 @@ export const previewsDecider: Decider<PreviewsState, PreviewCommand> = {
         const current = state.live[command.number];
         if (!current) throw notFound(`No open preview of pull request ${command.number}`);
         if (!current.awaitingApproval) return [];
-        const { serviceId, number } = command;
-        return [PreviewApproved({ serviceId, number, headCommit: current.headCommit })];
+        const { serviceId, number, headCommit } = command;
+        // What is approved is the commit the person looked at: a push since waits for its own.
+        if (current.headCommit !== headCommit)
+          throw conflict(
+            `Pull request ${number} is at ${current.headCommit.slice(0, 12)} now, not ${headCommit.slice(0, 12)}: look at it again`,
+            { headCommit: current.headCommit },
+          );
+        return [PreviewApproved({ serviceId, number, headCommit })];
       }
       case 'close':
         return state.live[command.number]
