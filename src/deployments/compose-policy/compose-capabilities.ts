@@ -25,6 +25,8 @@ export const COMPOSE_CAPABILITIES = {
   providers: 'programs on the server that run services for Compose (`provider`, `models`)',
   hostMounts:
     'filesystems the server mounts for a volume (`driver_opts.type` nfs, cifs, ...; a volume plugin `driver`)',
+  logDrivers:
+    'log drivers that send from the server’s own network to any address (`logging.driver` syslog, gelf, fluentd, splunk, ...)',
 } as const;
 
 export type ComposeCapability = keyof typeof COMPOSE_CAPABILITIES;

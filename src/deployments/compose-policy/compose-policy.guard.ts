@@ -14,6 +14,8 @@ import { composeViolations, refusedViolations } from './compose-violations.js';
 interface Reading {
   violations: ComposeViolation[];
   unbuildable: FieldIssue[];
+  /** Why the definition does not validate as it is read now; null when it does. */
+  invalid: FieldIssue[] | null;
 }
 
 type PolicyHolder = Pick<ServerDoc, 'name'> & { composePolicy?: ServerDoc['composePolicy'] };
@@ -31,15 +33,24 @@ export class ComposePolicyGuard {
 
   /**
    * What the definition, normalized with the service's variables (judgingVariables: a secret
-   * stays a reference, judged as unknown), asks for that the server does not allow. A
-   * definition that does not parse has none here: the compose validation reports it.
+   * stays a reference, judged as unknown), asks for that the server does not allow. One that no
+   * longer validates (an old snapshot, rules grown stricter since) cannot be judged, so it is
+   * refused (400) rather than allowed.
    */
   refusals(
     compose: string,
     server: PolicyHolder,
     env: readonly VariableEntry[],
   ): ComposeViolation[] {
-    return refusedViolations(this.read(compose, env).violations, server.composePolicy?.allow ?? []);
+    const reading = this.read(compose, env);
+    if (reading.invalid) {
+      const [first] = reading.invalid;
+      throw badRequest(
+        `The compose definition is not valid as it is read now (${first?.path}: ${first?.message}): it cannot be judged`,
+        reading.invalid,
+      );
+    }
+    return refusedViolations(reading.violations, server.composePolicy?.allow ?? []);
   }
 
   /**
@@ -65,8 +76,9 @@ export class ComposePolicyGuard {
         ? {
             violations: composeViolations(result.summary.document, [this.config.runner.remoteDir]),
             unbuildable: unbuildableIssues(result.summary),
+            invalid: null,
           }
-        : { violations: [], unbuildable: [] };
+        : { violations: [], unbuildable: [], invalid: result.issues };
       this.found.set(digest, found);
     }
     return found;

@@ -97,6 +97,20 @@ const EXTENDS_KEYS: KeyTable = {
  * Every key of a service in the Compose specification. `free` keys stay inside an ordinary
  * container; the others are judged.
  */
+/** Drivers that keep logs on the server itself; the others send them out from its network. */
+const LOCAL_LOG_DRIVERS = new Set(['json-file', 'local', 'journald', 'none']);
+
+function judgeLogging(value: unknown, path: string, f: Findings): void {
+  if (!isMap(value) || value.driver === undefined || value.driver === null) return;
+  const driver = String(value.driver);
+  if (!LOCAL_LOG_DRIVERS.has(driver) || interpolated(driver))
+    f.add(
+      'logDrivers',
+      `${path}.driver`,
+      `has the server's engine send logs with ${JSON.stringify(driver)}, from its own network`,
+    );
+}
+
 export const SERVICE_KEYS: KeyTable = {
   annotations: 'free',
   attach: 'free',
@@ -155,7 +169,7 @@ export const SERVICE_KEYS: KeyTable = {
   label_file: judgeFiles,
   labels: 'free',
   links: 'free',
-  logging: 'free',
+  logging: judgeLogging,
   mac_address: 'free',
   mem_limit: 'free',
   mem_reservation: 'free',

@@ -76,6 +76,13 @@ export const COMPOSE_ATTACKS: ComposeAttack[] = [
     asks: ['hostRoot'],
   },
   {
+    name: 'a log driver that sends from the server to any address',
+    compose: service(
+      'logging:\n  driver: gelf\n  options: {gelf-address: "udp://169.254.169.254:12201"}',
+    ),
+    asks: ['logDrivers'],
+  },
+  {
     name: "a relative volume device, which the engine mounts from the server's root",
     compose: `${service('volumes: ["root:/host"]')}volumes:\n  root:\n    driver_opts: {type: none, o: rbind, device: "."}\n`,
     asks: ['hostRoot'],
