@@ -24,6 +24,10 @@ describe('repository addresses', () => {
       user: null,
       path: 'team/sub/shop.git',
     });
+    expect(parseGitRepository('https://GitLab.example.com:443/shop.git')).toMatchObject({
+      host: 'gitlab.example.com',
+      port: 443,
+    });
     expect(parseGitRepository('ssh://10.0.0.5/shop')).toMatchObject({
       host: '10.0.0.5',
       user: 'git',
@@ -46,6 +50,8 @@ describe('repository addresses', () => {
     ['ssh://-x@git.example.com/a.git', /SSH user/],
     ['git@git.example.com:a\nb', /spaces/],
     [`https://git.example.com/${'a'.repeat(300)}`, /at most 300/],
+    ['https://github.com\\@127.0.0.1:9/org/repo', /write the host plainly/],
+    ['https://github.com\\.evil.example/org/repo', /write the host plainly/],
   ])('refuses %j', (text, message) => {
     const parsed = parseGitRepository(text);
     expect(parsed).toHaveProperty('error');

@@ -61,6 +61,16 @@ export function parseGitRepository(text: string): GitRepository | { error: strin
   if (url.search || url.hash) return { error: 'no query or fragment in the address' };
   const host = url.hostname.toLowerCase();
   if (!HOST.test(host)) return { error: `${url.hostname} is not a host name` };
+  // What git connects to is the text: its authority must be the one the URL parser read (a `\`
+  // is `/` to the parser, not to curl, so `https://a.com\@b/x` would fetch from b).
+  const defaultPort = transport === 'ssh' ? ':22' : ':443';
+  const written = (/^[a-z]+:\/\/([^/]*)/i.exec(text)?.[1]?.toLowerCase() ?? '').replace(
+    new RegExp(`${defaultPort}$`),
+    '',
+  );
+  const read = `${url.username ? `${url.username}@` : ''}${host}${url.port ? `:${url.port}` : ''}`;
+  if (written !== read.toLowerCase())
+    return { error: `write the host plainly: ${written} is not read as ${read} by every client` };
   // The path as written: the URL parser would resolve `..` and decode `%2e` before it is seen.
   const path = checkedPath(/^[a-z]+:\/\/[^/]*(\/.*)?$/i.exec(text)?.[1] ?? '');
   if (!path) return { error: 'the path is letters, digits, . _ ~ - and /, no . or .. segments' };
