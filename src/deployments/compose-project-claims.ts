@@ -56,7 +56,7 @@ export class ComposeProjectClaims {
     return this.runner.run(
       composeProjectStream(project),
       composeProjectClaimDecider,
-      { kind, project, serviceId },
+      { kind, name: project, serviceId },
       ctx,
       50,
     );

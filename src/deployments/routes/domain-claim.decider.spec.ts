@@ -4,8 +4,8 @@ import { given } from '../../storage/testing/given.js';
 import { domainClaimDecider as domains } from './domain-claim.decider.js';
 
 const domain = 'app.example.com';
-const claim = (serviceId: string) => ({ kind: 'claim' as const, domain, serviceId });
-const release = (serviceId: string) => ({ kind: 'release' as const, domain, serviceId });
+const claim = (serviceId: string) => ({ kind: 'claim' as const, name: domain, serviceId });
+const release = (serviceId: string) => ({ kind: 'release' as const, name: domain, serviceId });
 
 describe('domain claim decider', () => {
   it('gives a free domain to the first service that claims it', () => {

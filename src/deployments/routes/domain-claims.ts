@@ -34,7 +34,7 @@ export class DomainClaims {
     return this.runner.run(
       domainStream(domain),
       domainClaimDecider,
-      { kind, domain, serviceId },
+      { kind, name: domain, serviceId },
       ctx,
       50,
     );
