@@ -45,7 +45,7 @@ export class MetricsController {
   @RouteAccess({
     ...READ,
     name: 'GET /api/v1/servers/:id/metrics',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     summary:
       "The server's metrics history (serverMetrics): CPU, memory, disk and Docker disk use, oldest first, for the last `hours` (1-720, default 6).",
     params: IdParams,
@@ -62,7 +62,7 @@ export class MetricsController {
   @RouteAccess({
     ...READ,
     name: 'GET /api/v1/services/:id/metrics',
-    project: { service: 'id' },
+    project: { service: 'serviceId' },
     summary:
       "The service's containers' metrics history (serviceMetrics): CPU, memory, restarts, state and health, for the last `hours` (1-720, default 6).",
     params: IdParams,
@@ -79,7 +79,7 @@ export class MetricsController {
   @RouteAccess({
     ...READ,
     name: 'GET /api/v1/servers/:id/alerts',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     summary: "The server's alerts (alerts), newest first: `status` open (default) or all.",
     params: IdParams,
     query: AlertsQuery,
@@ -95,7 +95,7 @@ export class MetricsController {
   @RouteAccess({
     ...READ,
     name: 'GET /api/v1/services/:id/alerts',
-    project: { service: 'id' },
+    project: { service: 'serviceId' },
     summary: "The service's containers' alerts (alerts), newest first: `status` open or all.",
     params: IdParams,
     query: AlertsQuery,

@@ -45,7 +45,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'GET /api/v1/servers/:id/images',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     roles: EVERYONE,
     scopes: ['server:read'],
     summary: 'The images on a server (docker image ls over SSH)',
@@ -62,7 +62,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/pull',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',
@@ -79,7 +79,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/images/prune',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',
@@ -95,7 +95,7 @@ export class ServerImagesController {
   @RouteAccess({
     auth: 'guarded',
     name: 'DELETE /api/v1/servers/:id/images',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',

@@ -50,7 +50,7 @@ export class ServersController {
   @RouteAccess({
     auth: 'guarded',
     name: 'POST /api/v1/servers/:id/edge/sync',
-    project: { server: 'id' },
+    project: { server: 'serverId' },
     roles: DEPLOYERS,
     scopes: ['server:write'],
     lane: 'command',

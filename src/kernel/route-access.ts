@@ -32,7 +32,8 @@ export type RouteAccessDeclaration = (
       lane?: Extract<Lane, 'read' | 'command'>;
       /**
        * What the route acts on, for access per project: judged in that project once its
-       * validated input (path, query, body together) names it, as procedures are.
+       * validated input (path, query, body together) names it, as procedures are. A procedure's
+       * twin (`CallPipeline.dispatch`) is judged on the procedure's input: name its field.
        */
       project?: ProjectTarget;
       /** As a procedure's `ownOnly`: a token limited to projects may call it. */

@@ -31,6 +31,8 @@ export interface RunOptions<T> {
    * default: a command that appended no event, as its caller.
    */
   noEffect?: (value: T, appended: number, ctx: RequestContext) => RequestContext | null;
+  /** A procedure's REST twin: its route is judged on the procedure's input (dispatch). */
+  twin?: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ export class CallPipeline {
       for (const part of parts) input.push(await validateInput(part.type, await part.value()));
       // Only a call on something in a project pays for the judgement (and its await).
       const target = this.judgedIn.get(req);
-      const judged = target ? await this.inProject(target, ctx, input) : ctx;
+      const judged = target ? await this.inProject(target, ctx, input, options.twin) : ctx;
       const { value, appended } = await countingAppends(async () =>
         work(input as Validated<P>, judged),
       );
@@ -110,12 +112,20 @@ export class CallPipeline {
    * A route that acts on something in a project is judged in that project, by its validated
    * input (path, query and body read together). Procedures are judged by their registry entry.
    */
-  private async inProject(access: CallAccess, ctx: RequestContext, input: unknown[]) {
+  private async inProject(access: CallAccess, ctx: RequestContext, input: unknown[], twin = false) {
     if (access.auth === 'signed') return ctx;
     const fields = Object.assign(
       {},
       ...input.filter((part): part is object => typeof part === 'object' && part !== null),
     ) as Record<string, unknown>;
+    // A twin's input is the procedure's, which always names its target: a field it does not
+    // have would judge nothing, a declaration to fix rather than a call to let through.
+    const [[, field]] = Object.entries(access.project ?? {}) as [[string, string]];
+    if (twin && fields[field] === undefined)
+      throw new AppError(
+        'INTERNAL_SERVER_ERROR',
+        `${access.name} is judged by ${field}, which its procedure's input does not have`,
+      );
     return this.access.inProject(access, ctx, fields);
   }
 
@@ -138,12 +148,17 @@ export class CallPipeline {
    */
   dispatch(req: Request, name: string, value: InputPart['value']): Promise<unknown> {
     const procedure = this.procedure(name);
-    return this.run(req, [inputPart(procedure.input, value)], ([input], ctx) => {
-      if (procedure.auth === 'authenticated' && ctx.principal) {
-        decideAccess(procedure, ctx.principal, ctx.scopes);
-      }
-      return procedure.invoke(input, ctx);
-    });
+    return this.run(
+      req,
+      [inputPart(procedure.input, value)],
+      ([input], ctx) => {
+        if (procedure.auth === 'authenticated' && ctx.principal) {
+          decideAccess(procedure, ctx.principal, ctx.scopes);
+        }
+        return procedure.invoke(input, ctx);
+      },
+      { twin: true },
+    );
   }
 
   /** Step 5 on its own, for a surface that answers failures itself (MCP tool results). */
