@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SessionDoc } from '../../projections/sessions.projection.js';
 import type { RequestContext } from '../kernel/request-context.js';
+import { readAll } from '../readstore/read-page.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { SessionEnded, userStream } from '../events/identity.events.js';
@@ -18,12 +19,17 @@ export class SessionTerminator {
     reason: 'deactivated' | 'password-reset',
     ctx: RequestContext,
   ): Promise<number> {
-    const { items } = await this.reads
-      .collection<SessionDoc>('sessions')
-      .find({ userId, endedAt: null }, { limit: 1000 });
-    if (items.length === 0) return 0;
-    const ended = items.map((s) => SessionEnded({ userId, sessionDigest: s.id, reason }));
-    await this.writer.append(userStream(userId), ended, 'any', ctx);
+    // Every one: sessions that expired unended count too, so a first page could miss a live one.
+    const items = await readAll(this.reads.collection<SessionDoc>('sessions'), {
+      userId,
+      endedAt: null,
+    });
+    for (let at = 0; at < items.length; at += 1000) {
+      const ended = items
+        .slice(at, at + 1000)
+        .map((s) => SessionEnded({ userId, sessionDigest: s.id, reason }));
+      await this.writer.append(userStream(userId), ended, 'any', ctx);
+    }
     return items.length;
   }
 }

@@ -86,6 +86,16 @@ describe('team members decider', () => {
     ).toThrow(/already exists/);
   });
 
+  it('tells nobody who may not join whether an address is a member’s (invite-only first)', () => {
+    const team = [signedUp('u1', 'owner', 'a@x.io')];
+    expect(() => decideFrom(decider, team, signUp('a@x.io', { openSignup: false }))).toThrow(
+      /invit/i,
+    );
+    expect(() => decideFrom(decider, team, signUp('b@x.io', { openSignup: false }))).toThrow(
+      /invit/i,
+    );
+  });
+
   it('refuses an email already used by a plaintext (version 1) sign-up', () => {
     const v1 = {
       ...signedUp('u1', 'owner'),

@@ -132,9 +132,10 @@ export const teamMembersDecider: Decider<TeamState, TeamCommand> = {
         const taken = [...state.members.values()].some(
           (m) => m.emailKey === command.emailDigest || m.emailKey === command.email,
         );
-        if (taken) throw conflict(EMAIL_TAKEN);
         const founder = state.members.size === 0;
+        // Invite-only first: whether an address is a member's is told only to those who may join.
         if (!founder && !command.invitedAs && !command.openSignup) throw signUpByInviteOnly();
+        if (taken) throw conflict(EMAIL_TAKEN);
         const role = founder ? 'owner' : (command.invitedAs ?? 'viewer');
         return [
           UserSignedUp({

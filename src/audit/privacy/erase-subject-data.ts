@@ -67,7 +67,8 @@ export class EraseSubjectDataHandler implements ICommandHandler<EraseSubjectData
       }
       throw error;
     }
-    this.personal.erase(subject);
+    // Answered only once the key is gone: a failure here is the caller's to see, not lost.
+    await this.personal.erase(subject);
     return { userId, erasedAt: new Date().toISOString() };
   }
 }
