@@ -122,6 +122,28 @@ describe('TOTP and recovery codes over HTTP, with codes computed by otplib', () 
     expect(both.status).toBe(400);
   });
 
+  it('limits guesses from a session: codes and passwords per account, then 429', async () => {
+    clock.advance(16 * MINUTE); // past any earlier test's failures
+    const session = cookieAuth(await mfaLogin(t.url, email, enrolled.secret, clock));
+    const rotate = async (code: string) =>
+      call(t.url, 'POST', 'rotateRecoveryCodes', session, { code });
+    for (let i = 0; i < 10; i++)
+      expect((await rotate(await wrongCodeAt(enrolled.secret, clock))).status).toBe(400);
+    const limited = await rotate(await codeAt(enrolled.secret, clock));
+    expect([limited.status, limited.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    // The same account's login code is held to the same count.
+    const challenge = (await login()).body.challenge as string;
+    const atLogin = await verify(challenge, { totpCode: await codeAt(enrolled.secret, clock) });
+    expect(atLogin.status).toBe(429);
+    const enrol = async (password: string) =>
+      call(t.url, 'POST', 'startMfaEnrollment', session, { password });
+    for (let i = 0; i < 5; i++) expect((await enrol('not the password')).status).toBe(400);
+    expect((await enrol(PASSWORD)).status).toBe(429);
+    clock.advance(15 * MINUTE + 1000);
+    expect((await rotate(await codeAt(enrolled.secret, clock))).status).toBe(200);
+    clock.advance(30_000);
+  });
+
   it('keeps secrets and recovery codes out of the event store', async () => {
     const events = t.app.get<EventStore>(EVENT_STORE);
     const all = JSON.stringify(await events.readAll(0n, 10_000), (_k, v) =>

@@ -83,6 +83,13 @@ export const AUTH_LIMITS = {
   loginFailuresPerAccount: { max: 10, windowMs: 60 * MINUTE },
   /** Second-factor verification, per client address. */
   verifyPerAddress: { max: 30, windowMs: 5 * MINUTE },
+  /**
+   * Wrong second-factor codes (TOTP or recovery), per account, wherever they are typed: at
+   * login and in the MFA commands of a session. Counted on failure; a right code clears it.
+   */
+  secondFactorFailuresPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  /** Wrong passwords confirming an MFA change from a session, per account (failures). */
+  passwordConfirmFailuresPerAccount: { max: 5, windowMs: 15 * MINUTE },
   /** Reset requests, per client address and per email. */
   resetRequestPerAddress: { max: 10, windowMs: 60 * MINUTE },
   resetRequestPerEmail: { max: 3, windowMs: 60 * MINUTE },

@@ -33,7 +33,7 @@ export class ConfirmMfaEnrollmentHandler implements ICommandHandler<ConfirmMfaEn
     const userId = this.rails.sessionUser(ctx);
     const state = await this.codes.state(userId);
     const pending = state.pendingSecret;
-    const timeStep = await this.codes.totpStep(state, input.code, pending);
+    const timeStep = await this.codes.totpStep(userId, state, input.code, pending);
     return this.codes.issueRecoveryCodes(
       { kind: 'confirm', userId, secretCiphertext: pending ?? '', timeStep },
       ctx,

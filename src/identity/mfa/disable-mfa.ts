@@ -39,7 +39,7 @@ export class DisableMfaHandler implements ICommandHandler<DisableMfa> {
   async execute({ input, ctx }: DisableMfa): Promise<{ disabled: true }> {
     const userId = this.rails.sessionUser(ctx);
     await this.rails.confirmPassword(userId, input.password);
-    const timeStep = await this.codes.totpStep(await this.codes.state(userId), input.code);
+    const timeStep = await this.codes.totpStep(userId, await this.codes.state(userId), input.code);
     await this.runner.run(
       mfaStream(userId),
       mfaDecider,

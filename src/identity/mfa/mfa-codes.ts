@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error.js';
 import type { RequestContext } from '../../kernel/request-context.js';
+import { AUTH_LIMITS, Throttle } from '../login/throttle.js';
 import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
@@ -7,6 +9,8 @@ import { invalidCode, mfaDecider, type MfaCommand, type MfaState } from './mfa.d
 import { mfaStream } from '../../events/mfa.events.js';
 import { canonicalRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { Totp } from './totp.js';
+
+const failuresKey = (userId: string) => `second-factor-failures:${userId}`;
 
 /** A command that records a new set of recovery codes (enrolment confirmed, codes rotated). */
 type IssuingCommand = Extract<MfaCommand, { recoveryCodeDigests: string[] }>;
@@ -22,17 +26,33 @@ export class MfaCodes {
     private readonly runner: DeciderRunner,
     private readonly totp: Totp,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    private readonly throttle: Throttle,
   ) {}
 
   state(userId: string): Promise<MfaState> {
     return this.runner.load(mfaStream(userId), mfaDecider);
   }
 
-  /** The time step of a valid code for the enrolled secret; refuses a wrong code. */
-  async totpStep(state: MfaState, code: string, secretCiphertext = state.secret): Promise<number> {
-    if (!secretCiphertext) throw invalidCode();
-    const step = await this.totp.match(this.box.open(secretCiphertext), code);
-    if (step === null) throw invalidCode();
+  /**
+   * The time step of a valid code for the enrolled secret; refuses a wrong code. Wrong codes are
+   * counted per account (`secondFactorFailuresPerAccount`): a million codes are not guessed.
+   */
+  async totpStep(
+    userId: string,
+    state: MfaState,
+    code: string,
+    secretCiphertext = state.secret,
+  ): Promise<number> {
+    const key = failuresKey(userId);
+    this.throttle.check(key, AUTH_LIMITS.secondFactorFailuresPerAccount);
+    const step = secretCiphertext
+      ? await this.totp.match(this.box.open(secretCiphertext), code)
+      : null;
+    if (step === null) {
+      this.throttle.hit(key, AUTH_LIMITS.secondFactorFailuresPerAccount);
+      throw invalidCode();
+    }
+    this.throttle.reset(key);
     return step;
   }
 
@@ -43,7 +63,7 @@ export class MfaCodes {
   ): Promise<void> {
     const state = await this.state(userId);
     if (codes.totpCode) {
-      const timeStep = await this.totpStep(state, codes.totpCode);
+      const timeStep = await this.totpStep(userId, state, codes.totpCode);
       await this.runner.run(
         mfaStream(userId),
         mfaDecider,
@@ -52,13 +72,22 @@ export class MfaCodes {
       );
       return;
     }
+    const key = failuresKey(userId);
+    this.throttle.check(key, AUTH_LIMITS.secondFactorFailuresPerAccount);
     const codeDigest = this.box.digest(canonicalRecoveryCode(codes.recoveryCode ?? ''));
-    await this.runner.run(
-      mfaStream(userId),
-      mfaDecider,
-      { kind: 'useRecoveryCode', userId, codeDigest },
-      ctx,
-    );
+    try {
+      await this.runner.run(
+        mfaStream(userId),
+        mfaDecider,
+        { kind: 'useRecoveryCode', userId, codeDigest },
+        ctx,
+      );
+    } catch (error) {
+      if (error instanceof AppError && error.data?.reason === 'INVALID_CODE')
+        this.throttle.hit(key, AUTH_LIMITS.secondFactorFailuresPerAccount);
+      throw error;
+    }
+    this.throttle.reset(key);
   }
 
   /**

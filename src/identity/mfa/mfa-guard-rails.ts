@@ -3,6 +3,7 @@ import type { UserCredentialDoc } from '../../../projections/user-credentials.pr
 import { AppError, badRequest } from '../../common/app-error.js';
 import type { RequestContext } from '../../kernel/request-context.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
+import { AUTH_LIMITS, Throttle } from '../login/throttle.js';
 import { PasswordHasher } from '../password-hasher.js';
 
 /** Checks shared by the MFA self-service commands. */
@@ -11,6 +12,7 @@ export class MfaGuardRails {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly hasher: PasswordHasher,
+    private readonly throttle: Throttle,
   ) {}
 
   /** MFA is managed from a signed-in browser or CLI session, never with an API token. */
@@ -28,14 +30,19 @@ export class MfaGuardRails {
     return ctx.principal.id;
   }
 
+  /** Wrong passwords are counted per account: a session is no password oracle. */
   async confirmPassword(userId: string, password: string): Promise<void> {
+    const key = `mfa-password-failures:${userId}`;
+    this.throttle.check(key, AUTH_LIMITS.passwordConfirmFailuresPerAccount);
     const credential = await this.reads
       .collection<UserCredentialDoc>('user_credentials')
       .get(userId);
     if (!(await this.hasher.verify(credential?.passwordHash ?? null, password))) {
+      this.throttle.hit(key, AUTH_LIMITS.passwordConfirmFailuresPerAccount);
       throw badRequest('The password is not correct', [
         { path: 'password', message: 'does not match' },
       ]);
     }
+    this.throttle.reset(key);
   }
 }

@@ -29,7 +29,7 @@ export class RotateRecoveryCodesHandler implements ICommandHandler<RotateRecover
 
   async execute({ input, ctx }: RotateRecoveryCodes): Promise<{ recoveryCodes: string[] }> {
     const userId = this.rails.sessionUser(ctx);
-    const timeStep = await this.codes.totpStep(await this.codes.state(userId), input.code);
+    const timeStep = await this.codes.totpStep(userId, await this.codes.state(userId), input.code);
     return this.codes.issueRecoveryCodes({ kind: 'rotate', userId, timeStep }, ctx);
   }
 }
