@@ -11,9 +11,12 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 const IMAGE = 'ghcr.io/acme/api:4.2.0';
 
+/** A few credential checks (every 2 s by default): a stream still open after them never ends. */
+const WITHIN_CHECKS = 10_000;
+
 /** The `end` event a stream closes with once its credential is gone, as `{reason, code}`. */
-async function endOf(stream: SseStream): Promise<unknown> {
-  const end = await stream.waitFor((e) => e.event === 'end');
+async function endOf(stream: SseStream, timeoutMs?: number): Promise<unknown> {
+  const end = await stream.waitFor((e) => e.event === 'end', timeoutMs);
   await stream.ended;
   return JSON.parse(end.data);
 }
@@ -111,6 +114,89 @@ describe('open streams and waits end with their credential', () => {
     const result = await following;
     expect([result.code, result.json.error?.code]).toEqual([2, 'TOKEN_REVOKED']);
     expect(result.json.error?.message).toContain('credential revoked');
+  });
+
+  describe("a stream of something in a project, once the caller's role there is gone", () => {
+    let inPayments: string;
+    let servicePayments: string;
+    const grant = async (principalId: string, role: 'operator' | 'viewer') =>
+      data(
+        await call(t.url, 'POST', 'grantProjectRole', owner, {
+          projectId: 'payments',
+          principalId,
+          role,
+        }),
+      );
+    const streamOf = (auth: Record<string, string>) =>
+      openSse(`${t.url}/api/v1/deployments/${inPayments}/logs/stream`, auth);
+    const withdrawn = { reason: 'access withdrawn', code: 'FORBIDDEN' };
+
+    beforeAll(async () => {
+      for (const [projectId, name] of [
+        ['payments', 'Payments'],
+        ['search', 'Search'],
+      ]) {
+        data(await call(t.url, 'POST', 'createProject', owner, { projectId, name }));
+      }
+      servicePayments = (await readyService(t.url, owner, { name: 'pay', projectId: 'payments' }))
+        .serviceId;
+      inPayments = data<{ deploymentId: string }>(
+        await call(t.url, 'POST', 'triggerDeploy', owner, {
+          serviceId: servicePayments,
+          imageTag: IMAGE,
+        }),
+      ).deploymentId;
+    });
+
+    it('ends a deployment log stream once the grant it was opened on is revoked', async () => {
+      // A team viewer reaches `payments` through its grant alone.
+      const member = await signUp(t.url, 'granted@example.com');
+      const auth = cookieAuth(member.cookie);
+      await grant(member.userId, 'operator');
+      const stream = await streamOf(auth);
+      try {
+        expect(stream.status).toBe(200);
+        data(
+          await call(t.url, 'POST', 'revokeProjectRole', owner, {
+            projectId: 'payments',
+            principalId: member.userId,
+          }),
+        );
+        expect(await endOf(stream, WITHIN_CHECKS)).toEqual(withdrawn);
+      } finally {
+        stream.close();
+      }
+      const again = await request(t.url)
+        .get(`/api/v1/deployments/${inPayments}/logs/stream`)
+        .set(auth);
+      expect([again.status, again.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    });
+
+    it('ends it once the service is moved to a project the caller has no role in', async () => {
+      const member = await signUp(t.url, 'moved@example.com');
+      await grant(member.userId, 'viewer');
+      const stream = await streamOf(cookieAuth(member.cookie));
+      try {
+        expect(stream.status).toBe(200);
+        data(
+          await call(t.url, 'POST', 'moveToProject', owner, {
+            kind: 'service',
+            resourceId: servicePayments,
+            projectId: 'search',
+          }),
+        );
+        expect(await endOf(stream, WITHIN_CHECKS)).toEqual(withdrawn);
+      } finally {
+        stream.close();
+        data(
+          await call(t.url, 'POST', 'moveToProject', owner, {
+            kind: 'service',
+            resourceId: servicePayments,
+            projectId: 'payments',
+          }),
+        );
+      }
+    });
   });
 
   describe('an MCP wait', () => {

@@ -25,7 +25,11 @@ export interface CredentialLease {
 
 interface Watch {
   held: HeldCredential;
+  /** The context the response was admitted with (its request's ids, channel and so on). */
+  ctx: RequestContext;
   targets: readonly AccessTarget[];
+  /** The call's validated input: which of its targets' projects each is judged in. */
+  input: Record<string, unknown> | undefined;
   controller: AbortController;
   unchecked: number;
 }
@@ -34,9 +38,11 @@ interface Watch {
  * Re-runs the guard for responses that outlive their request (server-sent event streams, MCP
  * waits): every `streams.credentialCheckMs`, each watched credential is verified again from the
  * same read models as the guard reads (once per credential per pass, however many responses
- * share it), then the MFA policy and role ∩ scopes of each response's targets. A refusal ends
- * the response: revoked, expired, invalidated, principal deactivated, session ended or expired,
- * access withdrawn. Checks that cannot be made end it too after a few passes (fail closed).
+ * share it), then the MFA policy and role ∩ scopes of each response's targets, and for a target
+ * in a project, the caller's role there (by the call's input, as the call itself was judged: a
+ * grant revoked, the service moved to another project). A refusal ends the response: revoked,
+ * expired, invalidated, principal deactivated, session ended or expired, access withdrawn.
+ * Checks that cannot be made end it too after a few passes (fail closed).
  */
 @Injectable()
 export class CredentialWatch implements OnApplicationShutdown {
@@ -49,15 +55,22 @@ export class CredentialWatch implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Watches the request's credential for `targets` until stopped or `lifetime` aborts. */
+  /**
+   * Watches the request's credential for `targets` until stopped or `lifetime` aborts. `input`
+   * is the call's validated input (path, query and body fields read together, as the call
+   * pipeline judges a route): a target in a project is judged again in the project it names.
+   */
   watch(
     ctx: RequestContext,
     targets: readonly AccessTarget[],
     lifetime?: AbortSignal,
+    input?: Record<string, unknown>,
   ): CredentialLease {
     const controller = new AbortController();
     const held = heldCredential(ctx);
-    const watch: Watch | null = held ? { held, targets, controller, unchecked: 0 } : null;
+    const watch: Watch | null = held
+      ? { held, ctx, targets, input, controller, unchecked: 0 }
+      : null;
     const stop = () => {
       if (watch) this.forget(watch);
       lifetime?.removeEventListener('abort', stop);
@@ -128,7 +141,14 @@ export class CredentialWatch implements OnApplicationShutdown {
     }
     try {
       const verified = await identity;
-      for (const target of watch.targets) await this.access.admit(target, verified);
+      for (const target of watch.targets) {
+        const scopes = await this.access.admit(target, verified);
+        // In the target's project, by the role the caller holds there now.
+        if (target.project) {
+          const ctx = verifiedContext(watch.ctx, verified, scopes);
+          await this.access.inProject(target, ctx, watch.input);
+        }
+      }
       watch.unchecked = 0;
     } catch (error) {
       const end = error instanceof AppError ? credentialEndOf(error.code) : null;
@@ -143,6 +163,24 @@ export class CredentialWatch implements OnApplicationShutdown {
     this.forget(watch);
     watch.controller.abort(end);
   }
+}
+
+/** The response's context, with the caller as the credential was just verified again. */
+function verifiedContext(
+  ctx: RequestContext,
+  verified: AuthenticatedIdentity,
+  scopes: string[],
+): RequestContext {
+  return {
+    ...ctx,
+    principal: verified.principal,
+    authMethod: verified.method,
+    tokenId: verified.token?.id ?? null,
+    token: verified.token,
+    session: verified.session,
+    sessionDigest: verified.sessionDigest,
+    scopes,
+  };
 }
 
 /** The credential the guard verified for this request, by id: never the secret itself. */

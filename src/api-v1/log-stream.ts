@@ -53,7 +53,8 @@ export function streamLog<P extends object>(
       const from = resumeAfter(req, after);
       const { logId, statusOf } = await find(params);
       const events = logLineEvents(streaming.follower, logId, from, statusOf);
-      const lease = streaming.watch.watch(ctx, [route], lifetime);
+      // Judged again in the log's project by the same fields as the call was (see CallPipeline).
+      const lease = streaming.watch.watch(ctx, [route], lifetime, { ...params, after });
       return withHeartbeat(
         untilCredentialEnds(events, lease),
         streaming.config.streams.heartbeatMs,

@@ -152,7 +152,8 @@ export class ServicesController {
         release();
       };
     });
-    const lease = this.watch.watch(ctx, [CONTAINER_LOG_STREAM], lifetime);
+    // Judged again in the service's project, as the call was (see CallPipeline).
+    const lease = this.watch.watch(ctx, [CONTAINER_LOG_STREAM], lifetime, { id, ...query });
     return withHeartbeat(untilCredentialEnds(events, lease), this.config.streams.heartbeatMs);
   }
 }

@@ -109,7 +109,10 @@ export class ToolRunner {
     options: CallOptions,
     seconds: number,
   ): Promise<WaitOutcome> {
-    const lease = this.watch.watch(ctx, [reads.details, reads.logs], options.signal);
+    // Both reads are judged again in the deployment's project, by the input they are invoked with.
+    const lease = this.watch.watch(ctx, [reads.details, reads.logs], options.signal, {
+      deploymentId,
+    });
     try {
       const signal = AbortSignal.any([options.signal, lease.signal]);
       const followed = await this.waiter.follow(
