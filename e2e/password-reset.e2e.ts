@@ -126,6 +126,26 @@ describe('password reset against a real SMTP server', () => {
       (await request(t.url).get('/api/auth/reset-password?token=garbage')).headers.location,
     ).toBe('/reset-password?error=INVALID_TOKEN');
   });
+  it('kills every older link once a reset sets the password; a link asked for after works', async () => {
+    const link = async () => {
+      const before = smtp.inbox.length;
+      await request(t.url)
+        .post('/api/auth/request-password-reset')
+        .send({ email: 'forgetful@example.com' });
+      return linkIn((await waitFor(() => smtp.inbox[before], 'a new mail')).text)!;
+    };
+    const reset = (token: string, newPassword: string) =>
+      request(t.url).post('/api/auth/reset-password').send({ token, newPassword });
+    clock.advance(61 * MINUTE); // a fresh hour of reset requests for this address
+    const first = await link();
+    const second = await link();
+    clock.advance(1000);
+    expect((await reset(first, 'the owner resets it')).status).toBe(200);
+    // The other link, seen once in the mailbox, does not take the account back.
+    expect((await reset(second, 'someone else sets it')).status).toBe(400);
+    clock.advance(1000);
+    expect((await reset(await link(), 'asked for afterwards')).status).toBe(200);
+  });
 });
 
 describe('password reset without SMTP', () => {

@@ -15,6 +15,7 @@ import { SECRET_BOX } from '../../secrets/secret-box.provider.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { EventWriter } from '../../storage/event-writer.js';
+import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
 import { PasswordChanged, userStream } from '../../events/identity.events.js';
 import { NewPassword, OneTimeSecret } from '../credential-fields.js';
 import { SessionTerminator } from '../session-terminator.js';
@@ -22,7 +23,7 @@ import { addressKey } from '../login/address-key.js';
 import { LoginAttempts } from '../login/login-attempts.js';
 import { PasswordHasher } from '../password-hasher.js';
 import { loginAccountKey } from './log-in.handler.js';
-import { passwordResetDecider } from '../password-reset.decider.js';
+import { invalidResetToken, passwordResetDecider } from '../password-reset.decider.js';
 import { normaliseEmail } from './normalise-email.js';
 
 export const RESET_TTL_MS = 30 * 60_000;
@@ -98,7 +99,11 @@ export class ResetPasswordInput {
   newPassword!: string;
 }
 
-/** New password, every session of the user ended, and the link dead. */
+/**
+ * New password, every session of the user ended, and the link dead. A link is good only while
+ * the password is the one it was requested under: once a reset (or any change) sets another,
+ * every older link is dead too, so a link seen once cannot take the account back later.
+ */
 @Injectable()
 export class ResetPasswordHandler {
   constructor(
@@ -109,6 +114,7 @@ export class ResetPasswordHandler {
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly attempts: LoginAttempts,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
   ) {}
 
   /** A completed reset also clears the account's login counts and trusts the resetting address. */
@@ -119,6 +125,12 @@ export class ResetPasswordHandler {
   ): Promise<{ endedSessions: number }> {
     const tokenDigest = this.box.digest(token);
     const passwordHash = await this.hasher.hash(newPassword);
+    const link = await this.runner.load(resetStream(tokenDigest), passwordResetDecider);
+    if (
+      link.userId &&
+      (await this.passwordChangedSince(link.userId, link.expiresAt - RESET_TTL_MS))
+    )
+      throw invalidResetToken();
     const decision = await this.runner.run(
       resetStream(tokenDigest),
       passwordResetDecider,
@@ -137,5 +149,11 @@ export class ResetPasswordHandler {
     this.attempts.recovered(account);
     this.attempts.signedIn(account, addressKey(ctx.clientAddress));
     return { endedSessions };
+  }
+
+  /** Whether the user's stream records a password set at or after `since` (ms). */
+  private async passwordChangedSince(userId: string, since: number): Promise<boolean> {
+    const events = await this.events.readStream(userStream(userId));
+    return events.some((e) => e.type === PasswordChanged.type && Date.parse(e.recordedAt) >= since);
   }
 }
