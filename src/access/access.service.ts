@@ -252,8 +252,8 @@ export class AccessService {
   }
 }
 
-/** The request's context once its credential is known to be the identity's. */
-function authenticatedContext(
+/** The request's context once its credential is known to be the identity's (again). */
+export function authenticatedContext(
   anonymous: RequestContext,
   identity: AuthenticatedIdentity,
   scopes: string[],

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { AppError } from '../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
 import type { RequestContext } from '../kernel/request-context.js';
-import { AccessService, type AccessTarget } from './access.service.js';
+import { AccessService, authenticatedContext, type AccessTarget } from './access.service.js';
 import type { AuthenticatedIdentity, HeldCredential } from './authenticated-identity.js';
 import {
   credentialEndOf,
@@ -145,7 +145,7 @@ export class CredentialWatch implements OnApplicationShutdown {
         const scopes = await this.access.admit(target, verified);
         // In the target's project, by the role the caller holds there now.
         if (target.project) {
-          const ctx = verifiedContext(watch.ctx, verified, scopes);
+          const ctx = authenticatedContext(watch.ctx, verified, scopes);
           await this.access.inProject(target, ctx, watch.input);
         }
       }
@@ -163,24 +163,6 @@ export class CredentialWatch implements OnApplicationShutdown {
     this.forget(watch);
     watch.controller.abort(end);
   }
-}
-
-/** The response's context, with the caller as the credential was just verified again. */
-function verifiedContext(
-  ctx: RequestContext,
-  verified: AuthenticatedIdentity,
-  scopes: string[],
-): RequestContext {
-  return {
-    ...ctx,
-    principal: verified.principal,
-    authMethod: verified.method,
-    tokenId: verified.token?.id ?? null,
-    token: verified.token,
-    session: verified.session,
-    sessionDigest: verified.sessionDigest,
-    scopes,
-  };
 }
 
 /** The credential the guard verified for this request, by id: never the secret itself. */
