@@ -104,3 +104,24 @@ export const GitPushDeliveryClaimed = defineEvent<{
 
 export const gitPushDeliveryStream = (serviceId: string, digest: string) =>
   `git-push-delivery-${serviceId}-${digest}`;
+
+/** A push Slipway acted on: where it moved the ref from (null: it created it) and to. */
+export type GitPushAcceptedData = {
+  serviceId: string;
+  /** The repository the source followed, as set. */
+  repository: string;
+  ref: string;
+  before: string | null;
+  after: string;
+  deliveryId: string;
+  provider: 'github' | 'gitlab' | 'gitea';
+};
+
+// Stream `git-ref-<serviceId>-<sha256 of the repository's host/path and the ref>`: the pushes of
+// one ref of the repository a service follows that Slipway acted on, in the order it took them,
+// so a delivery the provider sends late cannot move the service back to a commit the ref has
+// moved past.
+export const GitPushAccepted = defineEvent<GitPushAcceptedData>('GitPushAccepted', 1);
+
+export const gitRefStream = (serviceId: string, refDigest: string) =>
+  `git-ref-${serviceId}-${refDigest}`;

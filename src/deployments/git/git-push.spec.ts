@@ -82,6 +82,8 @@ describe('push deliveries as the providers send them', () => {
     const push = readGitPush('github', created('refs/heads/master'))!;
     expect(push).toMatchObject({
       ref: 'refs/heads/master',
+      // The push created the branch: GitHub says it moved from all zeros.
+      before: null,
       deleted: false,
       repositoryUrls: expect.arrayContaining(['git@github.com:Codertocat/Hello-World.git']),
       message: 'Initial commit',
@@ -112,6 +114,7 @@ describe('push deliveries as the providers send them', () => {
     const push = readGitPush('gitlab', gitlabPush)!;
     expect(push).toMatchObject({
       commit: 'da1560886d4f094c3e6c9ef40349f7d38b5d27d7',
+      before: '95790bf891e76fee5e1747ab589903a6a1f80f22',
       pusher: 'jsmith',
       message: 'fixed readme',
       author: 'GitLab dev user',
@@ -125,6 +128,7 @@ describe('push deliveries as the providers send them', () => {
 
   it('reads Gitea’s push and waits for an approval where the rule says so', () => {
     const push = readGitPush('gitea', giteaPush)!;
+    expect(push.before).toBe('28e1879d029cb852e4844d9c718537df08844e03');
     const source = { repository: 'https://gitea.example.com/gitea/webhooks.git', rules };
     expect(pushDecision(source, push)).toEqual({
       deploy: 'after-approval',

@@ -13,6 +13,8 @@ export interface GitPush {
   ref: string;
   /** The commit the ref points to now (all zeros when the ref was deleted). */
   commit: string;
+  /** The commit the push moved the ref from; null when it created the ref (or none is given). */
+  before: string | null;
   deleted: boolean;
   /** Every address the delivery gives for the repository (SSH and HTTPS). */
   repositoryUrls: string[];
@@ -32,9 +34,10 @@ export function pushEventOf(provider: GitProvider, event: string | undefined): b
 
 /**
  * Reads a push delivery's body as its provider sends it: GitHub's and Gitea/Forgejo's `push`
- * (`ref`, `after`, `deleted`, `repository.ssh_url`/`clone_url`, `pusher`, `head_commit`), and
- * GitLab's `Push Hook`/`Tag Push Hook` (`ref`, `after`, `project.git_ssh_url`/`git_http_url`,
- * `user_username`, `commits`). A body without a ref or a commit is not a push: null.
+ * (`ref`, `before`, `after`, `deleted`, `repository.ssh_url`/`clone_url`, `pusher`,
+ * `head_commit`), and GitLab's `Push Hook`/`Tag Push Hook` (`ref`, `before`, `after`,
+ * `project.git_ssh_url`/`git_http_url`, `user_username`, `commits`). A body without a ref or a
+ * commit is not a push: null.
  */
 export function readGitPush(provider: GitProvider, body: unknown): GitPush | null {
   const b = object(body);
@@ -43,6 +46,11 @@ export function readGitPush(provider: GitProvider, body: unknown): GitPush | nul
   const commit = typeof b.after === 'string' && COMMIT_ID.test(b.after) ? b.after : null;
   if (!ref || !commit) return null;
   const deleted = b.deleted === true || ZERO.test(commit);
+  // All zeros when the push created the ref: it moved from nothing.
+  const before =
+    typeof b.before === 'string' && COMMIT_ID.test(b.before) && !ZERO.test(b.before)
+      ? b.before
+      : null;
   // Where each provider puts the repository's addresses, the pusher and the head commit.
   let urls: unknown[];
   let pusher: unknown;
@@ -64,6 +72,7 @@ export function readGitPush(provider: GitProvider, body: unknown): GitPush | nul
     provider,
     ref,
     commit,
+    before,
     deleted,
     repositoryUrls: urls.map((u) => text(u, 300)).filter((u): u is string => u !== null),
     pusher: text(pusher, 100),
@@ -73,7 +82,7 @@ export function readGitPush(provider: GitProvider, body: unknown): GitPush | nul
 }
 
 /** A repository's identity across its addresses: host and path, without `.git`, lower-case. */
-function repositoryKey(address: string): string | null {
+export function repositoryKey(address: string): string | null {
   const parsed = parseGitRepository(address);
   if ('error' in parsed) return null;
   return `${parsed.host}/${parsed.path.replace(/\.git$/, '').replace(/\/+$/, '')}`.toLowerCase();

@@ -21,7 +21,8 @@ import { verifyGitDelivery, type VerifiedGitDelivery } from './git-push-delivery
 import { pullRequestEventOf, pullRequestRef, readGitPullRequest } from './git-pull-request.js';
 import { PullRequestIntake, type PullRequestAnswer } from './previews/pull-request-intake.js';
 import { StreamFacts } from '../facts/stream-facts.js';
-import { pushDecision, pushEventOf, readGitPush, type GitPush } from './git-push.js';
+import { pushDecision, pushEventOf, readGitPush, repositoryKey, type GitPush } from './git-push.js';
+import { gitRefDecider, gitRefStreamOf, pushTaken } from './git-ref.decider.js';
 import { gitSourceDecider } from './git-source.decider.js';
 import { sourceWebhookContext } from './source-webhook-context.js';
 
@@ -38,8 +39,14 @@ export type GitPushAnswer =
   | PullRequestAnswer
   | (CommitDeploymentAnswer & { serviceId: string; ref: string });
 
-/** Deliveries a service's webhook takes per minute, signed or not (each costs a MAC and a record). */
+/**
+ * Verified deliveries a service's webhook takes per minute (each may claim, record and deploy).
+ * Refused ones are counted apart (GIT_PUSH_REFUSED_LIMIT), so a stranger who knows the service's
+ * id cannot use up the provider's budget.
+ */
 export const GIT_PUSH_LIMIT: Limit = { max: 60, windowMs: 60_000 };
+/** Unsigned or forged deliveries a service's webhook answers per minute (each is audited). */
+export const GIT_PUSH_REFUSED_LIMIT: Limit = { max: 60, windowMs: 60_000 };
 
 const REFUSAL_CODE = { unsigned: 'AUTH_REQUIRED', forged: 'TOKEN_INVALID' } as const;
 
@@ -48,16 +55,19 @@ const IGNORED = {
   'another-repository': 'the delivery is for another repository than the service follows',
   'no-rule': 'no rule of the source matches the ref',
   'rule-ignores': 'the matching rule ignores the ref',
+  'moved-past': 'the ref has already moved past this commit',
 } as const;
 
 /**
- * A push delivery for a service's git source: rate limit, then the provider's credential (see
- * git-push-delivery.ts), then what the push means for the source's rules (git-push.ts). A push
- * that deploys claims its body's digest once (`no_stream`), so a replay or a provider's
- * redelivery of it is `409 replayed`, whatever delivery id comes with it; then
- * `deployServiceCommit` runs as the source's webhook: a principal of kind `agent`, role
- * `operator`, auth method `hook`, whose id is the service's. Refusals are attributed to the
- * service and audited like every refused call.
+ * A push delivery for a service's git source: the provider's credential first (see
+ * git-push-delivery.ts; a MAC over a body already size-limited), then the rate limit of verified
+ * deliveries, or of refused ones apart, then what the push means for the source's rules
+ * (git-push.ts), then for the ref's history (git-ref.decider.ts: a late delivery of a push the
+ * ref has moved past deploys nothing). A push that deploys claims its body's digest once
+ * (`no_stream`), so a replay or a provider's redelivery of it is `409 replayed`, whatever
+ * delivery id comes with it; then `deployServiceCommit` runs as the source's webhook: a principal
+ * of kind `agent`, role `operator`, auth method `hook`, whose id is the service's. Refusals are
+ * attributed to the service and audited like every refused call.
  */
 @Injectable()
 export class ReceiveGitPushHandler {
@@ -73,7 +83,6 @@ export class ReceiveGitPushHandler {
 
   async execute(delivery: GitPushDelivery, anonymous: RequestContext): Promise<GitPushAnswer> {
     const { serviceId } = delivery;
-    this.throttle.take(`git-push:${serviceId}`, GIT_PUSH_LIMIT);
     const { source } = await this.runner.load(serviceGitStream(serviceId), gitSourceDecider);
     if (!source?.webhookSecretCiphertext)
       throw notFound('No git source with a push webhook for this service');
@@ -83,6 +92,7 @@ export class ReceiveGitPushHandler {
       this.box.open(source.webhookSecretCiphertext),
     );
     if ('refused' in verified) {
+      this.throttle.take(`git-push-refused:${serviceId}`, GIT_PUSH_REFUSED_LIMIT);
       throw attributed(
         new AppError(REFUSAL_CODE[verified.refused], verified.message, {
           reason: verified.refused,
@@ -90,6 +100,7 @@ export class ReceiveGitPushHandler {
         serviceId,
       );
     }
+    this.throttle.take(`git-push:${serviceId}`, GIT_PUSH_LIMIT);
     const { provider, deliveryId, event } = verified;
     if (event === 'ping' || (provider === 'gitlab' && event === 'System Hook'))
       return { status: 'pong', serviceId };
@@ -111,6 +122,8 @@ export class ReceiveGitPushHandler {
       ),
       idempotencyKey: `git-push:${serviceId}:${verified.digest}`,
     };
+    if (!(await this.takeRef(source, push, deliveryId, ctx)))
+      return { status: 'ignored', serviceId, deliveryId, reason: IGNORED['moved-past'] };
     await this.claim(serviceId, verified.digest, deliveryId, push, ctx);
     const answer = await this.commands.execute(
       new DeployServiceCommit(
@@ -178,6 +191,37 @@ export class ReceiveGitPushHandler {
       ctx,
     );
     return this.previews.receive(service, source, pr, deliveryId, ctx);
+  }
+
+  /**
+   * Decides the push on its ref's stream (never from a read model, so two deliveries at once are
+   * decided one after the other): false when the ref has moved past its commit. Before the claim,
+   * so a push not taken claims nothing.
+   */
+  private async takeRef(
+    source: GitSourceData,
+    push: GitPush,
+    deliveryId: string,
+    ctx: RequestContext,
+  ): Promise<boolean> {
+    const { serviceId, repository } = source;
+    const accepted = {
+      serviceId,
+      repository,
+      ref: push.ref,
+      before: push.before,
+      after: push.commit,
+      deliveryId,
+      provider: push.provider,
+    };
+    const stream = gitRefStreamOf(serviceId, repositoryKey(repository) ?? repository, push.ref);
+    const { state } = await this.runner.run(
+      stream,
+      gitRefDecider,
+      { kind: 'accept', push: accepted },
+      ctx,
+    );
+    return pushTaken(state, accepted);
   }
 
   /** Claims the delivery's body for this service, or refuses it as a replay. */
