@@ -7,6 +7,19 @@ import { startTestApp, type TestApp } from './support/test-app.js';
 
 const q = (input: unknown) => `?input=${encodeURIComponent(JSON.stringify(input))}`;
 
+/** A tool call's error from an MCP answer, sent as JSON or as one server-sent event. */
+function mcpError(text: string): unknown {
+  const json = text.trim().startsWith('{')
+    ? text
+    : text
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5))
+        .join('');
+  const message = JSON.parse(json) as { result?: { structuredContent?: unknown } };
+  return message.result?.structuredContent ?? message;
+}
+
 describe('procedure-call wire format over HTTP', () => {
   let t: TestApp;
   let account: Account;
@@ -236,6 +249,31 @@ describe('procedure-call wire format over HTTP', () => {
     expect(res.status).toBe(400);
     expectErrorShape(res.body, 'BAD_REQUEST');
   });
+
+  it.each([
+    ['sign-in body, without credentials', 'post', '/api/auth/login', false],
+    ['REST body', 'post', '/api/v1/deploy/compose', true],
+    ['MCP tool call', 'mcp', '/mcp', true],
+  ] as const)(
+    'answers a deeply nested %s with 400, not a crash',
+    async (_label, kind, path, auth) => {
+      const deep = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+      const body =
+        kind === 'mcp'
+          ? `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"triggerDeploy","arguments":{"serviceId":${deep}}}}`
+          : `{"email":${deep},"password":"x"}`;
+      const res = await request(t.url)
+        .post(path)
+        .set(auth ? owner : {})
+        .set('Content-Type', 'application/json')
+        .set('Accept', 'application/json, text/event-stream')
+        .send(body);
+      const error = kind === 'mcp' ? mcpError(res.text) : res.body;
+      if (kind !== 'mcp') expect(res.status).toBe(400);
+      expectErrorShape(error, 'BAD_REQUEST');
+      expect(JSON.stringify(error)).toMatch(/nested deeper/);
+    },
+  );
 
   it('answers a body over 1 MiB with 413', async () => {
     const res = await request(t.url)

@@ -64,7 +64,10 @@ function unwrapEnvelope(envelope: unknown): unknown {
 export const MAX_INPUT_DEPTH = 32;
 const MAX_INPUT_NODES = 100_000;
 
-/** Refuses inputs nested deeper than any procedure needs before anything recurses into them. */
+/**
+ * Refuses inputs nested deeper than any procedure needs before anything recurses into them
+ * (class-transformer does, and overflows the stack on a deep body: a 500, not a 400).
+ */
 function assertBoundedShape(value: unknown): void {
   const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   let nodes = 0;
@@ -102,9 +105,12 @@ function assertSafeMeta(meta: unknown): void {
  * Checks the input against the procedure's class: unknown fields, wrong types and values
  * out of bounds are one BAD_REQUEST listing every field problem. First, for every input of
  * every surface (procedure inputs from a body or `?input=`, route bodies, parameters and query
- * strings): text that is not well-formed Unicode, before any transform or validator sees it.
+ * strings): a shape bounded in depth and size (sign-in routes, REST bodies and MCP arguments
+ * come without an envelope), and text that is well-formed Unicode, before any transform or
+ * validator sees it.
  */
 export async function validateInput(inputClass: Type<object> | undefined, value: unknown) {
+  assertBoundedShape(value);
   assertWellFormedText(value);
   if (!inputClass) {
     const empty =
