@@ -42,7 +42,7 @@ describe('login limits: brute force stays out, the owner does not get locked out
   const nextWindow = () => clock.advance(GLOBAL.windowMs + MINUTE);
 
   beforeAll(async () => {
-    t = await startTestApp({ notes: false, clock, config: { trustProxy: true } });
+    t = await startTestApp({ notes: false, clock, config: { trustProxy: 1 } });
     for (const name of ['owner', 'burst', 'many', 'backoff', 'reset', 'mfa']) {
       await signUp(t.url, `${name}@example.com`);
     }
@@ -143,6 +143,20 @@ describe('login limits: brute force stays out, the owner does not get locked out
     expect(
       (await login('reset@example.com', 'a brand new passphrase', '203.0.113.30')).status,
     ).toBe(200);
+    nextWindow();
+  });
+
+  it('believes only the address the proxy appended, not the entries a client wrote before it', async () => {
+    const { max } = AUTH_LIMITS.loginPerAddress;
+    const statuses: number[] = [];
+    for (let i = 0; i <= max; i++) {
+      // What a client sends through a proxy that appends: its own claim first, the truth last.
+      statuses.push(
+        (await login(`nobody-${i}@example.com`, 'guess', `${attacker()}, 203.0.113.77`)).status,
+      );
+    }
+    expect(statuses.slice(0, max).every((s) => s === 401)).toBe(true);
+    expect(statuses[max]).toBe(429);
     nextWindow();
   });
 

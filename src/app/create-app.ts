@@ -3,6 +3,7 @@ import type { INestApplication, LogLevel as NestLogLevel } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { LOG_LEVELS, type AppConfig } from '../config/app-config.js';
+import { expressTrustProxy } from '../config/trust-proxy.js';
 import { RefusalRecorder } from '../audit/refusals/refusal-recorder.js';
 import { unroutedTargetMarker } from '../http/unrouted-target.js';
 import { ProcedureRegistry } from '../rpc/procedure-registry.js';
@@ -36,7 +37,7 @@ export async function createApp(options: CreateAppOptions): Promise<INestApplica
 
 /** Middleware, error shape and server limits; shared by `createApp` and test harnesses. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.set('trust proxy', config.trustProxy);
+  app.set('trust proxy', expressTrustProxy(config.trustProxy));
   app.disable('x-powered-by');
   // API answers are never cached (Cache-Control: no-store), so hashing them for an ETag is waste.
   app.set('etag', false);

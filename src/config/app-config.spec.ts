@@ -103,10 +103,22 @@ describe('loadConfig', () => {
       serverAddressPolicy: 'allow:loopback, deny:private,allow:10.1.0.0/16',
       port: 8080,
       dataDir: '/var/lib/slipway',
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'debug',
       openSignup: true,
     });
+  });
+
+  it.each([
+    ['false', false],
+    ['true', 1],
+    ['2', 2],
+    [
+      'loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7',
+      ['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7'],
+    ],
+  ] as const)('reads SLIPWAY_TRUST_PROXY=%s as the proxies to believe', (value, trustProxy) => {
+    expect(loadConfig({ SLIPWAY_TRUST_PROXY: value }).trustProxy).toEqual(trustProxy);
   });
 
   it.each([
@@ -115,6 +127,9 @@ describe('loadConfig', () => {
     ['PORT', '3.5'],
     ['SLIPWAY_LOG_LEVEL', 'loud'],
     ['SLIPWAY_TRUST_PROXY', 'maybe'],
+    ['SLIPWAY_TRUST_PROXY', '11'],
+    ['SLIPWAY_TRUST_PROXY', '10.0.0.0/33'],
+    ['SLIPWAY_TRUST_PROXY', 'loopback,everyone'],
     ['SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS', '5'],
     ['SLIPWAY_CATCH_UP_PROCESS_EVENTS', '-1'],
     ['SLIPWAY_CATCH_UP_PROCESS_EVENTS', 'many'],

@@ -3,6 +3,7 @@ import { validateSync } from 'class-validator';
 import { acmeConfig, type AcmeConfig } from './acme-config.js';
 import { EnvironmentVariables, type LogLevel } from './environment-variables.js';
 import { parsePublicUrls } from './public-urls.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { CREDENTIAL_VARIABLES, storageProblems, type StorageConfig } from './storage-config.js';
 
 export { LOG_LEVELS, type LogLevel } from './environment-variables.js';
@@ -16,7 +17,8 @@ export interface AppConfig {
   projectionPollMs: number;
   /** SLIPWAY_CATCH_UP_PROCESS_EVENTS; 0: the projections always catch up in the server. */
   projectionCatchUpProcessEvents: number;
-  trustProxy: boolean;
+  /** The proxies believed about the client's address and protocol (see trust-proxy.ts). */
+  trustProxy: TrustProxy;
   sessionIdleMinutes: number;
   sessionMaxHours: number;
   secretKey: string | null;
@@ -174,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     projectionWaitTimeoutMs: vars.SLIPWAY_PROJECTION_WAIT_TIMEOUT_MS,
     projectionPollMs: vars.SLIPWAY_PROJECTION_POLL_MS,
     projectionCatchUpProcessEvents: vars.SLIPWAY_CATCH_UP_PROCESS_EVENTS,
-    trustProxy: vars.SLIPWAY_TRUST_PROXY,
+    trustProxy: parseTrustProxy(vars.SLIPWAY_TRUST_PROXY) as TrustProxy,
     sessionIdleMinutes: vars.SLIPWAY_SESSION_IDLE_MINUTES,
     sessionMaxHours: vars.SLIPWAY_SESSION_MAX_HOURS,
     secretKey: vars.SLIPWAY_SECRET_KEY ?? null,

@@ -15,7 +15,11 @@ import { Omittable } from '../common/omittable.js';
 import { addressPolicyProblems } from './address-policy.js';
 import { IsPublicUrlList } from './public-urls.js';
 import { StreamVariables } from './stream-variables.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { toBool, toInt } from './variable-transforms.js';
+
+const isProblem = (v: TrustProxy | { problem: string }): v is { problem: string } =>
+  typeof v === 'object' && 'problem' in v;
 
 export const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -45,9 +49,17 @@ export class EnvironmentVariables extends StreamVariables {
   @IsIn(LOG_LEVELS)
   SLIPWAY_LOG_LEVEL: LogLevel = 'log';
 
-  @Transform(toBool)
-  @IsBoolean({ message: 'SLIPWAY_TRUST_PROXY must be true or false' })
-  SLIPWAY_TRUST_PROXY = false;
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && !isProblem(parseTrustProxy(value)),
+      defaultMessage: (args) => {
+        const parsed = parseTrustProxy(String(args?.value));
+        return `SLIPWAY_TRUST_PROXY is false, true (one proxy), a number of proxies or their addresses and ranges: ${isProblem(parsed) ? parsed.problem : ''}`;
+      },
+    },
+  })
+  SLIPWAY_TRUST_PROXY = 'false';
 
   @Transform(toInt)
   @IsInt()
