@@ -415,6 +415,39 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(all.services).toEqual(expect.arrayContaining([ids.payService, ids.defService]));
   });
 
+  it('lists nothing of another project when narrowed to its service by id', async () => {
+    const narrowed = contract.procedures.filter(
+      (p) =>
+        p.projectList &&
+        'serviceId' in ((p.input?.properties as Record<string, unknown> | undefined) ?? {}),
+    );
+    expect(narrowed.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['recentDeployments', 'backups', 'deployWebhooks', 'deliveryMetrics']),
+    );
+    const outsider = await member('narrow-outsider@example.com', 'operator');
+    const { token } = data<{ token: string }>(
+      await call(t.url, 'POST', 'createToken', owner, {
+        tokenName: 'default reader',
+        scopes: ['service:read', 'deploy:read', 'server:read'],
+        expiresInDays: 1,
+        projects: ['default'],
+      }),
+    );
+    const payments = [ids.payService, ids.payDeployment, ids.payBackup, ids.payHook];
+    for (const auth of [outsider, bearer(token)]) {
+      for (const p of narrowed) {
+        const res = await call(t.url, 'GET', p.name, auth, { serviceId: ids.payService });
+        const text = JSON.stringify(res.body);
+        expect([p.name, payments.filter((id) => text.includes(id))]).toEqual([p.name, []]);
+      }
+    }
+    // The owner, who reads payments, still gets them narrowed to the service.
+    const own = data<{ items: { serviceId: string }[] }>(
+      await call(t.url, 'GET', 'recentDeployments', owner, { serviceId: ids.payService }),
+    );
+    expect(own.items.map((d) => d.serviceId)).toContain(ids.payService);
+  });
+
   it('judges every route that acts in a project: no role there, or a token limited elsewhere', async () => {
     const files = [
       { path: 'compose.yaml', contents: 'services:\n  api:\n    image: ghcr.io/acme/api:4\n' },

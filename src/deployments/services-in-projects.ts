@@ -11,15 +11,28 @@ const MAX_SERVICES = 500;
 /**
  * For lists of what services have (deployments, backups, hooks, approvals): the condition that
  * keeps a caller to the services of the projects it reads. No condition for a caller who reads
- * every project.
+ * every project. Narrowed to one service, the list is that service's if the caller reads its
+ * project, else empty.
  */
 @Injectable()
 export class ServicesInProjects {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async filter(readable: readonly string[] | null | undefined): Promise<Filter> {
-    if (!readable) return {};
+  async filter(
+    readable: readonly string[] | null | undefined,
+    /** The one service the caller narrows the list to, if any. */
+    serviceId?: string,
+  ): Promise<Filter> {
     const services = this.reads.collection<ServiceDoc>('services');
+    // One condition on `serviceId`, never two spread over each other: the caller's own value
+    // replacing the projects' list would read any project's service by its id.
+    if (serviceId !== undefined) {
+      if (!readable) return { serviceId };
+      const service = await services.get(serviceId);
+      const reads = !!service && readable.includes(service.projectId);
+      return { serviceId: reads ? serviceId : { $in: [] } };
+    }
+    if (!readable) return {};
     const ids: string[] = [];
     let cursor: string | undefined;
     do {

@@ -6,7 +6,7 @@ import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureQuery } from '../../kernel/procedure-message.js';
 import { EVERYONE } from '../../kernel/roles.js';
 import { READ_STORE, type Page, type ReadStore } from '../../readstore/read-store.port.js';
-import { readPage, whereGiven } from '../../readstore/read-page.js';
+import { readPage } from '../../readstore/read-page.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
 import { ServicePageInput } from '../service-page.input.js';
 
@@ -57,10 +57,7 @@ export class BackupsHandler implements IQueryHandler<Backups> {
 
   async execute({ input, ctx }: Backups): Promise<Page<BackupView>> {
     if (input.serviceId) await this.lookup.service(input.serviceId);
-    const filter = {
-      ...(await this.inProjects.filter(ctx.readableProjects)),
-      ...whereGiven({ serviceId: input.serviceId }),
-    };
+    const filter = await this.inProjects.filter(ctx.readableProjects, input.serviceId);
     return readPage(
       this.reads.collection<BackupDoc>('backups'),
       { filter, sort: { takenAt: -1 }, defaultLimit: 20 },

@@ -69,10 +69,9 @@ export class DeliveryMetricsHandler implements IQueryHandler<DeliveryMetrics> {
   async execute({ input, ctx }: DeliveryMetrics): Promise<DeliveryMetricsAnswer> {
     const window = metricsWindow(this.clock.now(), input.windowDays ?? 30);
     const filter: Filter = {
-      ...(await this.inProjects.filter(ctx.readableProjects)),
+      ...(await this.inProjects.filter(ctx.readableProjects, input.serviceId)),
       finishedAt: { $gte: window.from, $lt: window.to },
     };
-    if (input.serviceId) filter.serviceId = input.serviceId;
     if (input.environment) filter.environment = input.environment;
     const deployments: FinishedDeployment[] = [];
     let cursor: string | undefined;

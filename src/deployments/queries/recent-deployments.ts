@@ -51,8 +51,8 @@ export class RecentDeploymentsHandler implements IQueryHandler<RecentDeployments
 
   async execute({ input, ctx }: RecentDeployments): Promise<Page<DeploymentSummary>> {
     const filter = {
-      ...(await this.inProjects.filter(ctx.readableProjects)),
-      ...whereGiven({ status: input.status, serviceId: input.serviceId }),
+      ...(await this.inProjects.filter(ctx.readableProjects, input.serviceId)),
+      ...whereGiven({ status: input.status }),
     };
     return readPage(
       this.reads.collection<DeploymentDoc>('deployments'),
