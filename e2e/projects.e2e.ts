@@ -448,6 +448,20 @@ describe('projects: roles per project, tokens limited to projects', () => {
     expect(own.items.map((d) => d.serviceId)).toContain(ids.payService);
   });
 
+  it("plans no rollback onto another project's deployment, and reads nothing of it", async () => {
+    const outsider = await member('rollback-outsider@example.com', 'operator');
+    const answer = data<{ preflightChecks: { check: string; status: string }[]; steps: string[] }>(
+      await call(t.url, 'GET', 'rollbackPlan', outsider, {
+        serviceId: ids.defService,
+        targetDeploymentId: ids.payDeployment,
+      }),
+    );
+    const checks = answer.preflightChecks;
+    expect(checks.find((c) => c.check === 'rollback-target')?.status).toBe('fail');
+    expect(checks.map((c) => c.check)).not.toContain('target-succeeded');
+    expect(answer.steps).toEqual([]);
+  });
+
   it('judges every route that acts in a project: no role there, or a token limited elsewhere', async () => {
     const files = [
       { path: 'compose.yaml', contents: 'services:\n  api:\n    image: ghcr.io/acme/api:4\n' },

@@ -57,13 +57,17 @@ export class RollbackPlanHandler implements IQueryHandler<RollbackPlan> {
       checks.push(fail('rollback-target', 'no earlier succeeded deployment to roll back to'));
       return plan(checks, [], needsApproval, `slipway deployments list --service ${service.id}`);
     }
+    // Nothing of another service's deployment is read further: it may live in a project the
+    // caller has no role in (executeRollback stops here too).
+    if (target.serviceId !== service.id) {
+      checks.push(fail('rollback-target', 'the target belongs to another service'));
+      return plan(checks, [], needsApproval, `slipway deployments list --service ${service.id}`);
+    }
     const ageDays =
       (this.clock.now().getTime() - Date.parse(target.finishedAt ?? target.createdAt)) / 86_400_000;
     checks.push(
       ...(await this.planner.reachability(server, ctx)),
-      target.serviceId !== service.id
-        ? fail('rollback-target', 'the target belongs to another service')
-        : ok('rollback-target', `${target.id} (${target.imageRef})`),
+      ok('rollback-target', `${target.id} (${target.imageRef})`),
       target.status === 'succeeded'
         ? ok('target-succeeded', `finished ${target.finishedAt}`)
         : fail('target-succeeded', `the target ${target.status}`),
