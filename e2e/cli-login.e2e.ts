@@ -1,4 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { cli as runCli, cliHome, type CliResult } from './support/cli.js';
@@ -63,6 +65,59 @@ describe('slipway login, whoami and logout (the real binary)', () => {
       },
     });
     expect(who.stdout).not.toContain(token);
+  });
+
+  it('sends a stored credential only to its own server, and a token or password only over https or to this machine', async () => {
+    const { token } = await createToken(t.url, owner.Cookie, ['deploy:read'], 1);
+    const login = await runCli(
+      home,
+      ['login', '--url', t.url, '--token-stdin', '--name', 'own', '--json'],
+      {},
+      `${token}\n`,
+    );
+    expect([login.code, login.json]).toEqual([0, expect.objectContaining({ ok: true })]);
+    // Another server named by SLIPWAY_URL alone (a repository's .envrc) hears nothing.
+    const heard: string[] = [];
+    const other = createServer((req, res) => {
+      heard.push(String(req.headers.authorization ?? req.headers.cookie ?? 'nothing'));
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const moved = await cli(['whoami', '--context', 'own', '--json'], { SLIPWAY_URL: otherUrl });
+      expect([moved.code, moved.json.error?.code]).toEqual([1, 'BAD_USAGE']);
+      expect(heard).toEqual([]);
+      // The same server named again is fine.
+      const same = await cli(['whoami', '--context', 'own', '--json'], { SLIPWAY_URL: t.url });
+      expect([same.code, same.json.ok]).toEqual([0, true]);
+    } finally {
+      other.close();
+    }
+    const plain = await cli([
+      'login',
+      '--url',
+      'http://192.0.2.1:3000',
+      '--token',
+      token,
+      '--json',
+    ]);
+    expect([plain.code, plain.json.error?.code]).toEqual([1, 'INSECURE_URL']);
+    const password = await runCli(
+      home,
+      [
+        'login',
+        '--url',
+        'http://slipway.example.com',
+        '--email',
+        'a@example.com',
+        '--password-stdin',
+        '--json',
+      ],
+      {},
+      'secret\n',
+    );
+    expect(password.json.error?.code).toBe('INSECURE_URL');
   });
 
   it('refuses a bad token before storing it, and reports unreachable servers in one line', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,32 @@ describe('first run: the log says what to do, slipway init creates the owner', (
     const second = await start(join(dir, 'data'));
     try {
       expect(second.log()).toContain(`slipway login --url ${second.url}`);
+    } finally {
+      second.stop();
+    }
+  });
+
+  it('keeps every file it writes to its own user, in a data directory others can open', async () => {
+    const data = join(dir, 'shared');
+    mkdirSync(data, { mode: 0o755 });
+    chmodSync(data, 0o755);
+    const open = (root: string): string[] =>
+      readdirSync(root, { recursive: true, encoding: 'utf8' })
+        .map((name) => join(root, name))
+        .filter((path) => (statSync(path).mode & 0o077) !== 0);
+    const first = await start(data);
+    try {
+      expect(first.log()).toMatch(/open to other users \(mode 755\)/);
+      expect(open(data)).toEqual([]);
+    } finally {
+      first.stop();
+    }
+    // A store file an earlier version left readable is closed at the next start.
+    chmodSync(join(data, 'events.sqlite'), 0o644);
+    const second = await start(data);
+    try {
+      expect(statSync(join(data, 'events.sqlite')).mode & 0o777).toBe(0o600);
+      expect(open(data)).toEqual([]);
     } finally {
       second.stop();
     }

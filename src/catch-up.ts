@@ -52,6 +52,8 @@ try {
   if (error instanceof appConfig.ConfigError) fail(error.message, CATCH_UP_EXIT.config);
   throw error;
 }
+// The server's own files: what this process writes is its user's only (see private-files.ts).
+process.umask(0o077);
 if (stopAsked) process.exit(CATCH_UP_EXIT.stopped);
 const events = await stores.openEventStore(config, { watch: false });
 // A store that ends before the position is not the server's: waiting would never end.

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { createApp } from './app/create-app.js';
 import { firstRunHint } from './app/first-run-hint.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { keepDataPrivate } from './app/private-files.js';
 
 /**
  * Collects what starting up left behind, once, so the server idles at the size of what it holds
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const open = keepDataPrivate(config.dataDir);
+  if (open) new Logger('Data').warn(open);
   const app = await createApp({ config });
   await app.listen(config.port, config.host);
   releaseStartupGarbage();

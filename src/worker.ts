@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app/app.module.js';
 import { ConfigError, loadConfig } from './config/app-config.js';
+import { keepDataPrivate } from './app/private-files.js';
 
 /**
  * The deployment runner as a process of its own (same code, no HTTP). Run the API with
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  const open = keepDataPrivate(config.dataDir);
+  if (open) new Logger('Data').warn(open);
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot({ config, reactionConsumer: 'worker' }),
     {

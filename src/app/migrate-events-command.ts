@@ -24,6 +24,8 @@ import { importLegacySubjectKeys } from '../privacy/legacy-subject-keys.js';
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<number> {
+  // A new events file holds what the old one did: for this user only, as the server's are.
+  process.umask(0o077);
   const [file, to] = process.argv.slice(2);
   // A new SQLite file is a target too: to move a data directory, and to run this command here.
   const toFile = to !== undefined && /\.sqlite$/.test(to) && !existsSync(to);

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { SlipwayClient, SlipwayError, type MutationOptions } from '../../client/src/index.js';
 import { CliError } from './cli-error.js';
+import { checkedServerUrl } from './server-address.js';
 
 export interface Connection {
   url: string;
@@ -19,6 +20,7 @@ export class ApiClient {
   private readonly slipway: SlipwayClient;
 
   constructor(readonly connection: Connection) {
+    checkedServerUrl(connection.url);
     // Answers stay as JSON has them (dates as ISO strings), as the CLI prints them.
     this.slipway = new SlipwayClient({
       baseUrl: connection.url,

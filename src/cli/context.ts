@@ -3,6 +3,7 @@ import { ApiClient } from './api-client.js';
 import { CliError } from './cli-error.js';
 import { CredentialsStore } from './credentials-store.js';
 import { Output } from './output.js';
+import { sameServer } from './server-address.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -12,7 +13,11 @@ export interface GlobalOptions {
 export interface Run {
   out: Output;
   store: CredentialsStore;
-  /** The client for the current context; `SLIPWAY_URL` + `SLIPWAY_TOKEN` override it. */
+  /**
+   * The client for the current context; `SLIPWAY_URL` + `SLIPWAY_TOKEN` override it together. A
+   * stored credential goes only to the server it was stored for: `SLIPWAY_URL` alone (from a
+   * repository's `.envrc`, a CI variable) must not send it elsewhere.
+   */
   client(): ApiClient;
 }
 
@@ -32,7 +37,12 @@ export function runFor(command: Command): Run {
           'NOT_LOGGED_IN',
           'Not logged in: run `slipway login --url URL --token TOKEN` (or set SLIPWAY_URL and SLIPWAY_TOKEN)',
         );
-      return new ApiClient({ url: url ?? found.context.url, credential: found.context.credential });
+      if (url && !sameServer(url, found.context.url))
+        throw new CliError(
+          'BAD_USAGE',
+          `SLIPWAY_URL (${url.slice(0, 200)}) is not the server of context "${found.name}" (${found.context.url}): set SLIPWAY_TOKEN with it, or unset it`,
+        );
+      return new ApiClient({ url: found.context.url, credential: found.context.credential });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ApiClient } from '../api-client.js';
 import { CliError } from '../cli-error.js';
-import { passwordFrom, totpCodeFrom, type PasswordOptions } from '../user-input.js';
+import { passwordFrom, stdinFirstLine, totpCodeFrom, type PasswordOptions } from '../user-input.js';
 import { action } from '../context.js';
 import { keyValues } from '../output.js';
 import { ssoSession } from '../sso-login.js';
@@ -29,7 +29,11 @@ export function registerAuthCommands(program: Command): void {
     .command('login')
     .description('store credentials for a Slipway server (validated before they are saved)')
     .requiredOption('--url <url>', 'server address, e.g. https://slipway.example.com')
-    .option('--token <token>', 'an API token (slw_...)')
+    .option(
+      '--token <token>',
+      'an API token (slw_...; visible in shell history: prefer --token-stdin)',
+    )
+    .option('--token-stdin', 'read the API token from standard input (first line)')
     .option('--email <email>', 'log in with email and password')
     .option(
       '--sso <provider>',
@@ -51,6 +55,7 @@ export function registerAuthCommands(program: Command): void {
           opts: PasswordOptions & {
             url: string;
             token?: string;
+            tokenStdin?: boolean;
             email?: string;
             sso?: string;
             ssoTimeout: string;
@@ -60,10 +65,13 @@ export function registerAuthCommands(program: Command): void {
           },
         ) => {
           let credential: string;
-          if ([opts.token, opts.email, opts.sso].filter(Boolean).length > 1) {
-            throw new CliError('BAD_USAGE', 'Use one of --token, --email and --sso');
+          if ([opts.token, opts.tokenStdin, opts.email, opts.sso].filter(Boolean).length > 1) {
+            throw new CliError('BAD_USAGE', 'Use one of --token, --token-stdin, --email and --sso');
           }
-          if (opts.token) {
+          if (opts.tokenStdin) {
+            credential = (await stdinFirstLine()).trim();
+            if (!credential) throw new CliError('BAD_USAGE', 'No token on standard input');
+          } else if (opts.token) {
             credential = opts.token;
           } else if (opts.sso) {
             const seconds = Number(opts.ssoTimeout);
