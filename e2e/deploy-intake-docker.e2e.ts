@@ -164,6 +164,7 @@ describe('deploy intake and images on a real Docker engine', () => {
       'up',
       'health',
       'record-digest',
+      'prune-older',
     ]);
     expect(await served('/version')).toBe('200 from the intake');
     // The intake's env (a secret, sealed in the event) reaches the server as the .env, 0600.
@@ -228,6 +229,7 @@ describe('deploy intake and images on a real Docker engine', () => {
       'up',
       'health',
       'record-digest',
+      'prune-older',
     ]);
     expect(await served('/version')).toBe('200 built from the context');
   });

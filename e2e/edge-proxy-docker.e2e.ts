@@ -140,6 +140,7 @@ describe('the edge proxy routes domains to compose services', () => {
       'up',
       'health',
       'record-digest',
+      'prune-older',
     ]);
     expect(await viaEdge('shop.example.test', '/version')).toBe('200 1.0.0');
     expect(await viaEdge('other.example.test', '/version')).toBe('404 No route');

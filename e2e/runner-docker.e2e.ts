@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { data } from './support/deployments.js';
@@ -114,6 +115,7 @@ describe('the runner deploys to a real Docker engine', () => {
       ['up', true],
       ['health', true],
       ['record-digest', true],
+      ['prune-older', true],
     ]);
     expect(done.steps.every((s) => s.finishedAt && s.finishedAt >= s.startedAt)).toBe(true);
     expect(await served('/version')).toBe('200 1.0.0');
@@ -227,5 +229,26 @@ describe('the runner deploys to a real Docker engine', () => {
     expect(execFileSync('tar', ['-xOf', taken.location, './version'], { encoding: 'utf8' })).toBe(
       '1.0.0\n',
     );
+  });
+
+  it('gives a name without a value the service’s variable, never the SSH session’s', async () => {
+    data(
+      await call(t.url, 'POST', 'updateService', owner, {
+        serviceId,
+        env: [{ name: 'SLIPWAY_X', value: 'from the service', secret: true }],
+        compose: `services:\n  api:\n    image: ${image('1.0.0')}\n    ports: ["127.0.0.1:${port}:80"]\n    environment: [HOME, SLIPWAY_X, SSH_CONNECTION]\n`,
+      }),
+    );
+    const done = await finished(await deploy('1.1.0'));
+    expect([done.status, done.failureReason]).toEqual(['succeeded', null]);
+    // The environment of the container's process, as it started.
+    const env = engine
+      .docker(['exec', `${PROJECT}-api-1`, 'cat', '/proc/1/environ'])
+      .split('\0')
+      .filter(Boolean);
+    expect(env).toContain('SLIPWAY_X=from the service');
+    // The sshd session the runner came in by had these: the container did not get them.
+    expect(env).not.toContain(`HOME=${userInfo().homedir}`);
+    expect(env.filter((v) => v.startsWith('SSH_'))).toEqual([]);
   });
 });

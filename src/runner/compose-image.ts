@@ -2,6 +2,7 @@ import { readComposeDocument } from '../deployments/compose.js';
 import { escapeDollars } from '../deployments/compose-reading/escape-dollars.js';
 import type { ComposeVariables } from '../deployments/compose-reading/interpolation.js';
 import { parseImageReference, repositoryOf } from '../deployments/image-reference.js';
+import { resolveBareEnvironment } from './bare-environment.js';
 import type { ServiceRoute } from '../events/deployments.events.js';
 import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
 
@@ -9,7 +10,9 @@ import { joinEdgeNetwork, type ComposeDocument } from './edge/edge-network.js';
  * The compose file a deployment runs: the frozen compose normalized as the policy judged it
  * (readComposeDocument: anchors, merge keys, `extends` and tags resolved), interpolated with
  * the deployment's variables (secrets opened, where the policy saw a reference and judged the
- * place as unknown), every `$` left escaped so the server's Compose reads it as it is, with
+ * place as unknown), every `$` left escaped so the server's Compose reads it as it is, every
+ * `environment` and `build.args` entry without a value resolved from the same variables or left
+ * out (resolveBareEnvironment: never from the server's environment), with
  * every service of the deployed repository pointed at the
  * deployment's image reference, written as JSON. JSON is YAML that every parser reads alike: no
  * anchors, merge keys, tags or implicit types are left for the server's Compose to read another
@@ -39,6 +42,7 @@ export function composeDocumentForDeployment(
 ): ComposeDocument {
   const parsed = readComposeDocument(compose, variables);
   if (!parsed.ok) throw new Error(parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  resolveBareEnvironment(parsed.document, variables);
   const doc = parsed.document as ComposeDocument;
   const target = parseImageReference(imageRef);
   if (!target) throw new Error(`invalid image reference ${imageRef}`);

@@ -20,6 +20,7 @@ import { contextTarball } from '../deployments/uploads/uploads.js';
 import { GitBuilds } from './git-builds.js';
 import { runnerContext, type RunControl } from './run-control.js';
 import { deploymentSteps, digestFrom, type RemoteStep } from './deployment-steps.js';
+import { olderDirectoriesKept, pruneOlderStep } from './deployment-directories.js';
 import { EdgeCutover } from './edge/edge-cutover.js';
 import { LogWriter } from './log-writer.js';
 import { ServerSessions } from './server-sessions.js';
@@ -103,6 +104,9 @@ export class DeploymentExecutor {
         localContext,
         gitAccess,
       );
+      // Last, reached only when every step before it succeeded: the older directories go.
+      const kept = await olderDirectoriesKept(this.lookup.reads, deployment);
+      steps.push(pruneOlderStep(this.config.runner.remoteDir, deployment, kept));
       const outputs = new Map<string, string[]>();
       /** From the switch on, the new version serves: no undo, and a cancel no longer stops it. */
       let switched = false;
