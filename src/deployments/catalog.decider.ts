@@ -6,7 +6,13 @@ import {
 } from '../events/deployments.events.js';
 import { ServiceArchived } from '../events/lifecycle.events.js';
 import { domainsOf } from './routes/route-rules.js';
-import { decideServiceUpdate, recordedEnv, type ServiceUpdate } from './service.decider.js';
+import type { GuardedSettings } from './approval-rules.js';
+import {
+  decideServiceUpdate,
+  recordedEnv,
+  recordedGuard,
+  type ServiceUpdate,
+} from './service.decider.js';
 
 export interface CatalogState {
   services: Map<
@@ -17,6 +23,7 @@ export interface CatalogState {
       env?: RecordedEnvVar[];
       serverId?: string;
       domains?: string[];
+      guarded?: GuardedSettings;
     }
   >;
 }
@@ -52,6 +59,7 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
         env: changes.env ?? known.env,
         serverId: changes.serverId ?? known.serverId,
         domains: changes.routes ? domainsOf(changes.routes) : known.domains,
+        guarded: recordedGuard(event, known.guarded),
       });
       return { services };
     }
@@ -63,6 +71,7 @@ export const catalogDecider: Decider<CatalogState, ServiceUpdate> = {
       env: recordedEnv(event),
       serverId: d.serverId,
       domains: domainsOf(d.routes),
+      guarded: recordedGuard(event),
     });
     return { services };
   },

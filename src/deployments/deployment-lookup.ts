@@ -10,11 +10,20 @@ import type { ServiceDoc } from '../../projections/services.projection.js';
 import { notFound } from '../common/app-error.js';
 import { READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
 import type { Requester } from '../events/deployments.events.js';
+import { serviceGitStream } from '../events/git-sources.events.js';
+import { DeciderRunner } from '../storage/decider-runner.js';
+import { gitSourceSetters } from './git/git-source-setters.js';
 
-/** Read-model lookups of the deployments context; an unknown id is NOT_FOUND. */
+/**
+ * Read-model lookups of the deployments context; an unknown id is NOT_FOUND. Who controls a
+ * service's git source webhook is read from that source's own stream.
+ */
 @Injectable()
 export class DeploymentLookup {
-  constructor(@Inject(READ_STORE) readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) readonly reads: ReadStore,
+    private readonly runner: DeciderRunner,
+  ) {}
 
   private async get<T extends { id: string }>(
     collection: string,
@@ -34,7 +43,9 @@ export class DeploymentLookup {
 
   /**
    * The humans who control a requester besides itself: for an agent, the user who created it
-   * and the user who minted the token it presented (who holds its value).
+   * and the user who minted the token it presented (who holds its value); for an inbound deploy
+   * hook, its creator; for a service's git source webhook (which acts as the service's id),
+   * everyone who set that source.
    */
   async controllersOf(requester: Requester): Promise<string[]> {
     if (requester.kind !== 'agent') return [];
@@ -43,7 +54,11 @@ export class DeploymentLookup {
       const hook = await this.reads
         .collection<DeployHookDoc>('deploy_hooks')
         .get(requester.principalId);
-      return hook?.createdBy ? [hook.createdBy] : [];
+      if (hook) return hook.createdBy ? [hook.createdBy] : [];
+      // Else a git source's webhook, acting as its service: whoever set the source controls it.
+      return [
+        ...(await this.runner.load(serviceGitStream(requester.principalId), gitSourceSetters)),
+      ];
     }
     const agent = await this.reads
       .collection<PrincipalDoc>('principals')

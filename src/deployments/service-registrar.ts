@@ -9,11 +9,11 @@ import { ServerStreams } from './server-streams.js';
 import { ServiceStreams } from './service-streams.js';
 
 /**
- * A refusal decided before anything was stored (the name was taken): nothing to keep, so an
- * attachment made for it on the server's stream is taken back.
+ * A refusal decided before anything was stored (the name was taken, or the caller may not make
+ * the change): nothing to keep, so an attachment made for it on the server's stream is taken back.
  */
 export const refusedUnstored = (error: unknown) =>
-  error instanceof AppError && error.code === 'CONFLICT';
+  error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'FORBIDDEN');
 
 /**
  * Records a new service with the claims it makes elsewhere. Its compose project name and its

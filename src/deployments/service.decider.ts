@@ -7,6 +7,11 @@ import {
   type RecordedEnvVar,
 } from '../events/deployments.events.js';
 import { ServiceArchived } from '../events/lifecycle.events.js';
+import {
+  assertMayChangeGuarded,
+  type GuardedSettings,
+  type RuleSubject,
+} from './approval-rules.js';
 import { patchEnv, type EnvPatch } from './env-patch.js';
 import { domainsOf } from './routes/route-rules.js';
 
@@ -19,13 +24,28 @@ export interface ServiceState {
   serverId?: string;
   /** The domains its routes name, as this stream recorded them. */
   domains?: string[];
+  /** Its approval rule and server commands, as this stream recorded them. */
+  guarded?: GuardedSettings;
 }
 
 export type ServiceUpdate =
-  | { kind: 'update'; event: Parameters<typeof ServiceUpdated>[0]; envPatch?: EnvPatch }
+  | {
+      kind: 'update';
+      event: Parameters<typeof ServiceUpdated>[0];
+      envPatch?: EnvPatch;
+      /** Who asks: one the rule holds back may not change what guards the service. */
+      by: RuleSubject;
+    }
   | { kind: 'archive'; event: Parameters<typeof ServiceArchived>[0] };
 export type ServiceCommand =
   { kind: 'register'; event: Parameters<typeof ServiceRegistered>[0] } | ServiceUpdate;
+
+/** Only for typing: every registration records its rule and commands. */
+const UNGUARDED: GuardedSettings = {
+  approvalRule: 'none',
+  backupCommand: null,
+  restoreCommand: null,
+};
 
 export const serviceTakenMessage = (name: string, environment: string) =>
   `A service ${name} already exists in ${environment}`;
@@ -35,16 +55,18 @@ export const serviceTakenMessage = (name: string, environment: string) =>
  * event, archiving twice is one event, an archived service takes no change. What the stream
  * recorded decides the rest: env patches apply to its variables, a move names the server left,
  * and new routes name the domains they stop routing (which the caller releases), so two
- * concurrent route changes never leave a domain claimed that no route names.
+ * concurrent route changes never leave a domain claimed that no route names; and its rule, as
+ * recorded, says whether the caller may change the rule or its commands.
  */
 export function decideServiceUpdate(
   command: ServiceUpdate,
   known: Omit<ServiceState, 'serviceId'> | undefined,
 ): PendingEvent[] {
   if (!known) throw notFound('No such service');
-  const { archived = false, env = [], serverId, domains } = known;
+  const { archived = false, env = [], serverId, domains, guarded = UNGUARDED } = known;
   if (command.kind === 'archive') return archived ? [] : [ServiceArchived(command.event)];
   if (archived) throw conflict('The service is archived', { serviceId: command.event.serviceId });
+  assertMayChangeGuarded(guarded, command.event.changes, command.by);
   const changes = command.envPatch
     ? { ...command.event.changes, env: patchEnv(env, command.envPatch) }
     : command.event.changes;
@@ -60,6 +82,28 @@ export function decideServiceUpdate(
       ...(released?.length ? { releasedDomains: released } : {}),
     }),
   ];
+}
+
+/** The rule and commands a registration or update recorded, else those known before. */
+export function recordedGuard(
+  event: EventLike,
+  before: GuardedSettings = UNGUARDED,
+): GuardedSettings {
+  if (event.type === ServiceRegistered.type) {
+    const d = ServiceRegistered.dataOf(event);
+    return {
+      approvalRule: d.approvalRule,
+      backupCommand: d.backupCommand ?? null,
+      restoreCommand: d.restoreCommand ?? null,
+    };
+  }
+  if (event.type !== ServiceUpdated.type) return before;
+  const { approvalRule, backupCommand, restoreCommand } = ServiceUpdated.dataOf(event).changes;
+  return {
+    approvalRule: approvalRule ?? before.approvalRule,
+    backupCommand: backupCommand === undefined ? before.backupCommand : backupCommand,
+    restoreCommand: restoreCommand === undefined ? before.restoreCommand : restoreCommand,
+  };
 }
 
 /** The variables a registration or update recorded, else those known before. */
@@ -79,14 +123,26 @@ export const serviceDecider: Decider<ServiceState, ServiceCommand> = {
   evolve: (state, event) => {
     if (event.type === ServiceRegistered.type && !state.serviceId) {
       const { serviceId, serverId, routes } = ServiceRegistered.dataOf(event);
-      return { serviceId, serverId, env: recordedEnv(event), domains: domainsOf(routes) };
+      return {
+        serviceId,
+        serverId,
+        env: recordedEnv(event),
+        domains: domainsOf(routes),
+        guarded: recordedGuard(event),
+      };
     }
     if (event.type === ServiceArchived.type) return { ...state, archived: true };
     if (event.type === ServiceUpdated.type) {
       const { changes } = ServiceUpdated.dataOf(event);
       const serverId = changes.serverId ?? state.serverId;
       const domains = changes.routes ? domainsOf(changes.routes) : state.domains;
-      return { ...state, serverId, domains, env: recordedEnv(event, state.env) };
+      return {
+        ...state,
+        serverId,
+        domains,
+        env: recordedEnv(event, state.env),
+        guarded: recordedGuard(event, state.guarded),
+      };
     }
     return state;
   },

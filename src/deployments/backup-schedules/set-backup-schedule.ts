@@ -12,6 +12,7 @@ import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { DeploymentLookup } from '../deployment-lookup.js';
+import { StreamFacts } from '../facts/stream-facts.js';
 import { scheduleProblem } from '../jobs/cron-schedule.js';
 import { backupScheduleDecider } from './backup-schedule.decider.js';
 import {
@@ -56,13 +57,14 @@ export class SetBackupSchedule extends ProcedureCommand<
   ...SET_BACKUP_SCHEDULE,
   input: SetBackupScheduleInput,
   description:
-    'Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container.',
+    'Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container. A caller the service’s approval rule holds back may keep or drop the restore test, not choose its image or command (403, `rule: "approval-rule"`).',
   project: { service: 'serviceId' },
 })
 export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedule> {
   constructor(
     private readonly runner: DeciderRunner,
     private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
     private readonly access: AccessService,
     @Inject(READ_STORE) private readonly reads: ReadStore,
   ) {}
@@ -71,7 +73,8 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
     const timezone = input.timezone ?? 'UTC';
     const problem = await scheduleProblem(input.schedule, timezone);
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
-    const service = await this.lookup.service(input.serviceId);
+    // From the service's own stream: its rule decides who may choose a restore test.
+    const service = await this.facts.service(input.serviceId);
     const command = input.command ?? Boolean(service.backupCommand);
     if (command && !service.backupCommand) {
       throw conflict('The service defines no backup command');
@@ -122,6 +125,8 @@ export class SetBackupScheduleHandler implements ICommandHandler<SetBackupSchedu
           volumes,
           restoreTest,
         },
+        by: ctx,
+        rule: service.approvalRule,
       },
       ctx,
     );

@@ -11,6 +11,7 @@ import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
+import { assertMayChangeGuarded } from '../approval-rules.js';
 import { ComposeText, EnvList, ImageRepository } from '../deployment-fields.js';
 import { patchEnv } from '../env-patch.js';
 import { StreamFacts } from '../facts/stream-facts.js';
@@ -75,7 +76,7 @@ const UPDATE_SERVICE = {
   ...UPDATE_SERVICE,
   input: UpdateServiceInput,
   description:
-    'Changes fields of a service; later deployments use them, earlier snapshots stay frozen.',
+    'Changes fields of a service; later deployments use them, earlier snapshots stay frozen. A caller the service’s approval rule holds back may not weaken the rule or change its backup or restore command (403, `rule: "approval-rule"`).',
   project: { service: 'serviceId' },
 })
 export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
@@ -91,6 +92,9 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
   async execute({ input, ctx }: UpdateService): Promise<{ serviceId: string; updated: string[] }> {
     const service = await this.facts.service(input.serviceId);
     assertServiceActive(service);
+    // Refused before anything is claimed; the decider judges it again on the stream it appends to.
+    const { approvalRule, backupCommand, restoreCommand = null } = service;
+    assertMayChangeGuarded({ approvalRule, backupCommand, restoreCommand }, input, ctx);
     const server = await this.facts.server(input.serverId ?? service.serverId);
     if (input.serverId !== undefined) {
       assertServerInService(server);
@@ -146,7 +150,7 @@ export class UpdateServiceHandler implements ICommandHandler<UpdateService> {
     let released: string[];
     try {
       const decision = await this.services.update(
-        { kind: 'update', event: { serviceId, changes }, envPatch },
+        { kind: 'update', event: { serviceId, changes }, envPatch, by: ctx },
         ctx,
       );
       const recorded = decision.events.find((e) => e.type === ServiceUpdated.type);

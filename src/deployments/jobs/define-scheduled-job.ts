@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ICommandHandler } from '@nestjs/cqrs';
-import { badRequest, conflict } from '../../common/app-error.js';
+import { badRequest } from '../../common/app-error.js';
 import { scheduledJobStream } from '../../events/jobs.events.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
 import { DeciderRunner } from '../../storage/decider-runner.js';
 import { validateCompose } from '../compose.js';
-import { DeploymentLookup } from '../deployment-lookup.js';
+import { StreamFacts } from '../facts/stream-facts.js';
+import { assertServiceActive } from '../lifecycle/lifecycle-rules.js';
 import { scheduleProblem } from './cron-schedule.js';
 import { DefineScheduledJobInput } from './job.input.js';
 import { scheduledJobDecider } from './scheduled-job.decider.js';
@@ -33,21 +34,22 @@ function composeServices(compose: string): string[] | null {
   scopes: ['service:write', 'deploy:start'],
   input: DefineScheduledJobInput,
   description:
-    'Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server.',
+    'Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server. A caller the service’s approval rule holds back may change when a job runs, not what it runs (403, `rule: "approval-rule"`).',
   project: { service: 'serviceId' },
 })
 export class DefineScheduledJobHandler implements ICommandHandler<DefineScheduledJob> {
   constructor(
     private readonly runner: DeciderRunner,
-    private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
   ) {}
 
   async execute({ input, ctx }: DefineScheduledJob) {
     const timezone = input.timezone ?? 'UTC';
     const problem = await scheduleProblem(input.schedule, timezone);
     if (problem) throw badRequest(problem, [{ path: 'schedule', message: problem }]);
-    const service = await this.lookup.service(input.serviceId);
-    if (service.status !== 'active') throw conflict('The service is archived');
+    // From the service's own stream: its rule decides who may choose the command.
+    const service = await this.facts.service(input.serviceId);
+    assertServiceActive(service);
     const names = composeServices(service.compose);
     const composeService = input.composeService ?? names?.[0];
     if (!composeService) {
@@ -78,6 +80,8 @@ export class DefineScheduledJobHandler implements ICommandHandler<DefineSchedule
           overlap: input.overlap ?? 'forbid',
           enabled: input.enabled ?? true,
         },
+        by: ctx,
+        rule: service.approvalRule,
       },
       ctx,
     );

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { conflict, notFound } from '../../common/app-error.js';
 import type { Decider, EventLike } from '../../storage/decider.js';
+import type { ApprovalRule } from '../../events/deployments.events.js';
+import { assertNotHeldBack, type RuleSubject } from '../approval-rules.js';
 import {
   ScheduledJobDefined,
   ScheduledJobRemoved,
@@ -13,12 +15,21 @@ export interface ScheduledJobState {
 }
 
 export type ScheduledJobCommand =
-  { kind: 'define'; settings: ScheduledJobSettings } | { kind: 'remove'; jobId: string };
+  | {
+      kind: 'define';
+      settings: ScheduledJobSettings;
+      /** Who asks, and the service's approval rule as its own stream says it now. */
+      by: RuleSubject;
+      rule: ApprovalRule;
+    }
+  | { kind: 'remove'; jobId: string };
 
 /**
  * Stream `scheduled-job-<id>`: one job of one service, defined whole each time. A job stays with
  * the service it was made for; defining what is defined records nothing; a removed job is gone
- * for good (its runs stay on record).
+ * for good (its runs stay on record). What a job runs (its command, in which compose service) is
+ * chosen only by a caller the service's approval rule does not hold back: it runs with no
+ * approval; its schedule and limits are anyone's to change.
  */
 export const scheduledJobDecider: Decider<ScheduledJobState, ScheduledJobCommand> = {
   initialState: () => ({ settings: null, removed: false }),
@@ -41,6 +52,13 @@ export const scheduledJobDecider: Decider<ScheduledJobState, ScheduledJobCommand
     if (current && current.serviceId !== command.settings.serviceId) {
       throw conflict('A scheduled job stays with its service', { field: 'serviceId' });
     }
+    const { command: argv, composeService } = command.settings;
+    if (
+      !current ||
+      !isDeepStrictEqual(current.command, argv) ||
+      current.composeService !== composeService
+    )
+      assertNotHeldBack(command.rule, command.by, 'choose what a scheduled job runs', 'command');
     if (current && isDeepStrictEqual(current, command.settings)) return [];
     return [ScheduledJobDefined(command.settings)];
   },

@@ -18,6 +18,7 @@ import { catalogDecider } from '../catalog.decider.js';
 import { fleetDecider } from '../fleet.decider.js';
 import { serverDecider } from '../server.decider.js';
 import { serviceDecider } from '../service.decider.js';
+import { OWNER } from '../testing/rule-subjects.js';
 import { SERVER, SERVICE as service } from '../testing/catalog-fixtures.js';
 
 const server = { ...SERVER, hostKeyFingerprint: 'SHA256:old' };
@@ -145,6 +146,7 @@ describe('service archiving', () => {
     const update = {
       kind: 'update' as const,
       event: { serviceId: 'svc', changes: { approvalRule: 'agents' as const } },
+      by: OWNER,
     };
     const history = [ServiceRegistered(service), ServiceArchived(archive.event)];
     expect(() => decideFrom(serviceDecider, history, update)).toThrow(/archived/);

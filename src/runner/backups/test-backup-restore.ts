@@ -4,7 +4,9 @@ import type { BackupScheduleDoc } from '../../../projections/backup-schedules.pr
 import { badRequest } from '../../common/app-error.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { mayChooseTestCommand } from '../../deployments/backup-schedules/chosen-test-command.js';
+import { assertNotHeldBack } from '../../deployments/approval-rules.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { StreamFacts } from '../../deployments/facts/stream-facts.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
 import { DEPLOYERS } from '../../kernel/roles.js';
@@ -23,13 +25,14 @@ export class TestBackupRestore extends ProcedureCommand<
   scopes: ['backup:write'],
   input: TestBackupRestoreInput,
   description:
-    "Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified.",
+    "Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified. A caller the service's approval rule holds back runs the schedule's test only (a chosen image and command: 403, `rule: \"approval-rule\"`).",
   project: { backup: 'backupId' },
 })
 export class TestBackupRestoreHandler implements ICommandHandler<TestBackupRestore> {
   constructor(
     private readonly lookup: DeploymentLookup,
     private readonly tester: RestoreTester,
+    private readonly facts: StreamFacts,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -41,7 +44,17 @@ export class TestBackupRestoreHandler implements ICommandHandler<TestBackupResto
         { path: input.image ? 'command' : 'image', message: 'required with the other' },
       ]);
     }
-    if (input.image !== undefined) mayChooseTestCommand('testBackupRestore', ctx);
+    if (input.image !== undefined) {
+      mayChooseTestCommand('testBackupRestore', ctx);
+      // A chosen test runs on the service's server with no approval: not around its rule.
+      const { approvalRule } = await this.facts.service(backup.serviceId);
+      assertNotHeldBack(
+        approvalRule,
+        ctx,
+        "choose a restore test's image and command (leave them out to run its schedule's test)",
+        'image',
+      );
+    }
     const schedule = await this.reads
       .collection<BackupScheduleDoc>('backup_schedules')
       .get(backup.serviceId);
