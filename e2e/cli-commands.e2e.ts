@@ -190,5 +190,10 @@ describe('slipway commands for the team, MFA, backups, services and plans', () =
     const pending = await cli(['approvals', 'list', '--json']);
     const items = (pending.json.data as unknown as { items: { payload: unknown }[] }).items;
     expect(items.filter((a) => JSON.stringify(a.payload).includes('2.0.0'))).toHaveLength(1);
+    // For people: what approving it runs (the image and the server), not only its reason.
+    const table = await cli(['approvals', 'list']);
+    expect(table.stdout).toMatch(/ghcr\.io\/acme\/api:2\.0\.0 \(sha256:[0-9a-f]{12}\)/);
+    expect(table.stdout).toMatch(/│ runs +│ server +│ changes +│/);
+    expect(table.stdout).toMatch(/\(sha256:[0-9a-f]{12}\) +│ edge-1 +│ image\b/);
   });
 });

@@ -156,6 +156,9 @@ describe('the dashboard: servers, services, deploys and approvals in a real brow
 
     const [ownerContext, ownerPage] = await signedIn(OWNER, '/approvals');
     const pending = ownerPage.getByRole('listitem').filter({ hasText: 'deploy shop' });
+    // What approving runs, as the request froze it: the image and the server, not only a reason.
+    await pending.getByText('ghcr.io/acme/api:2.0.0', { exact: true }).waitFor();
+    await expect(pending.innerText()).resolves.toMatch(/server\s+web-1/i);
     await pending.getByLabel('Note (optional)').fill('looks right');
     await screenshot(ownerPage, 'approvals');
     await pending.getByRole('button', { name: 'Approve' }).click();

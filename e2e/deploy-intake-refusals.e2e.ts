@@ -361,6 +361,7 @@ describe('deploy intake and image routes refuse bad calls', () => {
     expect(queue.payload).toEqual({
       serviceId: gated,
       imageRef: 'registry.example.com/acme/api:1.0.0',
+      serverId: expect.any(String),
       intake: { digest: expect.any(String), files: ['conf/app.ini'], contextUploadId: null },
     });
     expect(JSON.stringify(queue)).not.toContain('very secret value');

@@ -30,7 +30,7 @@ const requested = (requestedBy: Requester = operator) =>
     approvalId: 'a1',
     action: 'deploy',
     serviceId: 'svc',
-    payload: {},
+    payload: { basis: 'b1' },
     reason: 'ship the fix today',
     requestedBy,
     expiresAt: new Date(10_000).toISOString(),
@@ -48,8 +48,12 @@ const decide = (
   requesterControllers: [],
   note: null,
   now: 1000,
+  basis: approve ? 'b1' : null,
   ...more,
 });
+
+const granted = (decidedBy: string) => ApprovalGranted({ approvalId: 'a1', decidedBy, note: null });
+const executed = ApprovalExecuted({ approvalId: 'a1', deploymentId: 'd1' });
 
 function refusal(given: EventLike[], when: ApprovalCommand): AppError {
   try {
@@ -117,18 +121,71 @@ describe('approval decider', () => {
       expect(refusal([requested()], when).message).toMatch(/Only a human/);
     });
 
-    it('Given a request approved by another human, When its controller retries, Then nothing new', () => {
-      const approved = [
-        requested(agent),
-        ApprovalGranted({ approvalId: 'a1', decidedBy: 'admin-2', note: null }),
-      ];
-      expect(
-        decideFrom(
-          approvalDecider,
-          approved,
-          decide(true, 'owner', { requesterControllers: ['owner'] }),
-        ),
-      ).toEqual([]);
+    it('Given a request approved by another human, When its controller retries, Then FORBIDDEN', () => {
+      given(approvalDecider, requested(agent), granted('admin-2'))
+        .when(decide(true, 'owner', { requesterControllers: ['owner'] }))
+        .thenRefused('FORBIDDEN', /agent they created/);
+    });
+  });
+
+  describe('approving again (a retry of a launch that did not happen)', () => {
+    it('Given an approved request, When its requester approves it, Then FORBIDDEN', () => {
+      given(approvalDecider, requested(), granted('p2'))
+        .when(decide(true, 'p1'))
+        .thenRefused('FORBIDDEN', /own request/);
+    });
+
+    it('Given an approved request, When an agent approves it, Then FORBIDDEN', () => {
+      given(approvalDecider, requested(), granted('p2'))
+        .when(decide(true, 'bot', { deciderKind: 'agent' }))
+        .thenRefused('FORBIDDEN', /Only a human/);
+    });
+
+    it('Given an approved request, When its approver retries in its lifetime, Then nothing new', () => {
+      given(approvalDecider, requested(), granted('p2')).when(decide(true, 'p2')).thenNothing();
+    });
+
+    it('Given an approved request past its expiry, When its approver retries, Then CONFLICT', () => {
+      given(approvalDecider, requested(), granted('p2'))
+        .when(decide(true, 'p2', { now: 10_000 }))
+        .thenRefused('CONFLICT', /expired: its launch is no longer retried/);
+    });
+
+    it('Given an approved request, When its approver retries once the service changed, Then stale', () => {
+      given(approvalDecider, requested(), granted('p2'))
+        .when(decide(true, 'p2', { basis: 'b2' }))
+        .thenRefused('CONFLICT', /changed since this request was filed/);
+    });
+
+    it('Given an executed request, When its approver retries, Then nothing new (it ran already)', () => {
+      given(approvalDecider, requested(), granted('p2'), executed)
+        .when(decide(true, 'p2', { basis: 'b2' }))
+        .thenNothing();
+    });
+
+    it('Given an approved request, When someone rejects it, Then CONFLICT', () => {
+      given(approvalDecider, requested(), granted('p2'))
+        .when(decide(false, 'p3'))
+        .thenRefused('CONFLICT', /already approved/);
+    });
+  });
+
+  describe('what it runs', () => {
+    it('Given a request, When approved once the service changed under it, Then CONFLICT stale', () => {
+      const error = refusal([requested()], decide(true, 'p2', { basis: 'b2' }));
+      expect([error.code, error.data.reason]).toEqual(['CONFLICT', 'stale']);
+    });
+
+    it('Given a request that froze nothing, When approved, Then CONFLICT stale', () => {
+      const legacy = ApprovalRequested({ ...requested().data, payload: { imageRef: 'x:1' } });
+      const error = refusal([legacy], decide(true, 'p2', { basis: null }));
+      expect([error.code, error.data.reason]).toEqual(['CONFLICT', 'stale']);
+    });
+
+    it('Given a request the service changed under, When rejected, Then it is rejected', () => {
+      given(approvalDecider, requested())
+        .when(decide(false, 'p2', { basis: 'b2' }))
+        .then(ApprovalRejected({ approvalId: 'a1', decidedBy: 'p2', note: null }));
     });
   });
 

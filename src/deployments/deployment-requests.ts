@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../kernel/request-context.js';
+import { launchBasis } from './approval-payload.js';
 import { ApprovalRequests, type Action, type PendingApproval } from './approval-requests.js';
 import { approvalRequired } from './approval-rules.js';
 import {
@@ -34,17 +35,39 @@ export class DeploymentRequests {
     ask: ApprovalAsk,
     ctx: RequestContext,
   ): Promise<QueuedDeploymentAnswer | PendingApproval> {
-    const { service } = launch;
-    if (ask.required || approvalRequired(service.approvalRule, ctx.principal!)) {
-      await this.launcher.launchable(service, launch.imageRef, launch.snapshot);
-      return this.approvals.open(
-        ask.action,
-        service.id,
-        ask.payload,
-        ask.reason.slice(0, 280),
-        ctx,
-      );
+    if (ask.required || approvalRequired(launch.service.approvalRule, ctx.principal!)) {
+      return this.ask(launch, ask, ctx);
     }
     return { status: 'queued' as const, ...(await this.launcher.launch(launch, ctx)) };
+  }
+
+  /**
+   * An approval request for this launch, frozen whole: the snapshot the launcher would queue
+   * now (checked as it would be), which is what an approval queues, and the basis that tells
+   * whether the service is still as it was (approval-payload.ts).
+   */
+  async ask(
+    launch: Pick<LaunchRequest, 'service' | 'imageRef' | 'snapshot'>,
+    ask: Omit<ApprovalAsk, 'required'>,
+    ctx: RequestContext,
+  ): Promise<PendingApproval> {
+    const { service, imageRef } = launch;
+    const snapshot = {
+      ...(await this.launcher.launchable(service, imageRef, launch.snapshot)),
+      imageRef,
+    };
+    return this.approvals.open(
+      ask.action,
+      service.id,
+      {
+        ...ask.payload,
+        imageRef,
+        serverId: snapshot.serverId,
+        snapshot,
+        basis: launchBasis(ask.action, service, imageRef),
+      },
+      ask.reason.slice(0, 280),
+      ctx,
+    );
   }
 }

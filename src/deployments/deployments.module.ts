@@ -5,6 +5,9 @@ import { DomainClaims } from './routes/domain-claims.js';
 import { ComposeProjectClaims } from './compose-project-claims.js';
 import { Module } from '@nestjs/common';
 import { ApprovalRequests } from './approval-requests.js';
+import { ApprovalSlots } from './approval-slots.js';
+import { ApprovalViews } from './queries/approval-view.js';
+import { RollbackLaunches } from './rollback-launch.js';
 import { ComposeIntakeHandler } from './commands/compose-intake.js';
 import { Uploads } from './uploads/uploads.js';
 import { ApproveRequestHandler } from './commands/approve-request.js';
@@ -89,6 +92,9 @@ import { ScheduledJobsHandler } from './jobs/scheduled-jobs.js';
     DeploymentLogFeed,
     DeploymentLogFollower,
     ApprovalRequests,
+    ApprovalSlots,
+    ApprovalViews,
+    RollbackLaunches,
     Planner,
     RegisterServerHandler,
     ApproveServerHostKeyHandler,

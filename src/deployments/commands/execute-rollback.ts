@@ -1,6 +1,6 @@
 import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
-import { badRequest, conflict } from '../../common/app-error.js';
+import type { AccessTarget } from '../../access/access.service.js';
 import { Omittable } from '../../common/omittable.js';
 import { Procedure } from '../../kernel/procedure.js';
 import { ProcedureCommand } from '../../kernel/procedure-message.js';
@@ -8,9 +8,9 @@ import { DEPLOYERS } from '../../kernel/roles.js';
 import type { PendingApproval } from '../approval-requests.js';
 import { Reason } from '../deployment-fields.js';
 import { requesterOf, type QueuedDeploymentAnswer } from '../deployment-launcher.js';
-import { DeploymentLookup } from '../deployment-lookup.js';
 import { DeploymentRequests } from '../deployment-requests.js';
 import { StreamFacts } from '../facts/stream-facts.js';
+import { RollbackLaunches } from '../rollback-launch.js';
 
 export class ExecuteRollbackInput {
   @IsUUID()
@@ -29,20 +29,25 @@ export class ExecuteRollback extends ProcedureCommand<
   QueuedDeploymentAnswer | PendingApproval
 > {}
 
-/** A new deployment that replays the target's frozen snapshot. */
-@Procedure.command(ExecuteRollback, {
-  name: 'executeRollback',
+/** Who may call executeRollback: its declaration's rule, also applied to the server it runs on. */
+const EXECUTE_ROLLBACK = {
   roles: DEPLOYERS,
   scopes: ['deploy:start'],
+} as const satisfies Pick<AccessTarget, 'roles' | 'scopes'>;
+
+/** A new deployment that replays the target's frozen snapshot on the service's server. */
+@Procedure.command(ExecuteRollback, {
+  name: 'executeRollback',
+  ...EXECUTE_ROLLBACK,
   input: ExecuteRollbackInput,
   description:
-    'Queues a deployment that replays a succeeded deployment’s frozen snapshot (or opens an approval).',
+    'Queues a deployment that replays a succeeded deployment’s frozen snapshot on the service’s current server (or opens an approval).',
   project: { service: 'serviceId' },
 })
 export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> {
   constructor(
-    private readonly lookup: DeploymentLookup,
     private readonly facts: StreamFacts,
+    private readonly rollbacks: RollbackLaunches,
     private readonly requests: DeploymentRequests,
   ) {}
 
@@ -51,22 +56,19 @@ export class ExecuteRollbackHandler implements ICommandHandler<ExecuteRollback> 
     ctx,
   }: ExecuteRollback): Promise<QueuedDeploymentAnswer | PendingApproval> {
     const service = await this.facts.service(input.serviceId);
-    const target = await this.lookup.deployment(input.targetDeploymentId);
-    if (target.serviceId !== service.id)
-      throw badRequest('The target deployment belongs to another service', [
-        { path: 'targetDeploymentId', message: 'not of this service' },
-      ]);
-    if (target.status !== 'succeeded')
-      throw conflict(
-        `Only a succeeded deployment can be rolled back to (this one ${target.status})`,
-      );
+    const { target, snapshot } = await this.rollbacks.replay(
+      service,
+      input.targetDeploymentId,
+      { name: 'executeRollback', ...EXECUTE_ROLLBACK },
+      ctx,
+    );
     return this.requests.request(
       {
         service,
         imageRef: target.imageRef,
         trigger: 'rollback',
         requestedBy: requesterOf(ctx),
-        snapshot: target.snapshot,
+        snapshot,
         rollbackOf: target.id,
         idempotencyKey: ctx.idempotencyKey,
       },

@@ -21,7 +21,8 @@ export class RejectRequestHandler implements ICommandHandler<RejectRequest> {
   constructor(private readonly approvals: ApprovalRequests) {}
 
   async execute({ input, ctx }: RejectRequest): Promise<ApprovalDecisionAnswer> {
-    const approval = await this.approvals.decide(input.approvalId, false, input.note ?? null, ctx);
-    return { approvalId: approval.id, status: 'rejected', deploymentId: null };
+    const request = await this.approvals.filed(input.approvalId);
+    await this.approvals.decide(request, false, input.note ?? null, null, ctx);
+    return { approvalId: request.approvalId, status: 'rejected', deploymentId: null };
   }
 }

@@ -101,7 +101,7 @@ export function configDiff(from: DeploymentDoc, to: DeploymentDoc, sameSecret: S
       ? `slipway rollback ${to.serviceId} ${to.id} --yes`
       : `slipway deployments show ${to.id}`;
   const result: Plan & { diff: typeof diff } = {
-    ...plan(checks, ['replay the "to" snapshot on its server'], false, command),
+    ...plan(checks, ['replay the "to" snapshot on the service’s current server'], false, command),
     diff,
   };
   return result;

@@ -4,8 +4,12 @@ import type { ICommandHandler } from '@nestjs/cqrs';
 import { IsUUID } from 'class-validator';
 import type { BackupDoc } from '../../../projections/backups.projection.js';
 import { conflict } from '../../common/app-error.js';
+import { CLOCK, type Clock } from '../../common/clock.js';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
+import type { ServiceDoc } from '../../../projections/services.projection.js';
+import { restoreBasis } from '../../deployments/approval-payload.js';
 import { DeploymentLookup } from '../../deployments/deployment-lookup.js';
+import { StreamFacts } from '../../deployments/facts/stream-facts.js';
 import { assertServiceActive } from '../../deployments/lifecycle/lifecycle-rules.js';
 import {
   RestoreFailed,
@@ -46,11 +50,13 @@ export interface RestoreOutcome {
 export class RestoreBackup extends ProcedureCommand<RestoreBackupInput, RestoreOutcome> {}
 
 /**
- * Runs an approved restore: the artifact Slipway holds is read and its SHA-256 compared with the
- * recorded checksum before anything reaches the server (a mismatch is refused, `409`, and
- * recorded); then the service's restore command runs over SSH with the artifact on its standard
- * input. Every outcome is an event on `restore-<approvalId>`, whose first event claims the
- * approval: one approval, one restore.
+ * Runs an approved restore: only within its request's lifetime and while the service's server
+ * and restore command are those the request froze (what its approver saw; else `409`, `reason:
+ * "stale"`). The artifact Slipway holds is read and its SHA-256 compared with the recorded
+ * checksum before anything reaches the server (a mismatch is refused, `409`, and recorded); then
+ * the service's restore command runs over SSH with the artifact on its standard input. Every
+ * outcome is an event on `restore-<approvalId>`, whose first event claims the approval: one
+ * approval, one restore.
  */
 @Procedure.command(RestoreBackup, {
   name: 'restoreBackup',
@@ -58,25 +64,27 @@ export class RestoreBackup extends ProcedureCommand<RestoreBackupInput, RestoreO
   scopes: ['backup:write'],
   input: RestoreBackupInput,
   description:
-    "Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded.",
+    "Runs an approved restore (approvalId of an approved restore request for this backup, used once, within the request's lifetime, while the service's server and restore command are those it froze, else 409 reason \"stale\"): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded.",
   project: { backup: 'backupId' },
 })
 export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
   constructor(
     private readonly lookup: DeploymentLookup,
+    private readonly facts: StreamFacts,
     private readonly writer: EventWriter,
     private readonly sessions: ServerSessions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute({ input, ctx }: RestoreBackup): Promise<RestoreOutcome> {
     const backup = await this.lookup.backup(input.backupId);
-    const service = await this.lookup.service(backup.serviceId);
+    const service = await this.facts.service(backup.serviceId);
     assertServiceActive(service);
     if (!backup.volume && !service.restoreCommand) {
       throw conflict('The service defines no restore command');
     }
-    await this.assertApproved(input, backup);
+    await this.assertApproved(input, backup, service);
     const server = await this.lookup.server(service.serverId);
     if (!server.hostKeyApproved)
       throw conflict(`Approve the host key of server ${server.name} first`);
@@ -170,8 +178,12 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
     };
   }
 
-  /** An approved, unexpired-at-decision `restore` request for exactly this backup. */
-  private async assertApproved(input: RestoreBackupInput, backup: BackupDoc): Promise<void> {
+  /** An approved `restore` request for exactly this backup, in its lifetime, not stale. */
+  private async assertApproved(
+    input: RestoreBackupInput,
+    backup: BackupDoc,
+    service: ServiceDoc,
+  ): Promise<void> {
     const approval = await this.lookup.approval(input.approvalId);
     if (
       approval.action !== 'restore' ||
@@ -186,6 +198,15 @@ export class RestoreBackupHandler implements ICommandHandler<RestoreBackup> {
       throw conflict(`The restore request is ${approval.status}, not approved`, {
         approvalId: approval.id,
       });
+    }
+    if (this.clock.now().toISOString() >= approval.expiresAt) {
+      throw conflict('The restore request expired: file it again', { approvalId: approval.id });
+    }
+    if (approval.payload.basis !== restoreBasis(service, backup.volume ?? null)) {
+      throw conflict(
+        'The service’s server or restore command changed since this restore was requested: file it again',
+        { reason: 'stale', approvalId: approval.id },
+      );
     }
   }
 }

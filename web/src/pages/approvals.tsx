@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AnswerOf } from '../api/answers';
@@ -9,18 +9,17 @@ import { EmptyState, Loading, Page } from '../components/page';
 import { StatusBadge } from '../components/status';
 import { When } from '../components/time';
 import { requester } from '../components/words';
+import { FrozenRequest } from './approval-frozen';
 
 type Request = AnswerOf<'approvalQueue'>['items'][number];
 const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
 const isStatus = (s: string | null): s is Status => STATUSES.includes(s as Status);
 
-function payloadText(r: Request): string {
-  const p = r.payload as { imageTag?: string; targetDeploymentId?: string; backupId?: string };
-  if (p.imageTag) return p.imageTag;
-  if (p.targetDeploymentId) return `to deployment ${p.targetDeploymentId.slice(0, 8)}`;
-  if (p.backupId) return `backup ${p.backupId.slice(0, 8)}`;
-  return '';
+/** A rollback names the deployment it goes back to. */
+function rollbackTarget(r: Request): string | null {
+  const target = r.payload.targetDeploymentId;
+  return typeof target === 'string' ? target : null;
 }
 
 /** Approve or reject, with a note; the API refuses a request you filed yourself, and says so. */
@@ -50,7 +49,7 @@ function Decide({ request }: { request: Request }) {
         <button
           type="button"
           className="button primary"
-          disabled={decide.isPending}
+          disabled={decide.isPending || request.frozen.stale}
           onClick={() => decide.mutate('approve')}
         >
           Approve
@@ -80,9 +79,15 @@ function RequestCard({ request }: { request: Request }) {
         </h2>
         <StatusBadge status={request.status} />
       </div>
-      <p>
-        <code className="image">{payloadText(request)}</code>
-      </p>
+      {rollbackTarget(request) && (
+        <p className="small">
+          Back to{' '}
+          <Link href={`/deployments/${rollbackTarget(request)}`}>
+            deployment {rollbackTarget(request)!.slice(0, 8)}
+          </Link>
+        </p>
+      )}
+      <FrozenRequest frozen={request.frozen} id={request.id} />
       <p>
         Asked by {requester(request.requestedBy)} <When at={request.requestedAt} />: “
         {request.reason}”
@@ -113,10 +118,13 @@ export function ApprovalsPage() {
   const [location, navigate] = useLocation();
   const wanted = new URLSearchParams(useSearch()).get('status');
   const status: Status = isStatus(wanted) ? wanted : 'pending';
-  const list = useQuery({
+  const list = useInfiniteQuery({
     queryKey: ['approvalQueue', 'list', status],
-    queryFn: () => query('approvalQueue', { status, limit: 100 }),
+    queryFn: ({ pageParam }) => query('approvalQueue', { status, limit: 50, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+  const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Page title="Approvals">
       <div className="filters">
@@ -137,7 +145,7 @@ export function ApprovalsPage() {
         <Loading what="approvals" />
       ) : list.isError ? (
         <FormError error={list.error} />
-      ) : list.data.items.length === 0 ? (
+      ) : items.length === 0 ? (
         <EmptyState title={`No ${status} request.`}>
           <p>
             A deploy or rollback of a service whose approval rule applies waits here for a second
@@ -145,11 +153,23 @@ export function ApprovalsPage() {
           </p>
         </EmptyState>
       ) : (
-        <ul className="cards">
-          {list.data.items.map((r) => (
-            <RequestCard key={r.id} request={r} />
-          ))}
-        </ul>
+        <>
+          <ul className="cards">
+            {items.map((r) => (
+              <RequestCard key={r.id} request={r} />
+            ))}
+          </ul>
+          {list.hasNextPage && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => void list.fetchNextPage()}
+              disabled={list.isFetchingNextPage}
+            >
+              {list.isFetchingNextPage ? 'Loading…' : 'Show more requests'}
+            </button>
+          )}
+        </>
       )}
     </Page>
   );
