@@ -16,6 +16,7 @@ import { anonymousContext } from '../src/kernel/request-context.js';
 import { AuditSealer } from '../src/audit/audit-sealer.js';
 import { AuditSigningKey } from '../src/audit/audit-signing-key.js';
 import { AuditVerification } from '../src/audit/audit-verification.js';
+import { AuditMarks } from '../src/audit/mark/audit-marks.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { systemMetadata } from '../src/eventstore/event-metadata.js';
 import { SqliteEventStore } from '../src/eventstore/sqlite/sqlite-event-store.js';
@@ -57,9 +58,10 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
   const vault = await SubjectKeyVault.open(primary, box);
   const personal = new PersonalData(vault, systemClock, box);
   const writer = new EventWriter(events, runner, personal);
-  const sealer = new AuditSealer(events, reads, key, config, writer);
+  const marks = new AuditMarks(events, config, key, writer);
+  const sealer = new AuditSealer(events, reads, key, config, writer, marks);
   await sealer.onApplicationBootstrap();
-  const verification = new AuditVerification(events, reads, key);
+  const verification = new AuditVerification(events, reads, key, marks, reads);
   const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
   try {
     let t = process.hrtime.bigint();
@@ -100,7 +102,7 @@ export async function benchAuditVerify(count: number): Promise<AuditBenchResult>
     // Export everything (the stream the API sends) and verify the file offline.
     await reads.ensureCollection(auditTrailProjection.collections[0]);
     await sealer.seal({ ...anonymousContext('bench', 'bench', null), authMethod: 'system' });
-    const exporter = new AuditExporter(events, reads, key, new EntryResolver(reads, personal));
+    const exporter = new AuditExporter(events, key, new EntryResolver(reads, personal));
     const file = join(dir, 'export.ndjson');
     t = process.hrtime.bigint();
     const out = createWriteStream(file);

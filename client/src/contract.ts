@@ -128,13 +128,15 @@ export interface ProcedureInputs {
     /** uuid */
     serviceId?: string;
   };
-  /** Approval requests by status (pending, approved, rejected, expired), oldest first. */
+  /** Approval requests by status (pending, approved, rejected, expired), oldest first: {status?, limit 1-100 (50), cursor?}; `frozen` is what approving one runs (image, server, snapshot digest, env names; for a waiting one, its changes against what runs now and whether it is stale). */
   approvalQueue: {
     status?: 'pending' | 'approved' | 'rejected' | 'expired';
     /** integer; 1-100 */
     limit?: number;
+    /** at most 1024 characters */
+    cursor?: string;
   };
-  /** Approves a request filed neither by you nor by an agent you created or minted its token; a deploy or rollback then runs once. */
+  /** Approves a request filed neither by you nor by an agent you created or minted its token, while the service is as it was when it was filed (else 409, reason "stale"); a deploy or rollback then queues the snapshot the request froze, once. */
   approveRequest: {
     /** uuid */
     approvalId: string;
@@ -377,7 +379,7 @@ export interface ProcedureInputs {
     /** uuid */
     serverId: string;
   };
-  /** Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server. */
+  /** Adds or changes a scheduled job of a service: a cron schedule (time zone, overlap policy, time limit) that runs a command in a one-shot container of the service’s current deployment on its server. A caller the service’s approval rule holds back may change when a job runs, not what it runs (403, `rule: "approval-rule"`). */
   defineScheduledJob: {
     /** uuid */
     jobId?: string;
@@ -457,12 +459,12 @@ export interface ProcedureInputs {
   };
   /** The drains with their endpoints and sources (never header values), and how each is delivering: how far behind, how much delivered, the last error. */
   drains: undefined;
-  /** Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key; the audit chain still verifies. */
+  /** Erases a deactivated user's personal data (email, name, client addresses) from every event by deleting their key and the keys of their invites, and removes the stored mail addressed to them; the audit chain still verifies. */
   eraseSubjectData: {
     /** uuid */
     userId: string;
   };
-  /** Queues a deployment that replays a succeeded deployment’s frozen snapshot (or opens an approval). */
+  /** Queues a deployment that replays a succeeded deployment’s frozen snapshot on the service’s current server (or opens an approval). */
   executeRollback: {
     /** uuid */
     serviceId: string;
@@ -712,7 +714,7 @@ export interface ProcedureInputs {
     /** 1-80 characters; pattern `^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$` */
     name: string;
   };
-  /** Asks for approval of a deploy, rollback or restore; the payload is frozen. */
+  /** Asks for approval of a deploy, rollback or restore; what it runs (the snapshot, or the restore’s server and command) is frozen. */
   requestApproval: {
     action: 'deploy' | 'rollback' | 'restore';
     /** uuid */
@@ -726,7 +728,7 @@ export interface ProcedureInputs {
     /** 12-280 characters */
     reason: string;
   };
-  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded. */
+  /** Runs an approved restore (approvalId of an approved restore request for this backup, used once, within the request's lifetime, while the service's server and restore command are those it froze, else 409 reason "stale"): verifies the artifact's SHA-256 (a mismatch is refused and recorded), then runs the service's restore command over SSH with the artifact on stdin (a volume's backup replaces the volume's content, its containers stopped meanwhile); the outcome is recorded. */
   restoreBackup: {
     /** uuid */
     backupId: string;
@@ -878,7 +880,7 @@ export interface ProcedureInputs {
     forSeconds?: number;
     enabled?: boolean;
   };
-  /** Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container. */
+  /** Sets when a service’s backups are taken by themselves (a cron schedule in a time zone): its backup command and named volumes; how many are kept (newest N, one a day for N days, one a week for N weeks; older ones are deleted); where each is copied (a server over SFTP, or S3); and a test restore of each into a scratch container. A caller the service’s approval rule holds back may keep or drop the restore test, not choose its image or command (403, `rule: "approval-rule"`). */
   setBackupSchedule: {
     /** uuid */
     serviceId: string;
@@ -948,7 +950,7 @@ export interface ProcedureInputs {
     /** uuid */
     serverId: string;
   };
-  /** Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified. */
+  /** Restores a backup into a scratch container on the service's server (never into the service): the artifact is verified, then piped into a test command in a one-shot container without network (e.g. pg_restore --list; a volume's tar is unpacked by default). The outcome is recorded and a failure notified. A caller the service's approval rule holds back runs the schedule's test only (a chosen image and command: 403, `rule: "approval-rule"`). */
   testBackupRestore: {
     /** uuid */
     backupId: string;
@@ -1020,7 +1022,7 @@ export interface ProcedureInputs {
     /** pattern `^SHA256:[A-Za-z0-9+/]{43}$` */
     hostKeyFingerprint?: string;
   };
-  /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. */
+  /** Changes fields of a service; later deployments use them, earlier snapshots stay frozen. A caller the service’s approval rule holds back may not weaken the rule or change its backup or restore command (403, `rule: "approval-rule"`). */
   updateService: {
     /** uuid */
     serviceId: string;
@@ -1050,12 +1052,14 @@ export interface ProcedureInputs {
   updateSsoPolicy: {
     required: boolean;
   };
-  /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it) and checks the checkpoints; names the first bad position. */
+  /** Recomputes the hash chain (all events, or fromPosition-toPosition from the signed checkpoint before it), checks the checkpoints, that the store still holds the last one signed beside the key (and expectCheckpoint, one kept elsewhere), and the trail entries against their events; names the first bad position. */
   verifyAuditTrail: {
     /** integer; 1-9007199254740991 */
     fromPosition?: number;
     /** integer; 1-9007199254740991 */
     toPosition?: number;
+    /** pattern `^([1-9][0-9]{0,14}):([0-9a-f]{64})$` */
+    expectCheckpoint?: string;
   };
   /** Reads every copy of a service’s backups back from its server and compares its SHA-256 with the backup’s; a copy that changed is recorded (and notified) as corrupted. */
   verifyBackupCopies: {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AuditSigningKey } from '../audit/audit-signing-key.js';
 import { AuditVerification } from '../audit/audit-verification.js';
+import { AuditMarkFile } from '../audit/mark/audit-mark-file.js';
 import type { EventStore } from '../eventstore/event-store.port.js';
 import { copyEvents } from '../eventstore/migrate-events.js';
 import { SqliteReadStore } from '../readstore/sqlite/sqlite-read-store.js';
@@ -108,7 +109,9 @@ async function verifyChain(target: EventStore, dataDir: string): Promise<boolean
   const links = new SqliteReadStore(':memory:');
   try {
     const key = AuditSigningKey.load(dataDir, fromEnv);
-    const report = await new AuditVerification(target, links, key).verify();
+    // The mark beside the key names the last checkpoint signed there: the copy must hold it.
+    const mark = AuditMarkFile.in(dataDir, key);
+    const report = await new AuditVerification(target, links, key, mark, null).verify();
     if (report.ok) say(`Audit chain on the target: ${report.message}`);
     else console.error(`Audit chain on the target: ${report.problem}: ${report.message}`);
     return report.ok;

@@ -25,6 +25,7 @@ import { EventWriter } from '../storage/event-writer.js';
 import { AuditSealer } from './audit-sealer.js';
 import { AuditSigningKey } from './audit-signing-key.js';
 import { AuditVerification } from './audit-verification.js';
+import { AuditMarks } from './mark/audit-marks.js';
 import { positionAfter } from './chain-places.js';
 
 /**
@@ -80,12 +81,14 @@ describe('the audit chain counts places in the global order, so it survives spar
     closers.push(() => reads.close());
     return reads;
   };
-  /** The sealer and the verifier of one store, as the service wires them. */
+  /** The sealer and the verifier of one store, as the service wires them (a mark each). */
   const auditOf = async (events: EventStore, reads: SqliteReadStore) => {
     const writer = new EventWriter(events, { caughtUp: async () => undefined }, personal);
-    const sealer = new AuditSealer(events, reads, key, config, writer);
+    const dataDir = mkdtempSync(join(dir, 'data-'));
+    const marks = new AuditMarks(events, { ...config, dataDir }, key, writer);
+    const sealer = new AuditSealer(events, reads, key, config, writer, marks);
     await sealer.onApplicationBootstrap();
-    return { sealer, verification: new AuditVerification(events, reads, key) };
+    return { sealer, verification: new AuditVerification(events, reads, key, marks, null) };
   };
   const activity = async (events: EventStore, prefix: string, count: number) => {
     for (let i = 0; i < count; i++) {

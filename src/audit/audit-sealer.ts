@@ -9,7 +9,7 @@ import {
   type ReadStore,
 } from '../readstore/read-store.port.js';
 import { EventWriter } from '../storage/event-writer.js';
-import { AuditSigningKey } from './audit-signing-key.js';
+import { AUDIT_SIGNING_KEY, AuditSigningKey } from './audit-signing-key.js';
 import {
   AUDIT_CHECKPOINTS_STREAM,
   AuditCheckpointSealed,
@@ -20,6 +20,10 @@ import { chainLink, GENESIS } from './hash-chain.js';
 import { positionAfter } from './chain-places.js';
 import { PeriodicPass } from '../common/periodic-pass.js';
 import { WrongExpectedRevisionError } from '../eventstore/wrong-expected-revision.error.js';
+import { AuditMarks, TrailBehindMark } from './mark/audit-marks.js';
+import { refusalToSign, type PlacedCheckpoint } from './mark/audit-mark.js';
+
+export { AUDIT_SIGNING_KEY };
 
 /** The link recorded for one place of the global order (`position`: the place, 1, 2, 3…). */
 export interface ChainLinkDoc extends Doc {
@@ -40,9 +44,9 @@ export interface SealedCheckpoint {
   sequence: number;
   toPosition: number;
   chainHash: string;
+  /** What the next checkpoint links to; `<sequence>:<digest>` is what `--expect` takes. */
+  digest: string;
 }
-
-type LastCheckpoint = CheckpointFields & { revision: bigint };
 
 /** Where the store's global order continues after the last checkpoint. */
 interface Resume {
@@ -50,7 +54,6 @@ interface Resume {
   from: bigint;
 }
 
-export const AUDIT_SIGNING_KEY = Symbol('AUDIT_SIGNING_KEY');
 const logger = new Logger('Audit');
 
 /**
@@ -62,8 +65,8 @@ const logger = new Logger('Audit');
 export class AuditSealer extends PeriodicPass {
   private lastSealAt = Date.now();
   private sealing: Promise<SealedCheckpoint | null> | null = null;
-  private last: LastCheckpoint | null = null;
   private resume: Resume | null = null;
+  private startupCheck: Promise<unknown> | null = null;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -71,6 +74,7 @@ export class AuditSealer extends PeriodicPass {
     @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly writer: EventWriter,
+    private readonly marks: AuditMarks,
   ) {
     super({ logger, failure: 'Sealing failed' });
   }
@@ -83,11 +87,15 @@ export class AuditSealer extends PeriodicPass {
 
   override async onApplicationBootstrap(): Promise<void> {
     await this.primary.ensureCollection(AUDIT_CHAIN);
+    // A trail cut back while the process was down is said at start (logged and recorded), not
+    // at the next seal; in the background, so a store still unreachable does not hold start up.
+    this.startupCheck = this.marks.newest().catch(() => undefined);
     super.onApplicationBootstrap();
   }
 
   override async onApplicationShutdown(): Promise<void> {
     await super.onApplicationShutdown();
+    await this.startupCheck;
     await this.sealing;
   }
 
@@ -103,7 +111,11 @@ export class AuditSealer extends PeriodicPass {
       if (byCount || byTime) await this.seal(systemContext('audit-sealer'));
     } catch (error) {
       // Another replica sealed the same events first: its checkpoint stands, nothing failed.
+      // (The next pass reads the checkpoints again from the mark: had the stream been cut
+      // short instead, it says so there.)
       if (error instanceof WrongExpectedRevisionError) return;
+      // Raised once already (logged and recorded); every 2 s would only repeat it.
+      if (error instanceof TrailBehindMark) return;
       throw error;
     }
   }
@@ -115,22 +127,13 @@ export class AuditSealer extends PeriodicPass {
     return run;
   }
 
-  /**
-   * The newest checkpoint. The stream gains one event per seal for ever, so only the events
-   * after the last one seen are read (another process may have sealed since).
-   */
-  private async lastCheckpoint(): Promise<LastCheckpoint | null> {
-    const fromRevision = this.last ? this.last.revision + 1n : 0n;
-    const newer = await this.events.readStream(AUDIT_CHECKPOINTS_STREAM, { fromRevision });
-    const event = newer.at(-1);
-    if (event) {
-      this.last = { revision: event.revision, ...AuditCheckpointSealed.dataOf(event) };
-    }
-    return this.last;
+  /** The newest checkpoint, once the store is found to hold the marked one (else it throws). */
+  private async lastCheckpoint(): Promise<PlacedCheckpoint | null> {
+    return (await this.marks.newest()).newest;
   }
 
   /** At most `cap`: on a sparse store the unsealed events are counted, not subtracted. */
-  private async unsealedCount(last: LastCheckpoint | null, cap: number): Promise<number> {
+  private async unsealedCount(last: PlacedCheckpoint | null, cap: number): Promise<number> {
     if (this.events.positions === 'dense') {
       return Number(await this.events.headPosition()) - (last?.toPosition ?? 0);
     }
@@ -138,7 +141,7 @@ export class AuditSealer extends PeriodicPass {
   }
 
   /** The store position after the last sealed event, looked up once per checkpoint. */
-  private async resumeFrom(last: LastCheckpoint | null): Promise<bigint> {
+  private async resumeFrom(last: CheckpointFields | null): Promise<bigint> {
     const sequence = last?.sequence ?? 0;
     if (this.resume?.sequence !== sequence) {
       this.resume = { sequence, from: await positionAfter(this.events, last) };
@@ -147,7 +150,18 @@ export class AuditSealer extends PeriodicPass {
   }
 
   private async sealOnce(ctx: RequestContext): Promise<SealedCheckpoint | null> {
-    const last = await this.lastCheckpoint();
+    const { newest: last, mark } = await this.marks.newest();
+    const next = {
+      sequence: (last?.sequence ?? 0) + 1,
+      previousCheckpointHash: last ? checkpointDigest(last) : GENESIS,
+    };
+    // Before any link is recorded: links of a chain that will not be signed would overwrite
+    // the ones verification names changed events by.
+    const refusal = refusalToSign(mark, last, next);
+    if (refusal) {
+      logger.error(`Audit trail: refusing to sign: ${refusal}`);
+      throw new TrailBehindMark({ problem: 'truncated', firstBadPosition: null, message: refusal });
+    }
     const head = await this.events.headPosition();
     let from = await this.resumeFrom(last);
     if (head < from) return null;
@@ -171,21 +185,31 @@ export class AuditSealer extends PeriodicPass {
     }
     if (!end) return null;
     const fields = {
-      sequence: (last?.sequence ?? 0) + 1,
+      sequence: next.sequence,
       toPosition: place,
       toStream: end.stream,
       toRevision: Number(end.revision),
       chainHash: link,
-      previousCheckpointHash: last ? checkpointDigest(last) : GENESIS,
+      previousCheckpointHash: next.previousCheckpointHash,
     };
-    await this.writer.append(
+    const digest = checkpointDigest(fields);
+    const signature = this.key.sign(digest);
+    const appended = await this.writer.append(
       AUDIT_CHECKPOINTS_STREAM,
-      [AuditCheckpointSealed({ ...fields, signature: this.key.sign(checkpointDigest(fields)) })],
+      [AuditCheckpointSealed({ ...fields, signature })],
       last ? last.revision : 'no_stream',
       ctx,
     );
+    // Only once the store took it: a seal another replica won must not leave a mark ahead.
+    this.marks.signed({
+      ...fields,
+      signature,
+      position: Number(appended.lastPosition),
+      revision: appended.nextExpectedRevision,
+      recordedAt: new Date().toISOString(),
+    });
     this.lastSealAt = Date.now();
     this.resume = { sequence: fields.sequence, from };
-    return { sequence: fields.sequence, toPosition: place, chainHash: link };
+    return { sequence: fields.sequence, toPosition: place, chainHash: link, digest };
   }
 }

@@ -9,10 +9,14 @@ import {
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Nest token of the process's AuditSigningKey. */
+export const AUDIT_SIGNING_KEY = Symbol('AUDIT_SIGNING_KEY');
+
 /**
  * The Ed25519 key that signs audit checkpoints. It is kept outside the event store
  * (`SLIPWAY_AUDIT_SIGNING_KEY`, PKCS#8 PEM, or `audit-signing.key` created 0600 in the data
- * directory), so whoever can edit the events cannot re-sign them.
+ * directory), so whoever can edit the events cannot re-sign them; nor, with the mark written
+ * beside it (`mark/`), cut them back to an earlier checkpoint unnoticed.
  */
 export class AuditSigningKey {
   readonly publicKeyPem: string;

@@ -5,16 +5,35 @@ import {
   type EventStore,
   type RecordedEvent,
 } from '../eventstore/event-store.port.js';
-import { PRIMARY_STORE, type ReadStore } from '../readstore/read-store.port.js';
-import { AuditSigningKey } from './audit-signing-key.js';
-import { AUDIT_CHECKPOINTS_STREAM, type SignedCheckpoint } from '../events/audit.events.js';
-import { AUDIT_CHAIN, AUDIT_SIGNING_KEY, type ChainLinkDoc } from './audit-sealer.js';
+import { PRIMARY_STORE, READ_STORE, type ReadStore } from '../readstore/read-store.port.js';
+import { AUDIT_SIGNING_KEY, AuditSigningKey } from './audit-signing-key.js';
+import {
+  AUDIT_CHECKPOINTS_STREAM,
+  checkpointDigest,
+  type SignedCheckpoint,
+} from '../events/audit.events.js';
+import { AUDIT_CHAIN, type ChainLinkDoc } from './audit-sealer.js';
 import { TrailVerifier, type TrailReport } from './trail-verifier.js';
 import { positionAfter } from './chain-places.js';
+import type { MarkReader } from './mark/audit-mark-file.js';
+import {
+  judgeStore,
+  missingCheckpoint,
+  NOTHING_SEEN,
+  placedCheckpoint,
+  sight,
+  type KnownCheckpoint,
+  type MarkBreak,
+  type PlacedCheckpoint,
+} from './mark/audit-mark.js';
+import { TrailEntriesCheck } from './trail/trail-entries-check.js';
+import type { EntryBreak } from './trail/entry-check.js';
 
 export interface VerificationRange {
   fromPosition?: number;
   toPosition?: number;
+  /** A checkpoint kept outside Slipway, which the event store must still hold. */
+  expectCheckpoint?: KnownCheckpoint;
 }
 
 export type VerificationReport = TrailReport & {
@@ -22,17 +41,33 @@ export type VerificationReport = TrailReport & {
   /** The positions actually walked: from the genesis or the signed checkpoint before `fromPosition`. */
   fromPosition: number;
   toPosition: number | null;
+  /**
+   * The newest checkpoint in the event store. Kept outside Slipway (`<sequence>:<digest>`), it is
+   * what `expectCheckpoint` and `verify-export --expect` check a later trail against.
+   */
+  lastCheckpoint: { sequence: number; digest: string; toPosition: number; position: number } | null;
+  /** Entries of the `audit_trail` read model found to be what their events make. */
+  entriesVerified: number;
 };
+
+/** The mark's Nest token: the process's AuditMarks (a file of its own for the migration). */
+export const AUDIT_MARK_READER = Symbol('AUDIT_MARK_READER');
 
 type CheckpointEvent = RecordedEvent & { data: SignedCheckpoint };
 
-/** Recomputes the chain from the event store and checks it against what was sealed. */
+/**
+ * Recomputes the chain from the event store and checks it against what was sealed, then
+ * against what is known of it outside the store (the mark beside the signing key, a checkpoint
+ * an auditor kept), then the read model's entries against their events.
+ */
 @Injectable()
 export class AuditVerification {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(PRIMARY_STORE) private readonly primary: ReadStore,
     @Inject(AUDIT_SIGNING_KEY) private readonly key: AuditSigningKey,
+    @Inject(AUDIT_MARK_READER) private readonly mark: MarkReader | null,
+    @Inject(READ_STORE) private readonly reads: ReadStore | null,
   ) {}
 
   async verify(range: VerificationRange = {}): Promise<VerificationReport> {
@@ -60,6 +95,7 @@ export class AuditVerification {
     const end = toPosition ?? Number.MAX_SAFE_INTEGER;
     let from = start;
     let walkedTo: number | null = null;
+    const entries = this.reads ? new TrailEntriesCheck(this.reads) : null;
     while (!verifier.failed && Number(from) <= end) {
       const batch = (await this.events.readAll(from, 1000)).filter(
         (e) => Number(e.position) <= end,
@@ -75,6 +111,7 @@ export class AuditVerification {
       );
       for (const l of links.items) recorded.set(l.position, l.hash);
       for (const event of batch) verifier.accept(event);
+      await entries?.accept(batch);
       walkedTo = Number(batch[batch.length - 1].position);
       from = batch[batch.length - 1].position + 1n;
     }
@@ -86,11 +123,61 @@ export class AuditVerification {
       (await chain.find({}, { sort: { position: -1 }, limit: 1 })).items[0]?.position ?? 0;
     const sealedTo =
       toPosition === undefined || dense ? Math.min(Math.max(lastTo, lastLink), end) : 0;
+    const trail = verifier.finish(sealedTo || null);
+    const placed = checkpoints.map(placedCheckpoint);
+    const newest = placed.at(-1);
+    // The events first (they name the exact position), then what is known from outside.
+    const known = trail.ok
+      ? (this.markBreak(placed) ??
+        expectedBreak(range.expectCheckpoint, placed) ??
+        entries?.failure ??
+        null)
+      : null;
     return {
-      ...verifier.finish(sealedTo || null),
+      ...(known ? broken(trail, known) : trail),
       publicKey: this.key.publicKeyPem,
       fromPosition: Number(start),
       toPosition: walkedTo,
+      lastCheckpoint: newest
+        ? {
+            sequence: newest.sequence,
+            digest: checkpointDigest(newest),
+            toPosition: newest.toPosition,
+            position: newest.position,
+          }
+        : null,
+      entriesVerified: entries?.checked ?? 0,
     };
   }
+
+  /** Whether the store still holds the checkpoint marked beside the signing key. */
+  private markBreak(checkpoints: PlacedCheckpoint[]): MarkBreak | null {
+    const read = this.mark?.read() ?? { kind: 'none' };
+    if (read.kind === 'invalid') {
+      return {
+        problem: 'bad-signature',
+        firstBadPosition: null,
+        message: `the audit mark ${read.reason}`,
+      };
+    }
+    if (read.kind === 'none') return null;
+    const verdict = judgeStore(read.mark, checkpoints, this.key.publicKeyPem);
+    return verdict.ok ? null : verdict;
+  }
+}
+
+function expectedBreak(
+  expected: KnownCheckpoint | undefined,
+  checkpoints: PlacedCheckpoint[],
+): MarkBreak | null {
+  if (!expected) return null;
+  const seen = checkpoints.reduce(
+    (s, c) => sight(expected, s, { ...c, digest: checkpointDigest(c) }),
+    NOTHING_SEEN,
+  );
+  return missingCheckpoint(expected, seen, 'the event store', 'expected');
+}
+
+function broken(chain: TrailReport, known: MarkBreak | EntryBreak): TrailReport {
+  return { ...chain, ok: false, ...known };
 }

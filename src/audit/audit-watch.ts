@@ -16,6 +16,7 @@ import {
 import { systemContext } from '../kernel/request-context.js';
 import { EventWriter } from '../storage/event-writer.js';
 import { AuditVerification, type VerificationReport } from './audit-verification.js';
+import { nextStretch } from './watch-stretch.js';
 
 const logger = new Logger('Audit');
 /** At most this many events are verified per pass (plus those back to the anchoring checkpoint). */
@@ -39,6 +40,8 @@ export interface WatchPass {
 @Injectable()
 export class AuditWatch extends PeriodicPass<WatchPass | null> {
   private cursor = 1;
+  /** The highest head a pass saw: a head below it means the end of the store was cut off. */
+  private highestHead = 0;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -60,16 +63,28 @@ export class AuditWatch extends PeriodicPass<WatchPass | null> {
 
   protected async pass(): Promise<WatchPass | null> {
     const head = Number(await this.events.headPosition());
-    if (head === 0) return null;
-    if (this.cursor > head) this.cursor = 1;
-    const fromPosition = this.cursor;
+    if (head === 0 && this.highestHead === 0) return null;
+    const { from: fromPosition, wentBack } = nextStretch(this.cursor, this.highestHead, head);
+    const lostEnd = `the event store's head went back from ${this.highestHead} to ${head}: events were removed from its end`;
+    this.highestHead = head;
     // The stretch that reaches the head is verified open-ended, so a tail cut off after its
     // checkpoint (sealed positions beyond the head) is noticed too.
     const windowEnd = await this.windowEnd(fromPosition);
-    const report = await this.verification.verify({
+    const verified = await this.verification.verify({
       fromPosition,
       ...(windowEnd < head ? { toPosition: windowEnd } : {}),
     });
+    // The store's own finding names the position more exactly; else the lost end is the break.
+    const report: VerificationReport =
+      wentBack && verified.ok
+        ? {
+            ...verified,
+            ok: false,
+            problem: 'truncated',
+            firstBadPosition: head + 1,
+            message: lostEnd,
+          }
+        : verified;
     const toPosition = report.toPosition ?? Math.min(windowEnd, head);
     if (report.ok) {
       this.cursor = toPosition + 1;

@@ -1,14 +1,15 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module.js';
 import { APP_CONFIG, type AppConfig } from '../config/app-config.js';
-import { AuditSealer, AUDIT_SIGNING_KEY } from './audit-sealer.js';
+import { AuditSealer } from './audit-sealer.js';
 import { AuditExportController } from './export/audit-export.controller.js';
 import { AuditExporter } from './export/audit-exporter.js';
 import { EntryResolver } from './trail/entry-resolver.js';
 import { AuditTrailHandler } from './trail/audit-trail.js';
 import { RefusalRecorder } from './refusals/refusal-recorder.js';
-import { AuditSigningKey } from './audit-signing-key.js';
-import { AuditVerification } from './audit-verification.js';
+import { AUDIT_SIGNING_KEY, AuditSigningKey } from './audit-signing-key.js';
+import { AUDIT_MARK_READER, AuditVerification } from './audit-verification.js';
+import { AuditMarks } from './mark/audit-marks.js';
 import { AuditWatch } from './audit-watch.js';
 import { SealAuditCheckpointHandler } from './seal-audit-checkpoint.js';
 import { VerifyAuditTrailHandler } from './verify-audit-trail.js';
@@ -22,6 +23,8 @@ import { VerifyAuditTrailHandler } from './verify-audit-trail.js';
       useFactory: (config: AppConfig) =>
         AuditSigningKey.load(config.dataDir, config.audit.signingKey ?? undefined),
     },
+    AuditMarks,
+    { provide: AUDIT_MARK_READER, useExisting: AuditMarks },
     AuditSealer,
     AuditVerification,
     AuditWatch,

@@ -8,7 +8,17 @@ import {
 import { chainLink, GENESIS } from './hash-chain.js';
 
 export type TrailProblem =
-  'deleted' | 'reordered' | 'modified' | 'truncated' | 'bad-signature' | 'broken-checkpoint-link';
+  | 'deleted'
+  | 'reordered'
+  | 'modified'
+  | 'truncated'
+  | 'bad-signature'
+  | 'broken-checkpoint-link'
+  // Against what is known outside the store (the mark, an expected checkpoint), and entries:
+  | 'diverged'
+  | 'not-covered'
+  | 'entry-missing'
+  | 'entry-mismatch';
 
 export interface TrailReport {
   ok: boolean;
@@ -99,7 +109,12 @@ export class TrailVerifier {
     return this.failure !== null;
   }
 
-  accept(event: RecordedEvent): void {
+  /**
+   * `given`: the event's link as an export states it, for an event shown with its credential
+   * fields redacted, whose link cannot be recomputed from what is shown. The chain continues
+   * from it, so the next checkpoint still has to match.
+   */
+  accept(event: RecordedEvent, given?: string): void {
     if (this.failure) return;
     const position = Number(event.position);
     if (this.dense && position > this.lastPosition + 1)
@@ -114,7 +129,7 @@ export class TrailVerifier {
       this.checkCheckpoint(AuditCheckpointSealed.dataOf(event), position);
     if (this.failure) return;
     const place = this.place + 1;
-    this.link = chainLink(this.link, event, place);
+    this.link = given ?? chainLink(this.link, event, place);
     const recorded = this.recordedLink(place);
     if (recorded !== undefined && recorded !== this.link)
       return this.fail('modified', position, `event ${position} differs from what was sealed`);

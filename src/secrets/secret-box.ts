@@ -62,3 +62,11 @@ export class SecretBox {
     return createHmac('sha256', key).update(message, 'utf8').digest('hex');
   }
 }
+
+/** Whether `value` has the form `seal` gives (`v<n>.<iv>.<tag>.<ciphertext>`): opaque without the key. */
+export function isSealedSecret(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    /^v[0-9]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(value)
+  );
+}

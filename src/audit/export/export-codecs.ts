@@ -1,12 +1,13 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { ExportRecord, RawEvent } from './export-format.js';
+import type { ExportEvent, ExportRecord, RawEvent } from './export-format.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
 
 /**
- * CSV columns. `data` and `metadata` hold the event's JSON exactly as stored, so a CSV export
- * verifies offline like an NDJSON one; `info` holds the header and signature records.
+ * CSV columns. `data` and `metadata` hold the event's JSON as exported, so a CSV export
+ * verifies offline like an NDJSON one; `info` holds the header and signature records, and an
+ * event's redaction.
  */
 export const CSV_COLUMNS = [
   'kind',
@@ -43,7 +44,8 @@ export function csvHeaderLine(): string {
   return stringify([[...CSV_COLUMNS]]);
 }
 
-function csvRow(record: ExportRecord): string[] {
+/** One record's CSV values, in the order of CSV_COLUMNS. */
+export function csvRow(record: ExportRecord): string[] {
   const row: Record<(typeof CSV_COLUMNS)[number], string> = Object.fromEntries(
     CSV_COLUMNS.map((c) => [c, '']),
   ) as Record<(typeof CSV_COLUMNS)[number], string>;
@@ -51,7 +53,8 @@ function csvRow(record: ExportRecord): string[] {
   if (record.kind !== 'event') {
     row.info = JSON.stringify({ ...record, kind: undefined });
   } else {
-    const { event: e, entry } = record;
+    const { event: e, entry, redaction } = record;
+    if (redaction) row.info = JSON.stringify({ redaction });
     Object.assign(row, {
       position: e.position,
       time: e.recordedAt,
@@ -104,7 +107,8 @@ export function decodeCsvRow(row: Record<string, string>): ExportRecord {
     data: JSON.parse(row.data) as RawEvent['data'],
     metadata: JSON.parse(row.metadata) as RawEvent['metadata'],
   };
-  return { kind: 'event', event, entry: null };
+  const { redaction } = row.info ? (JSON.parse(row.info) as Pick<ExportEvent, 'redaction'>) : {};
+  return { kind: 'event', event, entry: null, ...(redaction === undefined ? {} : { redaction }) };
 }
 
 /** The records of an export held in memory, in order. Throws on a record that does not parse. */

@@ -4,7 +4,8 @@ import type { SignedCheckpoint } from '../../events/audit.events.js';
 import type { AuditEntryView } from '../trail/audit-entry-view.js';
 
 export const EXPORT_FORMAT = 'slipway-audit-export';
-export const EXPORT_VERSION = 1;
+/** 2: credential fields redacted (`redactedFields`, `redaction`); 1 exported events as stored. */
+export const EXPORT_VERSION = 2;
 
 /** First record: what the export covers and how to check it. */
 export interface ExportHeader {
@@ -23,13 +24,29 @@ export interface ExportHeader {
   positions?: 'dense' | 'sparse';
   /** The signed checkpoint the chain resumes from when the export does not start at 1. */
   anchor: (SignedCheckpoint & { position: number }) | null;
+  /** Data fields shown only as `[redacted sha256:…]` wherever they occur. Absent in version 1. */
+  redactedFields?: string[];
 }
 
-/** An event exactly as stored (what the chain hashes) and the readable entry beside it. */
+/**
+ * An event exactly as stored (what the chain hashes) and the readable entry beside it; or, with
+ * `redaction`, the event with its credential fields replaced and the link the chain continues from.
+ */
 export interface ExportEvent {
   kind: 'event';
   event: RawEvent;
   entry: AuditEntryView | null;
+  redaction?: Redaction;
+}
+
+/** How an exported event differs from the stored one: which fields, and its chain link. */
+export interface Redaction {
+  fields: string[];
+  /**
+   * The event's link, computed by the exporter from the stored event (never copied from what
+   * was sealed), so that an event changed in the store still breaks the chain at the checkpoint.
+   */
+  link: string;
 }
 
 /** Last record: Ed25519 signature over the SHA-256 of every byte before this record. */

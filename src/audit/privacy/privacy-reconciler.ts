@@ -5,16 +5,17 @@ import { APP_CONFIG, type AppConfig } from '../../config/app-config.js';
 import { EVENT_STORE, type EventStore } from '../../eventstore/event-store.port.js';
 import { READ_STORE, type ReadStore } from '../../readstore/read-store.port.js';
 import { PersonalData } from '../../privacy/personal-data.js';
-import { userSubject } from '../../events/privacy.events.js';
+import { SubjectErasure } from './subject-erasure.js';
 import { errorForLog } from '../../common/log-text.js';
 import { PeriodicPass } from '../../common/periodic-pass.js';
 
 const logger = new Logger('Privacy');
 
 /**
- * After start, deletes any key whose erasure was recorded but not carried out (a crash between
- * the two). Runs in the background once the read models have caught up; never delays start-up.
- * Its periodic pass is the retention of anonymous callers' addresses: at start, then daily.
+ * After start, carries out again every recorded erasure (SubjectErasure: idempotent), which
+ * completes any a crash interrupted. Runs in the background once the read models have caught
+ * up; never delays start-up. Its periodic pass is the retention of anonymous callers'
+ * addresses: at start, then daily.
  */
 @Injectable()
 export class PrivacyReconciler extends PeriodicPass<string[]> {
@@ -25,6 +26,7 @@ export class PrivacyReconciler extends PeriodicPass<string[]> {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly projections: ProjectionRunner,
     private readonly personal: PersonalData,
+    private readonly erasure: SubjectErasure,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     super({ logger, failure: 'Expiring client addresses failed' });
@@ -69,28 +71,24 @@ export class PrivacyReconciler extends PeriodicPass<string[]> {
     for (;;) {
       if (this.stopped) return 0;
       try {
-        await this.projections.waitFor(head, ['principals']);
+        await this.projections.waitFor(head, ['principals', 'invites']);
         break;
       } catch {
         // Still catching up after a long downtime: keep waiting.
       }
     }
-    let erased = 0;
+    const erased: PrincipalDoc[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.reads
         .collection<PrincipalDoc>('principals')
         .find({ dataErasedAt: { $gt: '' } }, { limit: 500, cursor });
-      for (const doc of page.items) {
-        const subject = userSubject(doc.id);
-        if (!(await this.personal.isErased(subject))) {
-          await this.personal.erase(subject);
-          erased += 1;
-        }
-      }
+      erased.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    if (erased > 0) logger.warn(`Completed ${erased} recorded erasure(s) left undone`);
-    return erased;
+    const { completed } = await this.erasure.carryOut(erased);
+    if (completed.size > 0)
+      logger.warn(`Completed ${completed.size} recorded erasure(s) left undone`);
+    return completed.size;
   }
 }

@@ -7,6 +7,7 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import { EraseSubjectDataHandler } from './erase-subject-data.js';
 import { PersonalData, SUBJECT_KEY_VAULT } from '../../privacy/personal-data.js';
 import { PrivacyReconciler } from './privacy-reconciler.js';
+import { SubjectErasure } from './subject-erasure.js';
 import { SubjectKeyVault } from '../../privacy/subject-key-vault.js';
 import { importLegacySubjectKeys } from '../../privacy/legacy-subject-keys.js';
 
@@ -24,6 +25,7 @@ import { importLegacySubjectKeys } from '../../privacy/legacy-subject-keys.js';
     },
     PersonalData,
     PrivacyReconciler,
+    SubjectErasure,
     EraseSubjectDataHandler,
   ],
   exports: [PersonalData],

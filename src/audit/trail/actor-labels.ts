@@ -2,6 +2,7 @@ import { principalOf } from '../../access/principal-of.js';
 import type { PrincipalDoc } from '../../../projections/principals.projection.js';
 import type { ReadStore } from '../../readstore/read-store.port.js';
 import type { PersonalData } from '../../privacy/personal-data.js';
+import { fixedLabel } from './audit-entry-view.js';
 
 /** Human-readable actor names for one page of entries (each principal read once). */
 export class ActorLabels {
@@ -13,8 +14,8 @@ export class ActorLabels {
   ) {}
 
   async of(principalId: string | null, kind: string): Promise<string> {
-    if (kind === 'system') return 'system';
-    if (!principalId) return 'anonymous';
+    const fixed = fixedLabel(principalId, kind);
+    if (fixed !== null || !principalId) return fixed ?? 'anonymous';
     const cached = this.known.get(principalId);
     if (cached !== undefined) return cached;
     const doc = await this.reads.collection<PrincipalDoc>('principals').get(principalId);

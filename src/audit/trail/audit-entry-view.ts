@@ -27,6 +27,16 @@ export interface ResolvedNames {
   clientAddress: string | null;
 }
 
+/**
+ * The label an actor has whatever the read models say (`system`, `anonymous`), or null for a
+ * principal, whose label comes from the principals read model and personal data.
+ */
+export function fixedLabel(principalId: string | null, kind: string): string | null {
+  if (kind === 'system') return 'system';
+  if (!principalId) return 'anonymous';
+  return null;
+}
+
 export function auditEntryView(doc: AuditEntryDoc, names: ResolvedNames): AuditEntryView {
   return {
     position: doc.position,

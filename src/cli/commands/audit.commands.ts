@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { verifyExportFile } from '../../audit/export/export-verifier.js';
+import {
+  knownCheckpointText,
+  parseKnownCheckpoint,
+  type KnownCheckpoint,
+} from '../../audit/mark/audit-mark.js';
 import { CliError } from '../cli-error.js';
 import { confirm } from '../confirm.js';
 import { action } from '../context.js';
@@ -14,6 +19,8 @@ interface TrailReport {
   firstBadPosition: number | null;
   problem: string | null;
   message: string;
+  /** Absent from servers older than the mark. */
+  lastCheckpoint?: KnownCheckpoint | null;
 }
 
 interface Entry {
@@ -32,6 +39,23 @@ interface Entry {
   clientAddress: string | null;
   requestId: string | null;
 }
+
+const expectArg = (value: string): KnownCheckpoint => {
+  const known = parseKnownCheckpoint(value);
+  if (!known) {
+    throw new CliError(
+      'BAD_REQUEST',
+      `Not <sequence>:<digest> (64 lowercase hex digits): ${value}`,
+    );
+  }
+  return known;
+};
+
+/** The line that tells the auditor what to keep for `--expect`. */
+const keepLine = (last: KnownCheckpoint | null | undefined) =>
+  last
+    ? `\nlast checkpoint ${knownCheckpointText(last)} (keep it: --expect checks a later trail against it)`
+    : '';
 
 const positionArg = (value: string) => {
   if (!/^[1-9]\d{0,15}$/.test(value)) throw new CliError('BAD_REQUEST', `Not a position: ${value}`);
@@ -59,13 +83,20 @@ export function registerAuditCommands(program: Command): void {
       positionArg,
     )
     .option('--to <position>', 'stop at this position', positionArg)
+    .option(
+      '--expect <sequence:digest>',
+      'a checkpoint kept outside Slipway that the trail must still hold',
+      expectArg,
+    )
     .action(
-      action(async (run, opts: { from?: number; to?: number }) => {
-        const report = await run
-          .client()
-          .query<TrailReport>('verifyAuditTrail', { fromPosition: opts.from, toPosition: opts.to });
+      action(async (run, opts: { from?: number; to?: number; expect?: KnownCheckpoint }) => {
+        const report = await run.client().query<TrailReport>('verifyAuditTrail', {
+          fromPosition: opts.from,
+          toPosition: opts.to,
+          expectCheckpoint: opts.expect ? knownCheckpointText(opts.expect) : undefined,
+        });
         if (!report.ok) throw broken(report);
-        run.out.ok(report, () => report.message);
+        run.out.ok(report, () => report.message + keepLine(report.lastCheckpoint));
       }),
     );
   audit
@@ -145,10 +176,15 @@ export function registerAuditCommands(program: Command): void {
       '--public-key <pemFile>',
       'the published audit public key (default: the one inside the export)',
     )
+    .option(
+      '--expect <sequence:digest>',
+      'a checkpoint kept outside Slipway (from an earlier verification) that the export must hold',
+      expectArg,
+    )
     .action(
-      action(async (run, file: string, opts: { publicKey?: string }) => {
+      action(async (run, file: string, opts: { publicKey?: string; expect?: KnownCheckpoint }) => {
         const key = opts.publicKey ? readFileSync(opts.publicKey, 'utf8') : undefined;
-        const report = await verifyExportFile(file, key);
+        const report = await verifyExportFile(file, key, opts.expect);
         if (!report.ok) {
           throw new CliError(
             'AUDIT_EXPORT_BROKEN',
@@ -160,8 +196,8 @@ export function registerAuditCommands(program: Command): void {
         }
         run.out.ok(report, () =>
           report.keyFromAuditor
-            ? report.message
-            : `${report.message}\n(checked with the key inside the export: pass --public-key to check against the published key)`,
+            ? report.message + keepLine(report.lastCheckpoint)
+            : `${report.message}${keepLine(report.lastCheckpoint)}\n(checked with the key inside the export: pass --public-key to check against the published key)`,
         );
       }),
     );
@@ -174,10 +210,14 @@ export function registerAuditCommands(program: Command): void {
         await confirm(opts.yes, 'Seal an audit checkpoint');
         const sealed = await run
           .client()
-          .mutation<{ sequence: number; toPosition: number } | null>('sealAuditCheckpoint', {});
+          .mutation<{ sequence: number; toPosition: number; digest?: string } | null>(
+            'sealAuditCheckpoint',
+            {},
+          );
         run.out.ok(sealed, () =>
           sealed
-            ? `Checkpoint ${sealed.sequence} sealed up to position ${sealed.toPosition}`
+            ? `Checkpoint ${sealed.sequence} sealed up to position ${sealed.toPosition}` +
+              (sealed.digest ? keepLine({ sequence: sealed.sequence, digest: sealed.digest }) : '')
             : 'Nothing new to seal',
         );
       }),

@@ -43,7 +43,11 @@ export class CancelDeploymentHandler implements ICommandHandler<CancelDeployment
 
   async execute({ input, ctx }: CancelDeployment): Promise<CancelledDeploymentAnswer> {
     const deployment = await this.lookup.deployment(input.deploymentId);
-    const reason = input.reason ?? `cancelled by ${ctx.principal?.name ?? 'a user'}`;
+    // A user by id, never by name: the reason stays in the events, where erasure cannot reach.
+    const by = ctx.principal;
+    const reason =
+      input.reason ??
+      `cancelled by ${by ? (by.kind === 'agent' ? `agent ${by.name}` : `user ${by.id}`) : 'a user'}`;
     const decision = await this.runner.run(
       serviceDeploymentsStream(deployment.serviceId),
       serviceDeploymentsDecider,
