@@ -1,9 +1,8 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import request from 'supertest';
-import { trail } from './support/audit.js';
+import { downloadExport, trail } from './support/audit.js';
 import { cli, cliHome } from './support/cli.js';
 import { call, cookieAuth, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -30,18 +29,8 @@ describe('audit entries altered in the read models, on SQLite', () => {
   const verify = async () =>
     (await call(t.url, 'GET', 'verifyAuditTrail', owner)).body.result.data.json;
   const verifyExport = async (format: 'ndjson' | 'csv') => {
-    const res = await request(t.url)
-      .get(`/api/v1/audit/export?format=${format}`)
-      .set(owner)
-      .buffer(true)
-      .parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    expect(res.status).toBe(200);
     const file = join(home, `trail.${format}`);
-    writeFileSync(file, res.body as Buffer);
+    await downloadExport(t.url, owner, file, `format=${format}`);
     return cli(home, ['audit', 'verify-export', file, '--json']);
   };
 

@@ -1,11 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import request from 'supertest';
 import { verifyExportFile } from '../src/audit/export/export-verifier.js';
-import { allEvents } from './support/audit.js';
+import { allEvents, downloadExport } from './support/audit.js';
 import { call, cookieAuth, logIn, memberWithRole } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
 
@@ -43,19 +42,9 @@ describe('an admin takes the audit export: no password hash in it, and it still 
   });
 
   async function exportAs(auth: Record<string, string>, format: 'ndjson' | 'csv') {
-    const res = await request(t.url)
-      .get(`/api/v1/audit/export?format=${format}`)
-      .set(auth)
-      .buffer(true)
-      .parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    expect(res.status).toBe(200);
     const file = join(dataDir, `export-${Date.now()}.${format}`);
-    writeFileSync(file, res.body as Buffer);
-    return { file, text: (res.body as Buffer).toString('utf8') };
+    const bytes = await downloadExport(t.url, auth, file, `format=${format}`);
+    return { file, text: bytes.toString('utf8') };
   }
 
   it('the rank rule holds: the admin cannot act on the owner', async () => {

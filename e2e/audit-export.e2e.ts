@@ -7,7 +7,7 @@ import { anonymousContext } from '../src/kernel/request-context.js';
 import { PrivacyReconciler } from '../src/audit/privacy/privacy-reconciler.js';
 import { privacyStream, SubjectDataErased, userSubject } from '../src/events/privacy.events.js';
 import { EventWriter } from '../src/storage/event-writer.js';
-import { eventsText, trail } from './support/audit.js';
+import { downloadExport, eventsText, trail } from './support/audit.js';
 import { cli, cliHome } from './support/cli.js';
 import {
   bearer,
@@ -97,17 +97,7 @@ describe('audit trail: query, signed export verified offline, erasure that keeps
 
   async function exportTo(format: 'ndjson' | 'csv', query = ''): Promise<string> {
     const file = join(home, `export-${format}-${Date.now()}.${format}`);
-    const res = await request(t.url)
-      .get(`/api/v1/audit/export?format=${format}${query}`)
-      .set(owner)
-      .buffer(true)
-      .parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    expect(res.status).toBe(200);
-    writeFileSync(file, res.body as Buffer);
+    await downloadExport(t.url, owner, file, `format=${format}${query}`);
     return file;
   }
 

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import request from 'supertest';
 import { AuditWatch } from '../src/audit/audit-watch.js';
-import { allEvents } from './support/audit.js';
+import { allEvents, downloadExport } from './support/audit.js';
 import { cli, cliHome } from './support/cli.js';
 import { call, cookieAuth, createToken, logIn, signUp } from './support/identity.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -124,17 +123,7 @@ describe('a trail cut back after a checkpoint, on SQLite', () => {
 
   it('an export of the cut store verifies on its own, and fails against the last real checkpoint kept outside', async () => {
     const file = join(home, 'cut.ndjson');
-    const res = await request(t.url)
-      .get('/api/v1/audit/export?format=ndjson')
-      .set(owner)
-      .buffer(true)
-      .parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
-    expect(res.status).toBe(200);
-    writeFileSync(file, res.body as Buffer);
+    await downloadExport(t.url, owner, file);
     const args = ['audit', 'verify-export', file, '--public-key', join(home, 'audit.pem')];
     // The file alone cannot tell: its chain, signatures and entries hold.
     expect((await cli(home, [...args, '--json'])).json.data).toMatchObject({

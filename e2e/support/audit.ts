@@ -5,6 +5,9 @@ import {
 } from '../../src/eventstore/event-store.port.js';
 import type { AuditEntryView } from '../../src/audit/trail/audit-entry-view.js';
 import { RefusalRecorder } from '../../src/audit/refusals/refusal-recorder.js';
+import { writeFileSync } from 'node:fs';
+import { expect } from '@jest/globals';
+import request from 'supertest';
 import { call } from './identity.js';
 import type { TestApp } from './test-app.js';
 
@@ -40,4 +43,25 @@ export async function trail(
 /** Everything events say (data and metadata), as one searchable text. */
 export async function eventsText(t: TestApp): Promise<string> {
   return JSON.stringify((await allEvents(t)).map((e) => [e.type, e.stream, e.data, e.metadata]));
+}
+
+/** `GET /api/v1/audit/export` as `auth`, written to `file` as sent; its bytes (a 200 expected). */
+export async function downloadExport(
+  url: string,
+  auth: Record<string, string>,
+  file: string,
+  query = 'format=ndjson',
+): Promise<Buffer> {
+  const res = await request(url)
+    .get(`/api/v1/audit/export?${query}`)
+    .set(auth)
+    .buffer(true)
+    .parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+  expect(res.status).toBe(200);
+  writeFileSync(file, res.body as Buffer);
+  return res.body as Buffer;
 }
